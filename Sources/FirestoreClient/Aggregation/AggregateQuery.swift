@@ -1,0 +1,67 @@
+import FirestoreWire
+
+/// A query's aggregations, computed by the server without sending the documents.
+public struct AggregateQuery: Sendable {
+  /// The query aggregated.
+  public let query: Query
+  /// The aggregations computed.
+  public let aggregations: [AggregateField]
+
+  /// Computes the aggregations now.
+  ///
+  /// ```swift
+  /// let n = try await db.collection("cities").count.getAggregation().count
+  /// ```
+  public func getAggregation() async throws -> AggregateQuerySnapshot {
+    try await run(consistency: nil)
+  }
+
+  /// Computes the aggregations over the database as it was at `readTime`.
+  public func getAggregation(readTime: Timestamp) async throws -> AggregateQuerySnapshot {
+    try await run(consistency: .readTime(readTime))
+  }
+
+  func run(consistency: ReadConsistency?) async throws -> AggregateQuerySnapshot {
+    if aggregations.isEmpty { throw FirestoreError(.invalidArgument, "aggregate(_:) needs at least one aggregation") }
+    if let bad = aggregations.first(where: { $0.error != nil }), let message = bad.error {
+      throw FirestoreError(.invalidArgument, message)
+    }
+    var lowered = try query.lowered()
+    if lowered.reversesResults {
+      throw FirestoreError(.invalidArgument, "aggregations cannot be computed over a limit(toLast:) query")
+    }
+    // The SDKs aggregate without the implicit document-key ordering; it changes nothing.
+    lowered.structuredQuery.orderBy = query.orders.isEmpty ? [] : lowered.structuredQuery.orderBy
+    var unique: [AggregateField] = []
+    for field in aggregations where !unique.contains(field) { unique.append(field) }
+    let wire = unique.enumerated().map { Aggregation(alias: "aggregate_\($0.offset)", kind: $0.element.wire) }
+    let request = RunAggregationQueryRequest(structuredQuery: lowered.structuredQuery, aggregations: wire, consistency: consistency)
+    let reply = try await query.firestore.rest.unary(
+      .init(method: "POST", path: lowered.parentPath + ":runAggregationQuery", body: request.json, idempotent: true))
+    guard case .array(let elements) = reply else {
+      throw FirestoreError(.internal, "runAggregationQuery reply is not a JSON array")
+    }
+    var values: [AggregateField: FirestoreWire.Value] = [:]
+    var readTime: Timestamp?
+    for element in elements {
+      let response = try query.firestore.decode("aggregation result") { try RunAggregationQueryResponse(json: element) }
+      readTime = response.readTime ?? readTime
+      guard let fields = response.aggregateFields else { continue }
+      for (i, field) in unique.enumerated() {
+        if let v = fields["aggregate_\(i)"] { values[field] = v }
+      }
+    }
+    for field in unique where values[field] == nil {
+      throw FirestoreError(.internal, "aggregation result lacks a value for \(field.kind)")
+    }
+    return AggregateQuerySnapshot(query: self, values: values, readTime: readTime)
+  }
+}
+
+extension QueryConvertible {
+  /// The number of matching documents, computed by the server.
+  public var count: AggregateQuery { AggregateQuery(query: query, aggregations: [.count()]) }
+
+  /// Several aggregations over the matching documents, in one request.
+  public func aggregate(_ fields: [AggregateField]) -> AggregateQuery { AggregateQuery(query: query, aggregations: fields) }
+}

@@ -1,0 +1,90 @@
+import FirestoreWire
+
+/// A connection to one Firestore database: the entry point of the client.
+///
+/// Create one per database and share it; it is `Sendable` and keeps its HTTP connections
+/// alive between calls.
+///
+/// ```swift
+/// // Honours FIRESTORE_EMULATOR_HOST; otherwise production with settings.tokenProvider.
+/// let db = Firestore(projectID: "my-project")
+/// try await db.collection("cities").document("SF").setData(["name": "San Francisco"])
+/// ```
+public final class Firestore: Sendable {
+  /// The Google Cloud project ID.
+  public let projectID: String
+  /// The database ID; `(default)` unless a named database was chosen.
+  public let databaseID: String
+  /// The settings this instance was created with.
+  public let settings: FirestoreSettings
+
+  let rest: RESTClient
+  /// `projects/{p}/databases/{d}`.
+  let databaseName: String
+  /// `projects/{p}/databases/{d}/documents`.
+  let documentsRoot: String
+
+  /// Creates a client for a database.
+  ///
+  /// - Parameters:
+  ///   - projectID: the project ID, e.g. `"my-project"` (`"demo-…"` for emulator-only projects).
+  ///   - database: the database ID; `"(default)"` unless you created a named database.
+  ///   - settings: host, credentials, retries and timeouts; by default from the environment.
+  public init(projectID: String, database: String = "(default)", settings: FirestoreSettings = FirestoreSettings()) {
+    self.projectID = projectID
+    self.databaseID = database
+    self.settings = settings
+    databaseName = "projects/\(projectID)/databases/\(database)"
+    documentsRoot = databaseName + "/documents"
+    rest = RESTClient(settings: settings, databasePath: "/v1/projects/\(ResourcePath.escapeSegment(projectID))/databases/\(ResourcePath.escapeSegment(database))")
+  }
+
+  /// A top-level collection, or a subcollection when `collectionPath` has slashes
+  /// (`"users/ada/favorites"`). The path must name a collection (odd segment count).
+  public func collection(_ collectionPath: String) -> CollectionReference {
+    CollectionReference.resolve(firestore: self, base: .root, baseError: nil, relative: collectionPath)
+  }
+
+  /// A document by its slash path (`"users/ada"`); the path must name a document.
+  public func document(_ documentPath: String) -> DocumentReference {
+    do throws(FirestoreError) {
+      let path = try ResourcePath.parse(documentPath, what: "document path")
+      guard path.isDocument else {
+        throw .invalidArgument("document path \"\(documentPath)\" has an odd number of segments, so it names a collection")
+      }
+      return DocumentReference(firestore: self, resourcePath: path)
+    } catch {
+      return DocumentReference(firestore: self, resourcePath: ResourcePath(segments: [documentPath]), pathError: error)
+    }
+  }
+
+  /// A query over every collection with this ID, at any depth.
+  ///
+  /// ```swift
+  /// let all = try await db.collectionGroup("landmarks").whereField("type", isEqualTo: "museum").getDocuments()
+  /// ```
+  public func collectionGroup(_ collectionID: String) -> Query {
+    var error: FirestoreError?
+    do throws(FirestoreError) {
+      if collectionID.contains("/") {
+        throw .invalidArgument("collection group ID \"\(collectionID)\" must not contain \"/\"")
+      }
+      try ResourcePath.validateID(collectionID, in: collectionID, what: "collection group ID")
+    } catch let e {
+      error = e
+    }
+    var query = Query(firestore: self, parent: .root, collectionID: collectionID, allDescendants: true)
+    if let error { query.recordError(error) }
+    return query
+  }
+
+  /// Parses a full resource name of a document in this database into a reference.
+  func reference(forName name: String) throws(FirestoreError) -> DocumentReference {
+    let prefix = documentsRoot + "/"
+    guard name.hasPrefix(prefix) else {
+      throw FirestoreError(.internal, "server returned document \"\(name)\" outside \(documentsRoot)")
+    }
+    let path = ResourcePath(segments: name.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init))
+    return DocumentReference(firestore: self, resourcePath: path)
+  }
+}

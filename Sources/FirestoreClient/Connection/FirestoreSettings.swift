@@ -1,0 +1,66 @@
+import Foundation
+
+/// How a ``Firestore`` instance connects: host, TLS, credentials, retries and time limits.
+///
+/// A fresh value honours `FIRESTORE_EMULATOR_HOST` the way the official server SDKs do:
+/// when it is set (`host:port`), the host becomes that address, TLS is off, and the
+/// token is the emulator's `owner` token, which bypasses security rules. Otherwise the
+/// host is production Firestore over TLS with no token (set ``tokenProvider``).
+///
+/// ```swift
+/// var settings = FirestoreSettings()
+/// settings.timeout = .seconds(10)
+/// let db = Firestore(projectID: "my-project", settings: settings)
+/// ```
+public struct FirestoreSettings: Sendable {
+  /// The production endpoint.
+  public static let defaultHost = "firestore.googleapis.com"
+
+  /// `host` or `host:port` of the Firestore endpoint.
+  public var host: String
+  /// Whether to use HTTPS. Off for the emulator.
+  public var isSSLEnabled: Bool
+  /// Where bearer tokens come from; `nil` sends none.
+  public var tokenProvider: (any TokenProvider)?
+  /// When and how failed requests are retried.
+  public var retryPolicy: RetryPolicy
+  /// The longest one call may take, retries included; past it the call fails with
+  /// `deadlineExceeded`. Streaming reads apply it to the wait for the first byte.
+  public var timeout: Duration
+  /// What carries HTTP requests; `nil` uses the shared URLSession-based transport.
+  public var transport: (any Transport)?
+
+  /// Settings from the environment: the emulator when `FIRESTORE_EMULATOR_HOST` is set,
+  /// production otherwise.
+  public init() {
+    self.init(environment: ProcessInfo.processInfo.environment)
+  }
+
+  /// Settings as ``init()`` would make them for the given environment variables.
+  public init(environment: [String: String]) {
+    if let emulator = environment["FIRESTORE_EMULATOR_HOST"]?.trimmingCharacters(in: .whitespaces), !emulator.isEmpty {
+      host = emulator
+      isSSLEnabled = false
+      tokenProvider = StaticTokenProvider.emulatorOwner
+    } else {
+      host = Self.defaultHost
+      isSSLEnabled = true
+      tokenProvider = nil
+    }
+    retryPolicy = RetryPolicy()
+    timeout = .seconds(60)
+    transport = nil
+  }
+
+  /// Settings for an emulator at `host` (`"127.0.0.1:8080"`), with the `owner` token.
+  public static func emulator(host: String) -> FirestoreSettings {
+    var s = FirestoreSettings(environment: [:])
+    s.host = host
+    s.isSSLEnabled = false
+    s.tokenProvider = StaticTokenProvider.emulatorOwner
+    return s
+  }
+
+  /// The base URL, e.g. `https://firestore.googleapis.com`.
+  var baseURL: String { (isSSLEnabled ? "https://" : "http://") + host }
+}

@@ -1,0 +1,61 @@
+/// The one error type the client throws.
+///
+/// `code` is the canonical Firestore/gRPC code; `message` says what went wrong and, for
+/// client-side validation, names the bad input. Server errors also carry the HTTP status
+/// and the request's method and path (never its headers, so never a token).
+///
+/// ```swift
+/// do {
+///   try await db.collection("users").document("u1").updateData(["name": "Ada"])
+/// } catch let error as FirestoreError where error.code == .notFound {
+///   // The document does not exist.
+/// }
+/// ```
+public struct FirestoreError: Error, Sendable, CustomStringConvertible {
+  /// The canonical code.
+  public var code: FirestoreErrorCode
+  /// A message that names the problem.
+  public var message: String
+  /// The HTTP status of the response that reported the error, if one did.
+  public var httpStatus: Int?
+  /// The HTTP method of the request that failed, if any.
+  public var requestMethod: String?
+  /// The URL path of the request that failed, if any (no query string, no headers).
+  public var requestPath: String?
+  /// The lower-level error (a network error, a decoding error), if any.
+  public var underlyingError: (any Error & Sendable)?
+  /// Set when the request provably never reached the server (no connection could be
+  /// made), so even a non-idempotent request may be retried.
+  var requestNotSent = false
+  /// The `status` of the server's JSON error body, when there was one; tells a real
+  /// `NOT_FOUND` from a 404 of an unknown URL.
+  var serverStatus: String?
+
+  /// Creates an error.
+  public init(
+    _ code: FirestoreErrorCode, _ message: String, httpStatus: Int? = nil, requestMethod: String? = nil,
+    requestPath: String? = nil, underlyingError: (any Error & Sendable)? = nil
+  ) {
+    self.code = code
+    self.message = message
+    self.httpStatus = httpStatus
+    self.requestMethod = requestMethod
+    self.requestPath = requestPath
+    self.underlyingError = underlyingError
+  }
+
+  /// `CODE: message`, followed by the request when there was one.
+  public var description: String {
+    var text = "\(code.statusName): \(message)"
+    if let requestMethod, let requestPath {
+      text += " (\(requestMethod) \(requestPath)"
+      if let httpStatus { text += " → HTTP \(httpStatus)" }
+      text += ")"
+    }
+    return text
+  }
+
+  static func invalidArgument(_ message: String) -> FirestoreError {
+    FirestoreError(.invalidArgument, message)
+  }
+}

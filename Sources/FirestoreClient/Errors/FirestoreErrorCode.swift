@@ -1,0 +1,72 @@
+/// The canonical error codes Firestore reports (gRPC's status codes, by their usual names).
+public enum FirestoreErrorCode: Int, Sendable, CaseIterable, CustomStringConvertible {
+  case ok = 0
+  case cancelled = 1
+  case unknown = 2
+  case invalidArgument = 3
+  case deadlineExceeded = 4
+  case notFound = 5
+  case alreadyExists = 6
+  case permissionDenied = 7
+  case resourceExhausted = 8
+  case failedPrecondition = 9
+  case aborted = 10
+  case outOfRange = 11
+  case unimplemented = 12
+  case `internal` = 13
+  case unavailable = 14
+  case dataLoss = 15
+  case unauthenticated = 16
+
+  /// The gRPC status name, e.g. `"NOT_FOUND"`, as Firestore writes it in error bodies.
+  public var statusName: String {
+    switch self {
+    case .ok: return "OK"
+    case .cancelled: return "CANCELLED"
+    case .unknown: return "UNKNOWN"
+    case .invalidArgument: return "INVALID_ARGUMENT"
+    case .deadlineExceeded: return "DEADLINE_EXCEEDED"
+    case .notFound: return "NOT_FOUND"
+    case .alreadyExists: return "ALREADY_EXISTS"
+    case .permissionDenied: return "PERMISSION_DENIED"
+    case .resourceExhausted: return "RESOURCE_EXHAUSTED"
+    case .failedPrecondition: return "FAILED_PRECONDITION"
+    case .aborted: return "ABORTED"
+    case .outOfRange: return "OUT_OF_RANGE"
+    case .unimplemented: return "UNIMPLEMENTED"
+    case .internal: return "INTERNAL"
+    case .unavailable: return "UNAVAILABLE"
+    case .dataLoss: return "DATA_LOSS"
+    case .unauthenticated: return "UNAUTHENTICATED"
+    }
+  }
+
+  /// The code for a gRPC status name (`"NOT_FOUND"`), or `nil` when unknown.
+  public init?(statusName: String) {
+    guard let code = Self.allCases.first(where: { $0.statusName == statusName }) else { return nil }
+    self = code
+  }
+
+  /// The code that best describes an HTTP status when the body names none.
+  public init(httpStatus: Int) {
+    switch httpStatus {
+    case 200..<300: self = .ok
+    case 400: self = .invalidArgument
+    case 401: self = .unauthenticated
+    case 403: self = .permissionDenied
+    case 404: self = .notFound
+    case 409: self = .aborted
+    case 412: self = .failedPrecondition
+    case 413: self = .invalidArgument
+    case 429: self = .resourceExhausted
+    case 499: self = .cancelled
+    case 501: self = .unimplemented
+    case 503: self = .unavailable
+    case 504: self = .deadlineExceeded
+    case 500..<600: self = .internal
+    default: self = .unknown
+    }
+  }
+
+  public var description: String { statusName }
+}

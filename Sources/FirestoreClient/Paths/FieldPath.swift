@@ -1,0 +1,122 @@
+/// A path to a field in a document: a list of field names, to reach into nested maps.
+///
+/// Use it when a field name contains a dot or other characters that a dotted string
+/// cannot express:
+///
+/// ```swift
+/// try await ref.updateData([FieldPath(["prices", "eu.de"]): 12.5])
+/// ```
+///
+/// An empty path, or a path with an empty name, is rejected with `invalidArgument` when
+/// used. ``documentID()`` refers to the document's key (`__name__`) in queries.
+public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
+  /// The field names, outermost first.
+  public let segments: [String]
+
+  /// Creates a path from field names; no escaping is needed.
+  public init(_ segments: [String]) { self.segments = segments }
+
+  /// The pseudo-field of the document key, for ordering and filtering by document ID.
+  public static func documentID() -> FieldPath { FieldPath(["__name__"]) }
+
+  var isDocumentID: Bool { segments == ["__name__"] }
+
+  /// Parses a dotted path like `"address.city"`.
+  ///
+  /// Rejects empty names (`"a..b"`, `".a"`) and the characters `~ * / [ ]`, as the
+  /// Firebase SDKs do; use ``init(_:)`` for names that need them.
+  static func parse(dotted text: String) throws(FirestoreError) -> FieldPath {
+    if text.isEmpty { throw .invalidArgument("field path must be a non-empty string") }
+    if text.contains(where: { "~*/[]".contains($0) }) {
+      throw .invalidArgument("field path \"\(text)\" contains one of ~ * / [ ]; use FieldPath([...]) for such names")
+    }
+    let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    if parts.contains("") {
+      throw .invalidArgument("field path \"\(text)\" has an empty field name (leading, trailing or doubled dot)")
+    }
+    return FieldPath(parts)
+  }
+
+  /// Checks that the path is usable: at least one name, none empty.
+  func validated() throws(FirestoreError) -> FieldPath {
+    if segments.isEmpty { throw .invalidArgument("field path must have at least one field name") }
+    if segments.contains("") { throw .invalidArgument("field path \(description) has an empty field name") }
+    return self
+  }
+
+  /// The canonical server form: names joined by dots, each back-quoted unless it is a
+  /// plain identifier (`[A-Za-z_][A-Za-z_0-9]*`), with `` ` `` and `\` escaped.
+  public var canonicalString: String {
+    segments.map(Self.quote).joined(separator: ".")
+  }
+
+  public var description: String { segments.joined(separator: ".") }
+
+  static func quote(_ name: String) -> String {
+    if isPlainIdentifier(name) { return name }
+    var out = "`"
+    for ch in name {
+      if ch == "`" || ch == "\\" { out.append("\\") }
+      out.append(ch)
+    }
+    return out + "`"
+  }
+
+  private static func isPlainIdentifier(_ name: String) -> Bool {
+    guard let first = name.utf8.first else { return false }
+    func letter(_ b: UInt8) -> Bool { (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 95 }
+    return letter(first) && name.utf8.allSatisfy { letter($0) || ($0 >= 48 && $0 <= 57) }
+  }
+
+  /// Parses the canonical server form (back-quoted names allowed) back into names.
+  static func parse(canonical text: String) throws(FirestoreError) -> FieldPath {
+    var segments: [String] = []
+    var current = ""
+    var quoted = false
+    var escaping = false
+    var wasQuoted = false
+    for ch in text {
+      if escaping {
+        current.append(ch)
+        escaping = false
+      } else if quoted {
+        if ch == "\\" { escaping = true } else if ch == "`" { quoted = false } else { current.append(ch) }
+      } else if ch == "`" {
+        quoted = true
+        wasQuoted = true
+      } else if ch == "." {
+        if current.isEmpty && !wasQuoted { throw .invalidArgument("field path \"\(text)\" has an empty field name") }
+        segments.append(current)
+        current = ""
+        wasQuoted = false
+      } else {
+        current.append(ch)
+      }
+    }
+    if quoted || escaping { throw .invalidArgument("field path \"\(text)\" has an unterminated back-quote") }
+    if current.isEmpty && !wasQuoted { throw .invalidArgument("field path \"\(text)\" has an empty field name") }
+    segments.append(current)
+    return FieldPath(segments)
+  }
+
+  /// Whether `self` equals `other` or lies inside it.
+  func hasPrefix(_ other: FieldPath) -> Bool {
+    segments.count >= other.segments.count && Array(segments.prefix(other.segments.count)) == other.segments
+  }
+}
+
+/// Something that names a field: a dotted `String` or a ``FieldPath``.
+public protocol FieldPathConvertible: Sendable {
+  /// The field path this value names, or an error naming the bad input.
+  func fieldPath() throws(FirestoreError) -> FieldPath
+}
+
+extension String: FieldPathConvertible {
+  /// Parses `self` as a dotted path.
+  public func fieldPath() throws(FirestoreError) -> FieldPath { try FieldPath.parse(dotted: self) }
+}
+
+extension FieldPath: FieldPathConvertible {
+  /// Returns `self` after checking it has no empty names.
+  public func fieldPath() throws(FirestoreError) -> FieldPath { try validated() }
+}

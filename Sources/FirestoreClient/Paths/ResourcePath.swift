@@ -1,0 +1,80 @@
+/// A slash-separated path below a database's document root, such as `users/u1/favorites`,
+/// validated against Firestore's rules for IDs.
+struct ResourcePath: Sendable, Hashable {
+  /// The longest ID Firestore accepts, in UTF-8 bytes.
+  static let maximumIDBytes = 1500
+  /// The most segments a path may have (Firestore allows 100 levels of nesting).
+  static let maximumSegments = 200
+
+  var segments: [String]
+
+  init(segments: [String]) { self.segments = segments }
+
+  static let root = ResourcePath(segments: [])
+
+  /// Parses a relative slash path. Leading and trailing slashes are tolerated, as in the
+  /// Apple SDK; empty segments in the middle are an error.
+  static func parse(_ text: String, what: String) throws(FirestoreError) -> ResourcePath {
+    var parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    if parts.first == "" && parts.count > 1 { parts.removeFirst() }
+    if parts.last == "" && parts.count > 1 { parts.removeLast() }
+    guard !text.isEmpty else { throw .invalidArgument("\(what) must be a non-empty string") }
+    if parts.contains("") {
+      throw .invalidArgument("\(what) \"\(text)\" has an empty segment (\"//\" or a leading or trailing slash)")
+    }
+    for part in parts { try validateID(part, in: text, what: what) }
+    return ResourcePath(segments: parts)
+  }
+
+  /// Checks one collection or document ID against Firestore's rules.
+  static func validateID(_ id: String, in path: String, what: String) throws(FirestoreError) {
+    let context = path == id ? "" : " in \(what) \"\(path)\""
+    if id.isEmpty { throw .invalidArgument("an ID\(context) is empty") }
+    if id == "." || id == ".." { throw .invalidArgument("ID \"\(id)\"\(context) is not allowed (\".\" and \"..\" are reserved)") }
+    if id.count >= 4, id.hasPrefix("__"), id.hasSuffix("__") {
+      throw .invalidArgument("ID \"\(id)\"\(context) is reserved (IDs matching __.*__ are not allowed)")
+    }
+    if id.utf8.count > maximumIDBytes {
+      throw .invalidArgument("ID \"\(id.prefix(40))…\"\(context) is \(id.utf8.count) bytes; the maximum is \(maximumIDBytes)")
+    }
+  }
+
+  var isDocument: Bool { !segments.isEmpty && segments.count % 2 == 0 }
+  var isCollection: Bool { segments.count % 2 == 1 }
+  var lastSegment: String { segments.last ?? "" }
+  var parent: ResourcePath? { segments.isEmpty ? nil : ResourcePath(segments: Array(segments.dropLast())) }
+
+  func appending(_ other: ResourcePath) -> ResourcePath { ResourcePath(segments: segments + other.segments) }
+
+  /// Whether `self` is `other` or lies below it.
+  func hasPrefix(_ other: ResourcePath) -> Bool {
+    segments.count >= other.segments.count && Array(segments.prefix(other.segments.count)) == other.segments
+  }
+
+  /// The path as written, `a/b/c`.
+  var string: String { segments.joined(separator: "/") }
+
+  /// The path escaped for a URL: each segment percent-encoded except unreserved characters.
+  var urlEscaped: String { segments.map(Self.escapeSegment).joined(separator: "/") }
+
+  private static let unreserved: Set<UInt8> = Set(
+    Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8))
+
+  /// Percent-encodes everything but RFC 3986 unreserved characters, so that `%`, `?`,
+  /// `#`, `+`, spaces and non-ASCII reach the server as part of the ID.
+  static func escapeSegment(_ segment: String) -> String {
+    var out = ""
+    out.reserveCapacity(segment.utf8.count)
+    let hex = Array("0123456789ABCDEF".utf8)
+    for byte in segment.utf8 {
+      if unreserved.contains(byte) {
+        out.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        out.append("%")
+        out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
+        out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0xF)]))
+      }
+    }
+    return out
+  }
+}

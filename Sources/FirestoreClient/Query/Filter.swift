@@ -1,0 +1,121 @@
+import FirestoreWire
+
+/// A condition on documents, for ``QueryConvertible/whereFilter(_:)``: one field
+/// comparison, or an AND / OR of other filters.
+///
+/// ```swift
+/// let q = db.collection("cities").whereFilter(.orFilter([
+///   .whereField("capital", isEqualTo: true),
+///   .andFilter([.whereField("country", isEqualTo: "JP"), .whereField("population", isGreaterThan: 1_000_000)]),
+/// ]))
+/// ```
+public struct Filter: Sendable {
+  /// A field comparison operator.
+  public enum Operator: Sendable, Hashable {
+    case isEqualTo, isNotEqualTo, isLessThan, isLessThanOrEqualTo, isGreaterThan, isGreaterThanOrEqualTo
+    case arrayContains, arrayContainsAny, `in`, notIn
+
+    var wire: QueryFilter.FieldOperator {
+      switch self {
+      case .isEqualTo: return .equal
+      case .isNotEqualTo: return .notEqual
+      case .isLessThan: return .lessThan
+      case .isLessThanOrEqualTo: return .lessThanOrEqual
+      case .isGreaterThan: return .greaterThan
+      case .isGreaterThanOrEqualTo: return .greaterThanOrEqual
+      case .arrayContains: return .arrayContains
+      case .arrayContainsAny: return .arrayContainsAny
+      case .in: return .in
+      case .notIn: return .notIn
+      }
+    }
+
+    /// The operator as the SDKs print it in messages.
+    var symbol: String {
+      switch self {
+      case .isEqualTo: return "=="
+      case .isNotEqualTo: return "!="
+      case .isLessThan: return "<"
+      case .isLessThanOrEqualTo: return "<="
+      case .isGreaterThan: return ">"
+      case .isGreaterThanOrEqualTo: return ">="
+      case .arrayContains: return "array-contains"
+      case .arrayContainsAny: return "array-contains-any"
+      case .in: return "in"
+      case .notIn: return "not-in"
+      }
+    }
+
+    var isInequality: Bool {
+      switch self {
+      case .isNotEqualTo, .isLessThan, .isLessThanOrEqualTo, .isGreaterThan, .isGreaterThanOrEqualTo, .notIn: return true
+      default: return false
+      }
+    }
+
+    /// Operators that Firestore refuses in the same conjunction as this one.
+    var conflicts: Set<Operator> {
+      switch self {
+      case .isNotEqualTo: return [.isNotEqualTo, .notIn]
+      case .in: return [.notIn]
+      case .arrayContainsAny: return [.notIn, .arrayContains, .arrayContainsAny]
+      case .notIn: return [.arrayContainsAny, .in, .notIn, .isNotEqualTo]
+      case .arrayContains: return [.arrayContains, .arrayContainsAny]
+      default: return []
+      }
+    }
+  }
+
+  indirect enum Kind: Sendable {
+    case field(any FieldPathConvertible, Operator, any Sendable)
+    case and([Filter])
+    case or([Filter])
+  }
+
+  let kind: Kind
+
+  /// Documents whose field equals `value` (`nil` matches null; `Double.nan` matches NaN).
+  public static func whereField(_ field: some FieldPathConvertible, isEqualTo value: any Sendable) -> Filter {
+    Filter(kind: .field(field, .isEqualTo, value))
+  }
+  /// Documents whose field exists and differs from `value`.
+  public static func whereField(_ field: some FieldPathConvertible, isNotEqualTo value: any Sendable) -> Filter {
+    Filter(kind: .field(field, .isNotEqualTo, value))
+  }
+  /// Documents whose field sorts before `value`.
+  public static func whereField(_ field: some FieldPathConvertible, isLessThan value: any Sendable) -> Filter {
+    Filter(kind: .field(field, .isLessThan, value))
+  }
+  /// Documents whose field sorts before or equal to `value`.
+  public static func whereField(_ field: some FieldPathConvertible, isLessThanOrEqualTo value: any Sendable) -> Filter {
+    Filter(kind: .field(field, .isLessThanOrEqualTo, value))
+  }
+  /// Documents whose field sorts after `value`.
+  public static func whereField(_ field: some FieldPathConvertible, isGreaterThan value: any Sendable) -> Filter {
+    Filter(kind: .field(field, .isGreaterThan, value))
+  }
+  /// Documents whose field sorts after or equal to `value`.
+  public static func whereField(_ field: some FieldPathConvertible, isGreaterThanOrEqualTo value: any Sendable) -> Filter {
+    Filter(kind: .field(field, .isGreaterThanOrEqualTo, value))
+  }
+  /// Documents whose array field contains `value`.
+  public static func whereField(_ field: some FieldPathConvertible, arrayContains value: any Sendable) -> Filter {
+    Filter(kind: .field(field, .arrayContains, value))
+  }
+  /// Documents whose array field contains any of `values` (1 to 30 values).
+  public static func whereField(_ field: some FieldPathConvertible, arrayContainsAny values: [any Sendable]) -> Filter {
+    Filter(kind: .field(field, .arrayContainsAny, values))
+  }
+  /// Documents whose field equals one of `values` (1 to 30 values).
+  public static func whereField(_ field: some FieldPathConvertible, in values: [any Sendable]) -> Filter {
+    Filter(kind: .field(field, .in, values))
+  }
+  /// Documents whose field exists and equals none of `values` (1 to 10 values).
+  public static func whereField(_ field: some FieldPathConvertible, notIn values: [any Sendable]) -> Filter {
+    Filter(kind: .field(field, .notIn, values))
+  }
+  /// Documents matching every filter.
+  public static func andFilter(_ filters: [Filter]) -> Filter { Filter(kind: .and(filters)) }
+  /// Documents matching at least one filter.
+  public static func orFilter(_ filters: [Filter]) -> Filter { Filter(kind: .or(filters)) }
+}

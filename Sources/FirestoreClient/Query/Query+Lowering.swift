@@ -1,0 +1,243 @@
+import FirestoreWire
+
+/// Turning a ``Query`` into the REST `StructuredQuery`, validating it on the way.
+extension Query {
+  /// The most values `in` and `array-contains-any` accept.
+  static let maximumDisjunctionValues = 30
+  /// The most values `not-in` accepts.
+  static let maximumNotInValues = 10
+
+  /// What a lowered query sends: the parent (`documents` or `documents/{doc path}`), the
+  /// query, and whether results must be reversed (for `limit(toLast:)`).
+  struct Lowered: Sendable {
+    var parentPath: String
+    var structuredQuery: StructuredQuery
+    var reversesResults: Bool
+  }
+
+  /// The `documents…` path below the database that the query runs under, URL-escaped.
+  var parentURLPath: String {
+    parent.segments.isEmpty ? "documents" : "documents/" + parent.urlEscaped
+  }
+
+  /// Validates and lowers the query. Throws `invalidArgument` naming the problem.
+  func lowered() throws(FirestoreError) -> Lowered {
+    if let recordedError { throw recordedError }
+    var structured = StructuredQuery(from: [.init(collectionID: collectionID, allDescendants: allDescendants)])
+    let flat = try flattenedFieldFilters()
+    try validateConflicts()
+
+    var wireFilters: [QueryFilter] = []
+    for filter in filters { if let f = try lower(filter) { wireFilters.append(f) } }
+    switch wireFilters.count {
+    case 0: break
+    case 1: structured.filter = wireFilters[0]
+    default: structured.filter = .composite(op: .and, filters: wireFilters)
+    }
+
+    var explicit: [(FieldPath, Bool)] = []
+    for (field, descending) in orders { explicit.append((try field.fieldPath(), descending)) }
+    let normalized = normalizedOrder(explicit: explicit, inequalityFields: flat.filter { $0.1.isInequality }.map(\.0))
+    if limitKind == .last && explicit.isEmpty && limitValue != nil {
+      throw .invalidArgument("limit(toLast:) needs at least one order(by:) clause")
+    }
+
+    var start: StructuredQuery.Cursor?
+    var end: StructuredQuery.Cursor?
+    if let startBound { start = try cursor(startBound, explicit: explicit, normalized: normalized, what: "start") }
+    if let endBound { end = try cursor(endBound, explicit: explicit, normalized: normalized, what: "end") }
+    var order = normalized
+    let reverses = limitKind == .last && limitValue != nil
+    if reverses {
+      order = order.map { ($0.0, !$0.1) }
+      (start, end) = (end.map { .init(values: $0.values, before: !$0.before) }, start.map { .init(values: $0.values, before: !$0.before) })
+    }
+    structured.orderBy = order.map { .init(fieldPath: $0.0.canonicalString, descending: $0.1) }
+    structured.startAt = start
+    structured.endAt = end
+    structured.limit = limitValue.map { Int32($0) }
+    structured.offset = offsetValue.flatMap { $0 == 0 ? nil : Int32($0) }
+    if let projection {
+      var paths: [String] = []
+      for p in projection { paths.append(try p.fieldPath().canonicalString) }
+      // An empty projection would return no fields at all on the emulator but whole
+      // documents nowhere; both mean "IDs only", which `__name__` says explicitly.
+      structured.select = paths.isEmpty ? [FieldPath.documentID().canonicalString] : paths
+    }
+    return Lowered(parentPath: parentURLPath, structuredQuery: structured, reversesResults: reverses)
+  }
+
+  /// The explicit orderings, then inequality fields not yet ordered (sorted), then the
+  /// document key, the implicit ones in the direction of the last explicit one: the order
+  /// Firestore applies and the SDKs send.
+  func normalizedOrder(explicit: [(FieldPath, Bool)], inequalityFields: [FieldPath]) -> [(FieldPath, Bool)] {
+    var result = explicit
+    let lastDescending = explicit.last?.1 ?? false
+    var seen = Set(explicit.map(\.0))
+    for field in inequalityFields.sorted(by: { $0.segments.lexicographicallyPrecedes($1.segments) })
+    where !seen.contains(field) && !field.isDocumentID {
+      seen.insert(field)
+      result.append((field, lastDescending))
+    }
+    if !seen.contains(FieldPath.documentID()) { result.append((FieldPath.documentID(), lastDescending)) }
+    return result
+  }
+
+  /// Every field filter with its resolved path, at any depth.
+  private func flattenedFieldFilters() throws(FirestoreError) -> [(FieldPath, Filter.Operator)] {
+    var out: [(FieldPath, Filter.Operator)] = []
+    func walk(_ f: Filter) throws(FirestoreError) {
+      switch f.kind {
+      case .field(let field, let op, _): out.append((try field.fieldPath(), op))
+      case .and(let fs), .or(let fs): for sub in fs { try walk(sub) }
+      }
+    }
+    for f in filters { try walk(f) }
+    return out
+  }
+
+  /// Firestore's per-query and per-conjunction operator limits.
+  private func validateConflicts() throws(FirestoreError) {
+    // One of !=, not-in, != nil, != NaN per query.
+    var notEqualFamily: [String] = []
+    func countNotEqual(_ f: Filter) {
+      switch f.kind {
+      case .field(let field, let op, _) where op == .isNotEqualTo || op == .notIn:
+        notEqualFamily.append("\((try? field.fieldPath().description) ?? "?") \(op.symbol)")
+      case .and(let fs), .or(let fs): fs.forEach(countNotEqual)
+      default: break
+      }
+    }
+    filters.forEach(countNotEqual)
+    if notEqualFamily.count > 1 {
+      throw .invalidArgument(
+        "a query may have only one '!=' or 'not-in' filter, got \(notEqualFamily.joined(separator: " and "))")
+    }
+    // Conflicting operators within one conjunction (the top-level AND, flattened).
+    var conjunction: [Filter.Operator] = []
+    func collectAnd(_ f: Filter) {
+      switch f.kind {
+      case .field(_, let op, _): conjunction.append(op)
+      case .and(let fs): fs.forEach(collectAnd)
+      case .or(let fs) where fs.count == 1: collectAnd(fs[0])
+      case .or: break
+      }
+    }
+    filters.forEach(collectAnd)
+    for (i, op) in conjunction.enumerated() {
+      for other in conjunction[(i + 1)...] where op.conflicts.contains(other) {
+        throw .invalidArgument("'\(op.symbol)' and '\(other.symbol)' filters cannot be combined in one query")
+      }
+    }
+  }
+
+  /// Lowers one filter; an empty composite lowers to nothing.
+  private func lower(_ filter: Filter) throws(FirestoreError) -> QueryFilter? {
+    switch filter.kind {
+    case .and(let fs), .or(let fs):
+      var lowered: [QueryFilter] = []
+      for f in fs { if let l = try lower(f) { lowered.append(l) } }
+      if lowered.isEmpty { return nil }
+      if lowered.count == 1 { return lowered[0] }
+      if case .and = filter.kind { return .composite(op: .and, filters: lowered) }
+      return .composite(op: .or, filters: lowered)
+    case .field(let field, let op, let raw):
+      let path = try field.fieldPath()
+      let what = "filter on \"\(path)\" \(op.symbol)"
+      switch op {
+      case .in, .notIn, .arrayContainsAny:
+        guard let list = raw as? [any Sendable] else {
+          throw .invalidArgument("\(what) needs an array of values, got \(type(of: raw))")
+        }
+        let limit = op == .notIn ? Self.maximumNotInValues : Self.maximumDisjunctionValues
+        if list.isEmpty { throw .invalidArgument("\(what) needs a non-empty array") }
+        if list.count > limit { throw .invalidArgument("\(what) has \(list.count) values; the maximum is \(limit)") }
+        var values: [Value] = []
+        for element in list {
+          values.append(path.isDocumentID ? try documentKey(element, what: what) : try UserDataReader.argument(element, firestore: firestore, what: what))
+        }
+        if path.isDocumentID && op == .arrayContainsAny {
+          throw .invalidArgument("'array-contains-any' cannot be used on the document ID")
+        }
+        return .field(path: path.canonicalString, op: op.wire, value: .array(values))
+      default:
+        if path.isDocumentID {
+          if op == .arrayContains { throw .invalidArgument("'array-contains' cannot be used on the document ID") }
+          return .field(path: path.canonicalString, op: op.wire, value: try documentKey(raw, what: what))
+        }
+        let value = try UserDataReader.argument(raw, firestore: firestore, what: what)
+        let isNaN: Bool
+        if case .double(let d) = value, d.isNaN { isNaN = true } else { isNaN = false }
+        if value == .null || isNaN {
+          switch op {
+          case .isEqualTo: return .unary(path: path.canonicalString, op: isNaN ? .isNaN : .isNull)
+          case .isNotEqualTo: return .unary(path: path.canonicalString, op: isNaN ? .isNotNaN : .isNotNull)
+          default: throw .invalidArgument("\(what): \(isNaN ? "NaN" : "null") supports only '==' and '!=' comparisons")
+          }
+        }
+        return .field(path: path.canonicalString, op: op.wire, value: value)
+      }
+    }
+  }
+
+  /// A document-key value: a `DocumentReference`, or a string ID (a path for collection groups).
+  private func documentKey(_ raw: any Sendable, what: String) throws(FirestoreError) -> Value {
+    if let ref = raw as? DocumentReference { return .reference(try ref.validated().name) }
+    guard let id = raw as? String else {
+      throw .invalidArgument("\(what) on the document ID needs a String ID or a DocumentReference, got \(type(of: raw))")
+    }
+    let path: ResourcePath
+    if allDescendants {
+      path = try ResourcePath.parse(id, what: "document path")
+      guard path.isDocument else {
+        throw .invalidArgument("\(what): a collection-group query needs a full document path, and \"\(id)\" is not one")
+      }
+    } else {
+      if id.contains("/") { throw .invalidArgument("\(what): document ID \"\(id)\" must not contain \"/\"") }
+      try ResourcePath.validateID(id, in: id, what: "document ID")
+      path = parent.appending(ResourcePath(segments: [collectionID, id]))
+    }
+    return .reference(firestore.documentsRoot + "/" + path.string)
+  }
+
+  /// Lowers a bound to a wire cursor: values for the orderings, or a document's values.
+  private func cursor(
+    _ bound: Bound, explicit: [(FieldPath, Bool)], normalized: [(FieldPath, Bool)], what: String
+  ) throws(FirestoreError) -> StructuredQuery.Cursor {
+    // start: inclusive → before; end: inclusive → after.
+    let before = what == "start" ? bound.inclusive : !bound.inclusive
+    switch bound.source {
+    case .values(let raw):
+      if raw.isEmpty { throw .invalidArgument("\(what) cursor has no values") }
+      if raw.count > explicit.count {
+        throw .invalidArgument(
+          "\(what) cursor has \(raw.count) values but the query has \(explicit.count) order(by:) clause\(explicit.count == 1 ? "" : "s")")
+      }
+      var values: [Value] = []
+      for (i, element) in raw.enumerated() {
+        let field = explicit[i].0
+        values.append(
+          field.isDocumentID
+            ? try documentKey(element, what: "\(what) cursor value for the document ID")
+            : try UserDataReader.argument(element, firestore: firestore, what: "\(what) cursor"))
+      }
+      return .init(values: values, before: before)
+    case .document(let snapshot):
+      guard let document = snapshot.document else {
+        throw .invalidArgument("\(what) cursor uses document \(snapshot.reference.path), which does not exist")
+      }
+      var values: [Value] = []
+      for (field, _) in normalized {
+        if field.isDocumentID {
+          values.append(.reference(document.name))
+        } else if let v = snapshot.value(at: field) {
+          values.append(v)
+        } else {
+          throw .invalidArgument(
+            "\(what) cursor uses document \(snapshot.reference.path), which has no field \"\(field)\" used in order(by:)")
+        }
+      }
+      return .init(values: values, before: before)
+    }
+  }
+}

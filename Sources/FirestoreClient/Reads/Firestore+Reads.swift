@@ -1,0 +1,122 @@
+import FirestoreWire
+
+extension Firestore {
+  /// The most document names sent in one `:batchGet`; longer lists are split.
+  static let batchGetChunkSize = 1000
+
+  /// Reads several documents in one round trip (`:batchGet`).
+  ///
+  /// Results come back in the order asked, one per reference (a duplicate reference gets
+  /// the same snapshot twice); a missing document is a snapshot with `exists == false`.
+  /// Lists longer than Firestore accepts in one request are split transparently.
+  ///
+  /// ```swift
+  /// let snapshots = try await db.getAll([db.document("a/1"), db.document("a/2")], fieldMask: ["title"])
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - fieldMask: fields to return (dotted strings or ``FieldPath``s); `nil` returns
+  ///     whole documents, `[]` none (an existence check).
+  ///   - readTime: read the documents as they were at this time.
+  public func getAll(
+    _ references: [DocumentReference], fieldMask: [any FieldPathConvertible]? = nil, readTime: Timestamp? = nil
+  ) async throws -> [DocumentSnapshot] {
+    try await batchGet(references, fieldMask: fieldMask, consistency: readTime.map { .readTime($0) })
+  }
+
+  /// The `:batchGet` behind `getAll` and transactional reads.
+  func batchGet(
+    _ references: [DocumentReference], fieldMask: [any FieldPathConvertible]?, consistency: ReadConsistency?
+  ) async throws -> [DocumentSnapshot] {
+    var mask: [String]?
+    if let fieldMask {
+      mask = []
+      for field in fieldMask { mask?.append(try field.fieldPath().canonicalString) }
+    }
+    var unique: [String] = []
+    var seen = Set<String>()
+    for ref in references {
+      let ref = try ref.validated()
+      guard ref.firestore === self else {
+        throw FirestoreError(.invalidArgument, "document \(ref.path) belongs to another Firestore instance")
+      }
+      if seen.insert(ref.name).inserted { unique.append(ref.name) }
+    }
+    var found: [String: (Document?, Timestamp?)] = [:]
+    var start = 0
+    while start < unique.count {
+      let chunk = Array(unique[start..<min(start + Self.batchGetChunkSize, unique.count)])
+      start += chunk.count
+      let request = BatchGetRequest(documents: chunk, mask: mask, consistency: consistency)
+      let reply = try await rest.unary(.init(method: "POST", path: "documents:batchGet", body: request.json, idempotent: true))
+      guard case .array(let elements) = reply else {
+        throw FirestoreError(.internal, "batchGet reply is not a JSON array")
+      }
+      for element in elements {
+        let response = try decode("batchGet element") { try BatchGetResponse(json: element) }
+        switch response.result {
+        case .found(let doc): found[doc.name] = (doc, response.readTime)
+        case .missing(let name): found[name] = (nil, response.readTime)
+        case .transaction: break
+        }
+      }
+    }
+    return try references.map { ref in
+      guard let (doc, readTime) = found[ref.name] else {
+        throw FirestoreError(.internal, "batchGet reply has no result for \(ref.path)")
+      }
+      return DocumentSnapshot(reference: ref, document: doc, readTime: readTime)
+    }
+  }
+
+  /// The top-level collections of the database, sorted by ID.
+  public func listCollections() async throws -> [CollectionReference] {
+    try await collectionIDs(under: .root).map { collection($0) }
+  }
+
+  /// Pages through `:listCollectionIds` under a document (or the root).
+  func collectionIDs(under parent: ResourcePath) async throws -> [String] {
+    let path = (parent.segments.isEmpty ? "documents" : "documents/" + parent.urlEscaped) + ":listCollectionIds"
+    var ids: [String] = []
+    var token: String?
+    repeat {
+      var body: [(String, JSONValue)] = [("pageSize", .number("300"))]
+      if let token { body.append(("pageToken", .string(token))) }
+      let reply = try await rest.unary(.init(method: "POST", path: path, body: .object(body), idempotent: true))
+      let page = try decode("listCollectionIds reply") { try ListCollectionIDsResponse(json: reply) }
+      ids += page.collectionIDs
+      token = page.nextPageToken.flatMap { $0.isEmpty || page.collectionIDs.isEmpty ? nil : $0 }
+    } while token != nil
+    return ids
+  }
+}
+
+extension DocumentReference {
+  /// Reads the document. A missing document is not an error: the snapshot's `exists` is `false`.
+  ///
+  /// ```swift
+  /// let snapshot = try await db.document("users/ada").getDocument()
+  /// ```
+  public func getDocument() async throws -> DocumentSnapshot {
+    let ref = try validated()
+    do {
+      let reply = try await firestore.rest.unary(.init(method: "GET", path: "documents/" + ref.resourcePath.urlEscaped, idempotent: true))
+      let doc = try firestore.decode("document") { try Document(json: reply) }
+      return DocumentSnapshot(reference: ref, document: doc, readTime: nil)
+    } catch let error as FirestoreError where error.serverStatus == "NOT_FOUND" {
+      return DocumentSnapshot(reference: ref, document: nil, readTime: nil)
+    }
+  }
+
+  /// Reads the document as it was at `readTime` (within Firestore's retention window).
+  public func getDocument(readTime: Timestamp) async throws -> DocumentSnapshot {
+    let snapshots = try await firestore.batchGet([self], fieldMask: nil, consistency: .readTime(readTime))
+    return snapshots[0]
+  }
+
+  /// The subcollections of this document, sorted by ID (the document itself need not exist).
+  public func listCollections() async throws -> [CollectionReference] {
+    let ref = try validated()
+    return try await firestore.collectionIDs(under: ref.resourcePath).map { ref.collection($0) }
+  }
+}

@@ -1,0 +1,87 @@
+import FirestoreWire
+
+/// A reference to a collection: the place to add documents, and a query over all of them.
+///
+/// Every query builder (`whereField`, `order(by:)`, `limit(to:)`, …) and every query read
+/// (`getDocuments()`, `count`, …) is available on a collection, as in the Apple SDK.
+///
+/// ```swift
+/// let cities = db.collection("cities")
+/// let ref = try await cities.addDocument(data: ["name": "Tokyo", "population": 37_400_068])
+/// let big = try await cities.whereField("population", isGreaterThan: 10_000_000).getDocuments()
+/// ```
+public struct CollectionReference: Sendable, Hashable, CustomStringConvertible {
+  /// The database this reference belongs to.
+  public let firestore: Firestore
+  let resourcePath: ResourcePath
+  let pathError: FirestoreError?
+
+  init(firestore: Firestore, resourcePath: ResourcePath, pathError: FirestoreError? = nil) {
+    self.firestore = firestore
+    self.resourcePath = resourcePath
+    self.pathError = pathError
+  }
+
+  /// Resolves `relative` below `base`, recording any problem instead of trapping.
+  static func resolve(firestore: Firestore, base: ResourcePath, baseError: FirestoreError?, relative: String) -> CollectionReference {
+    do throws(FirestoreError) {
+      if let baseError { throw baseError }
+      let path = base.appending(try ResourcePath.parse(relative, what: "collection path"))
+      guard path.isCollection else {
+        throw .invalidArgument("collection path \"\(path.string)\" has an even number of segments, so it names a document")
+      }
+      return CollectionReference(firestore: firestore, resourcePath: path)
+    } catch {
+      return CollectionReference(firestore: firestore, resourcePath: base.appending(ResourcePath(segments: [relative])), pathError: error)
+    }
+  }
+
+  /// The collection's ID: the last segment of its path.
+  public var collectionID: String { resourcePath.lastSegment }
+
+  /// The slash path from the database root, e.g. `users/ada/favorites`.
+  public var path: String { resourcePath.string }
+
+  /// The document that contains this subcollection, or `nil` for a top-level collection.
+  public var parent: DocumentReference? {
+    guard let p = resourcePath.parent, !p.segments.isEmpty else { return nil }
+    return DocumentReference(firestore: firestore, resourcePath: p, pathError: pathError)
+  }
+
+  /// A document in this collection; `documentPath` may contain slashes but must name a
+  /// document (an odd number of segments relative to this collection).
+  public func document(_ documentPath: String) -> DocumentReference {
+    do throws(FirestoreError) {
+      if let pathError { throw pathError }
+      let path = resourcePath.appending(try ResourcePath.parse(documentPath, what: "document path"))
+      guard path.isDocument else {
+        throw .invalidArgument("document path \"\(path.string)\" has an odd number of segments, so it names a collection")
+      }
+      return DocumentReference(firestore: firestore, resourcePath: path)
+    } catch {
+      return DocumentReference(firestore: firestore, resourcePath: resourcePath.appending(ResourcePath(segments: [documentPath])), pathError: error)
+    }
+  }
+
+  /// A document with a new random 20-character ID, as the Firebase SDKs make them.
+  public func document() -> DocumentReference {
+    DocumentReference(firestore: firestore, resourcePath: resourcePath.appending(ResourcePath(segments: [AutoID.make()])), pathError: pathError)
+  }
+
+  /// The reference, or the error recorded when it was made.
+  func validated() throws(FirestoreError) -> CollectionReference {
+    if let pathError { throw pathError }
+    return self
+  }
+
+  public static func == (lhs: CollectionReference, rhs: CollectionReference) -> Bool {
+    lhs.firestore === rhs.firestore && lhs.resourcePath == rhs.resourcePath
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(firestore))
+    hasher.combine(resourcePath)
+  }
+
+  public var description: String { "CollectionReference(\(path))" }
+}

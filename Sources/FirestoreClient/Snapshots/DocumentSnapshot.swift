@@ -1,0 +1,69 @@
+import FirestoreWire
+
+/// A document as read at one moment: its data, or the fact that it did not exist.
+///
+/// A missing document is not an error: ``exists`` is `false` and ``data()`` is `nil`.
+///
+/// ```swift
+/// let snapshot = try await db.document("users/ada").getDocument()
+/// if snapshot.exists, let name = snapshot.get("name") as? String { print(name) }
+/// ```
+public struct DocumentSnapshot: Sendable {
+  /// Where the document lives.
+  public let reference: DocumentReference
+  /// The stored document, or `nil` when it does not exist.
+  let document: Document?
+  /// When the read happened, if the server said.
+  public let readTime: Timestamp?
+
+  init(reference: DocumentReference, document: Document?, readTime: Timestamp?) {
+    self.reference = reference
+    self.document = document
+    self.readTime = readTime
+  }
+
+  /// Whether the document exists.
+  public var exists: Bool { document != nil }
+
+  /// The document's ID.
+  public var documentID: String { reference.documentID }
+
+  /// When the document was created; `nil` when it does not exist.
+  public var createTime: Timestamp? { document?.createTime }
+
+  /// When the document last changed; `nil` when it does not exist.
+  public var updateTime: Timestamp? { document?.updateTime }
+
+  /// The fields as Swift values, or `nil` when the document does not exist.
+  ///
+  /// Integers come back as `Int`, doubles as `Double`, timestamps as ``Timestamp``, bytes
+  /// as `Data`, null as `NSNull`, references as ``DocumentReference``, maps as
+  /// `[String: any Sendable]` and arrays as `[any Sendable]`.
+  public func data() -> [String: any Sendable]? {
+    document.map { UserDataWriter(firestore: reference.firestore).convert($0.fields) }
+  }
+
+  /// The fields in Firestore's own value type, exact to the wire, or `nil` when missing.
+  public var fields: [String: FirestoreWire.Value]? { document?.fields }
+
+  /// The value at a dotted path or ``FieldPath``, or `nil` when absent (or the path is invalid).
+  public func get(_ field: some FieldPathConvertible) -> (any Sendable)? {
+    guard let value = value(at: field) else { return nil }
+    return UserDataWriter(firestore: reference.firestore).convert(value)
+  }
+
+  /// The wire value at a dotted path or ``FieldPath``, or `nil` when absent.
+  public func value(at field: some FieldPathConvertible) -> FirestoreWire.Value? {
+    guard let document, let path = try? field.fieldPath() else { return nil }
+    if path.isDocumentID { return .reference(document.name) }
+    var current: FirestoreWire.Value = .map(document.fields)
+    for segment in path.segments {
+      guard case .map(let m) = current, let next = m[segment] else { return nil }
+      current = next
+    }
+    return current
+  }
+
+  /// The value at a dotted path or ``FieldPath``, or `nil` when absent.
+  public subscript(field: String) -> (any Sendable)? { self.get(field) }
+}

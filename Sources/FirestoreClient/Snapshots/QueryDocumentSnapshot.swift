@@ -1,0 +1,41 @@
+import FirestoreWire
+
+/// A document returned by a query: like ``DocumentSnapshot``, but it always exists.
+public struct QueryDocumentSnapshot: Sendable {
+  /// The same document as a ``DocumentSnapshot``.
+  public let snapshot: DocumentSnapshot
+  let document: Document
+
+  init(reference: DocumentReference, document: Document, readTime: Timestamp?) {
+    self.document = document
+    snapshot = DocumentSnapshot(reference: reference, document: document, readTime: readTime)
+  }
+
+  /// Where the document lives.
+  public var reference: DocumentReference { snapshot.reference }
+  /// The document's ID.
+  public var documentID: String { snapshot.documentID }
+  /// When the read happened.
+  public var readTime: Timestamp? { snapshot.readTime }
+  /// When the document was created.
+  public var createTime: Timestamp? { document.createTime }
+  /// When the document last changed.
+  public var updateTime: Timestamp? { document.updateTime }
+  /// Always `true`.
+  public var exists: Bool { true }
+
+  /// The fields as Swift values (see ``DocumentSnapshot/data()``); empty for an ID-only projection.
+  public func data() -> [String: any Sendable] { snapshot.data() ?? [:] }
+
+  /// The fields in Firestore's own value type.
+  public var fields: [String: FirestoreWire.Value] { document.fields }
+
+  /// The value at a dotted path or ``FieldPath``, or `nil` when absent.
+  public func get(_ field: some FieldPathConvertible) -> (any Sendable)? { snapshot.get(field) }
+
+  /// The wire value at a dotted path or ``FieldPath``, or `nil` when absent.
+  public func value(at field: some FieldPathConvertible) -> FirestoreWire.Value? { snapshot.value(at: field) }
+
+  /// The value at a dotted path, or `nil` when absent.
+  public subscript(field: String) -> (any Sendable)? { snapshot.get(field) }
+}

@@ -1,0 +1,90 @@
+import FirestoreWire
+
+extension Firestore {
+  /// Runs `body` in a transaction and commits its writes atomically.
+  ///
+  /// ```swift
+  /// let newCount = try await db.runTransaction { tx in
+  ///   let snapshot = try await tx.getDocument(counter)
+  ///   let count = (snapshot.get("count") as? Int ?? 0) + 1
+  ///   tx.updateData(["count": count], forDocument: counter)
+  ///   return count
+  /// }
+  /// ```
+  ///
+  /// - When the transaction is `aborted` (contention), the whole body runs again, up to
+  ///   `options.maxAttempts` times with backoff; keep the body free of other side effects.
+  /// - An error thrown by `body` rolls the transaction back and is rethrown unchanged.
+  /// - A transaction is always ended (committed or rolled back), also on cancellation, so
+  ///   it never keeps locks held.
+  public func runTransaction<T: Sendable>(
+    options: TransactionOptions = TransactionOptions(), _ body: @Sendable (Transaction) async throws -> T
+  ) async throws -> T {
+    guard options.maxAttempts >= 1 else {
+      throw FirestoreError(.invalidArgument, "TransactionOptions.maxAttempts must be at least 1, got \(options.maxAttempts)")
+    }
+    if options.readTime != nil && !options.readOnly {
+      throw FirestoreError(.invalidArgument, "TransactionOptions.readTime needs readOnly: true")
+    }
+    let policy = settings.retryPolicy
+    var previousID: String?
+    var attempt = 1
+    while true {
+      let wireOptions: FirestoreWire.TransactionOptions =
+        options.readOnly ? .readOnly(readTime: options.readTime) : .readWrite(retrying: previousID)
+      let id = try await beginTransaction(wireOptions)
+      let transaction = Transaction(firestore: self, id: id, readOnly: options.readOnly)
+      let result: T
+      do {
+        result = try await body(transaction)
+      } catch {
+        await rollback(id)
+        if let error = error as? FirestoreError, error.code == .aborted, attempt < options.maxAttempts {
+          try await backoff(policy, attempt: attempt)
+          previousID = id
+          attempt += 1
+          continue
+        }
+        throw error
+      }
+      do {
+        if let recorded = transaction.recordedError { throw recorded }
+        _ = try await commit(transaction.bufferedWrites, transaction: id)
+        return result
+      } catch let error as FirestoreError {
+        await rollback(id)
+        guard error.code == .aborted, attempt < options.maxAttempts else { throw error }
+        try await backoff(policy, attempt: attempt)
+        previousID = id
+        attempt += 1
+      }
+    }
+  }
+
+  private func backoff(_ policy: RetryPolicy, attempt: Int) async throws {
+    do {
+      try await policy.sleep(policy.jitter(policy.backoffCap(afterAttempt: attempt)))
+    } catch {
+      throw FirestoreError(.cancelled, "the transaction was cancelled while waiting to retry")
+    }
+  }
+
+  func beginTransaction(_ options: FirestoreWire.TransactionOptions) async throws -> String {
+    let reply = try await rest.unary(
+      .init(method: "POST", path: "documents:beginTransaction", body: .object([("options", options.json)]), idempotent: true))
+    guard let id = try? reply.optionalString("transaction"), !id.isEmpty else {
+      throw FirestoreError(.internal, "beginTransaction reply has no transaction ID")
+    }
+    return id
+  }
+
+  /// Ends a transaction without writing, ignoring failures (a committed or unknown ID
+  /// is fine). Runs in its own task so that a cancelled caller still releases the locks.
+  func rollback(_ id: String) async {
+    let rest = self.rest
+    await Task.detached {
+      _ = try? await rest.unary(
+        .init(method: "POST", path: "documents:rollback", body: .object([("transaction", .string(id))]), idempotent: true))
+    }.value
+  }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import FirestoreWire
+
+/// The request pipeline every call goes through: URL building, auth header, retry with
+/// backoff, the deadline, and mapping of error bodies to ``FirestoreError``.
+final class RESTClient: Sendable {
+  /// One REST call, relative to `/v1/projects/{p}/databases/{d}/`.
+  struct Call: Sendable {
+    var method: String
+    /// Path below the database, already URL-escaped, e.g. `documents/users/u1` or `documents:commit`.
+    var path: String
+    /// Query parameters, unescaped; repeated names allowed.
+    var query: [(String, String)] = []
+    var body: JSONValue?
+    /// A repeat of the call cannot change the outcome (all reads; some writes).
+    var idempotent: Bool
+    /// `aborted` means nothing happened, so the call may be repeated (commits outside transactions).
+    var retriesAborted = false
+  }
+
+  let settings: FirestoreSettings
+  let databasePath: String
+  private let transport: any Transport
+  private let resourceHeader: String
+
+  init(settings: FirestoreSettings, databasePath: String) {
+    self.settings = settings
+    self.databasePath = databasePath
+    transport = settings.transport ?? URLSessionTransport.shared
+    // `/v1/projects/p/databases/d` → `projects/p/databases/d`, for routing headers.
+    resourceHeader = String(databasePath.dropFirst(4))
+  }
+
+  /// Sends a call and returns its JSON reply (an object or an array).
+  func unary(_ call: Call) async throws -> JSONValue {
+    try await withRetries(call) { response in
+      let data = try await response.collectBody()
+      do {
+        return try JSONParser.parse(data)
+      } catch {
+        throw FirestoreError(
+          .internal, "server sent malformed JSON: \(error)", httpStatus: response.status, requestMethod: call.method,
+          requestPath: self.urlPath(call), underlyingError: error as? WireFormatError)
+      }
+    }
+  }
+
+  /// Sends a call whose reply is a JSON array and yields its elements as they arrive.
+  ///
+  /// Retries happen only before the first element is yielded; a failure after that ends
+  /// the stream with the error.
+  func streamArray(_ call: Call) -> AsyncThrowingStream<JSONValue, any Error> {
+    AsyncThrowingStream { continuation in
+      let task = Task {
+        do {
+          let response = try await self.withRetries(call) { $0 }
+          var splitter = JSONArrayStreamSplitter()
+          for try await chunk in response.body {
+            for element in try splitter.append(chunk) {
+              continuation.yield(try JSONParser.parse(element))
+            }
+          }
+          guard splitter.isFinished else {
+            throw FirestoreError(
+              .unavailable, "the response stream ended before the closing \"]\"", httpStatus: response.status,
+              requestMethod: call.method, requestPath: self.urlPath(call))
+          }
+          continuation.finish()
+        } catch let error as WireFormatError {
+          continuation.finish(
+            throwing: FirestoreError(
+              .internal, "server sent a malformed stream: \(error)", requestMethod: call.method, requestPath: self.urlPath(call),
+              underlyingError: error))
+        } catch {
+          continuation.finish(throwing: error)
+        }
+      }
+      continuation.onTermination = { _ in task.cancel() }
+    }
+  }
+
+  /// Runs `call` until it succeeds or the policy gives up; `handle` reads a 2xx response.
+  private func withRetries<T: Sendable>(_ call: Call, _ handle: @escaping @Sendable (HTTPResponse) async throws -> T) async throws -> T {
+    let policy = settings.retryPolicy
+    var attempt = 1
+    var forceRefresh = false
+    var refreshedOnce = false
+    while true {
+      do {
+        let request = try await makeRequest(call, forceRefresh: forceRefresh)
+        let result = try await Deadline.run(settings.timeout, what: "\(call.method) \(urlPath(call))") {
+          let response = try await self.send(request, call: call)
+          guard (200..<300).contains(response.status) else {
+            throw await self.error(from: response, call: call)
+          }
+          return try await handle(response)
+        }
+        return result
+      } catch let error as FirestoreError {
+        if error.code == .unauthenticated && !refreshedOnce && settings.tokenProvider != nil {
+          refreshedOnce = true
+          forceRefresh = true
+          continue
+        }
+        guard policy.shouldRetry(error, attempt: attempt, idempotent: call.idempotent, retriesAborted: call.retriesAborted) else {
+          throw error
+        }
+        try await policy.sleep(policy.jitter(policy.backoffCap(afterAttempt: attempt)))
+        attempt += 1
+      } catch is CancellationError {
+        throw FirestoreError(.cancelled, "the call was cancelled", requestMethod: call.method, requestPath: urlPath(call))
+      }
+    }
+  }
+
+  private func send(_ request: HTTPRequest, call: Call) async throws -> HTTPResponse {
+    do {
+      return try await transport.send(request)
+    } catch let error as FirestoreError {
+      throw error
+    } catch is CancellationError {
+      throw FirestoreError(.cancelled, "the call was cancelled", requestMethod: call.method, requestPath: urlPath(call))
+    } catch {
+      throw FirestoreError(.unavailable, "transport failed: \(error)", requestMethod: call.method, requestPath: urlPath(call))
+    }
+  }
+
+  func urlPath(_ call: Call) -> String { databasePath + "/" + call.path }
+
+  private func makeRequest(_ call: Call, forceRefresh: Bool) async throws -> HTTPRequest {
+    var text = settings.baseURL + urlPath(call)
+    if !call.query.isEmpty {
+      text += "?" + call.query.map { ResourcePath.escapeSegment($0.0) + "=" + ResourcePath.escapeSegment($0.1) }.joined(separator: "&")
+    }
+    guard let url = URL(string: text) else {
+      throw FirestoreError(.invalidArgument, "cannot form a URL from host \"\(settings.host)\" and path \(urlPath(call))")
+    }
+    var headers = [
+      "x-goog-api-client": "swift-firestore/0.1",
+      "x-goog-request-params": resourceHeader.replacingOccurrences(of: "projects/", with: "project_id=")
+        .replacingOccurrences(of: "/databases/", with: "&database_id="),
+      "google-cloud-resource-prefix": resourceHeader,
+    ]
+    if call.body != nil { headers["Content-Type"] = "application/json" }
+    if let provider = settings.tokenProvider {
+      let token: String?
+      do {
+        token = try await provider.token(forceRefresh: forceRefresh)
+      } catch let error as FirestoreError {
+        throw error
+      } catch {
+        throw FirestoreError(.unauthenticated, "the token provider failed: \(error)")
+      }
+      if let token { headers["Authorization"] = "Bearer " + token }
+    }
+    return HTTPRequest(method: call.method, url: url, headers: headers, body: call.body.map { Data(JSONWriter.bytes($0)) })
+  }
+
+  /// Reads an error response into a ``FirestoreError``; non-JSON bodies are tolerated.
+  private func error(from response: HTTPResponse, call: Call) async -> FirestoreError {
+    let data = (try? await response.collectBody(limit: 1 << 20)) ?? Data()
+    var code = FirestoreErrorCode(httpStatus: response.status)
+    var message = String(decoding: data.prefix(500), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    var status: String?
+    if let json = try? JSONParser.parse(data), let body = try? ErrorBody(json: json) {
+      if let named = FirestoreErrorCode(statusName: body.status) { code = named }
+      message = body.message
+      status = body.status
+    }
+    if message.isEmpty { message = "HTTP \(response.status) with no message" }
+    var error = FirestoreError(code, message, httpStatus: response.status, requestMethod: call.method, requestPath: urlPath(call))
+    error.serverStatus = status
+    return error
+  }
+}

@@ -1,0 +1,82 @@
+/// When and how long to wait before retrying a failed request.
+///
+/// Backoff is exponential with full jitter: attempt *n* waits a random time up to
+/// `min(maximumBackoff, initialBackoff × multiplier^(n-1))`. Reads retry on
+/// `unavailable`, `resourceExhausted`, `deadlineExceeded` and `internal`; writes retry
+/// only where a second attempt cannot apply twice (see ``shouldRetry(_:attempt:idempotent:)``).
+///
+/// ```swift
+/// var policy = RetryPolicy()
+/// policy.maximumAttempts = 3
+/// policy.sleep = { _ in }   // in tests: retry at once
+/// ```
+public struct RetryPolicy: Sendable {
+  /// The most attempts per call, the first included; 1 disables retries.
+  public var maximumAttempts: Int
+  /// The cap of the first wait.
+  public var initialBackoff: Duration
+  /// The largest wait.
+  public var maximumBackoff: Duration
+  /// How much the cap grows per attempt.
+  public var multiplier: Double
+  /// The codes that make an idempotent request retry.
+  public var retryableCodes: Set<FirestoreErrorCode>
+  /// Waits between attempts; replace it to make retry tests instant.
+  public var sleep: @Sendable (Duration) async throws -> Void
+  /// Picks the jittered wait in `0...cap`; replace it for deterministic tests.
+  public var jitter: @Sendable (Duration) -> Duration
+
+  /// Defaults: 5 attempts, first wait up to 100 ms, growing ×1.5 per attempt, 60 s cap.
+  public init(
+    maximumAttempts: Int = 5, initialBackoff: Duration = .milliseconds(100), maximumBackoff: Duration = .seconds(60),
+    multiplier: Double = 1.5
+  ) {
+    self.maximumAttempts = maximumAttempts
+    self.initialBackoff = initialBackoff
+    self.maximumBackoff = maximumBackoff
+    self.multiplier = multiplier
+    retryableCodes = [.unavailable, .resourceExhausted, .deadlineExceeded, .internal]
+    sleep = { try await Task.sleep(for: $0) }
+    jitter = { cap in
+      let nanos = cap.components.seconds * 1_000_000_000 + cap.components.attoseconds / 1_000_000_000
+      return .nanoseconds(Int64.random(in: 0...max(0, nanos)))
+    }
+  }
+
+  /// A policy that never retries.
+  public static let none = RetryPolicy(maximumAttempts: 1)
+
+  /// The largest wait before attempt `attempt + 1` (attempts count from 1).
+  public func backoffCap(afterAttempt attempt: Int) -> Duration {
+    let factor = pow(multiplier, Double(max(0, attempt - 1)))
+    let capped = min(Double(maximumBackoff.components.seconds) + Double(maximumBackoff.components.attoseconds) / 1e18,
+      (Double(initialBackoff.components.seconds) + Double(initialBackoff.components.attoseconds) / 1e18) * factor)
+    return .nanoseconds(Int64(capped * 1e9))
+  }
+
+  /// Whether a call that failed with `error` on attempt `attempt` should be tried again.
+  ///
+  /// - `idempotent` requests (reads, and writes whose repetition changes nothing) retry
+  ///   on ``retryableCodes``.
+  /// - Any request retries when the error proves it never reached the server (the
+  ///   connection could not be made).
+  /// - `retriesAborted` requests also retry on `aborted`, which means nothing was applied:
+  ///   the client passes it for commits outside a transaction (a transaction retries as a
+  ///   whole instead).
+  public func shouldRetry(_ error: FirestoreError, attempt: Int, idempotent: Bool, retriesAborted: Bool = false) -> Bool {
+    guard attempt < maximumAttempts else { return false }
+    if error.requestNotSent { return true }
+    if error.code == .aborted && retriesAborted { return true }
+    return idempotent && retryableCodes.contains(error.code)
+  }
+}
+
+private func pow(_ base: Double, _ exponent: Double) -> Double {
+  var result = 1.0
+  var remaining = Int(exponent)
+  while remaining > 0 {
+    result *= base
+    remaining -= 1
+  }
+  return result
+}

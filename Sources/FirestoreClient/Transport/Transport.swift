@@ -1,0 +1,76 @@
+import Foundation
+
+/// One HTTP request as the client hands it to a ``Transport``.
+public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
+  /// `GET`, `POST`, `PATCH` or `DELETE`.
+  public var method: String
+  /// The absolute URL, query string included.
+  public var url: URL
+  /// Header fields, in order.
+  public var headers: [String: String]
+  /// The body, for `POST`/`PATCH`.
+  public var body: Data?
+
+  /// Creates a request.
+  public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil) {
+    self.method = method
+    self.url = url
+    self.headers = headers
+    self.body = body
+  }
+
+  /// `METHOD path?query` and the body as text; never headers, which carry tokens.
+  public var description: String {
+    var s = "\(method) \(url.path)" + (url.query.map { "?" + $0 } ?? "")
+    if let body { s += " " + String(decoding: body, as: UTF8.self) }
+    return s
+  }
+}
+
+/// The response to an ``HTTPRequest``: status and headers at once, the body as it arrives.
+public struct HTTPResponse: Sendable {
+  /// The HTTP status code.
+  public var status: Int
+  /// Header fields, names lower-cased.
+  public var headers: [String: String]
+  /// The body, chunk by chunk.
+  public var body: AsyncThrowingStream<Data, any Error>
+
+  /// Creates a response whose body streams.
+  public init(status: Int, headers: [String: String] = [:], body: AsyncThrowingStream<Data, any Error>) {
+    self.status = status
+    self.headers = headers
+    self.body = body
+  }
+
+  /// Creates a response with a complete body.
+  public init(status: Int, headers: [String: String] = [:], body: Data) {
+    self.init(status: status, headers: headers, body: AsyncThrowingStream { c in
+      if !body.isEmpty { c.yield(body) }
+      c.finish()
+    })
+  }
+
+  /// The whole body, failing with `resourceExhausted` past `limit` bytes.
+  public func collectBody(limit: Int = 256 << 20) async throws -> Data {
+    var data = Data()
+    for try await chunk in body {
+      data.append(chunk)
+      if data.count > limit {
+        throw FirestoreError(.resourceExhausted, "response body exceeds \(limit) bytes")
+      }
+    }
+    return data
+  }
+}
+
+/// Carries HTTP/1.1 requests for the client.
+///
+/// The default is ``URLSessionTransport``. Implement it to route through a proxy, to
+/// record traffic, or to script responses in tests. A transport reports a failure to
+/// connect or a dropped connection by throwing; any HTTP status, including errors, is a
+/// response.
+public protocol Transport: Sendable {
+  /// Sends `request` and returns as soon as the status and headers are in.
+  func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}

@@ -1,0 +1,212 @@
+import Foundation
+import FirestoreWire
+
+/// Turns Swift values from `setData`/`updateData`/queries into Firestore values, pulling
+/// `FieldValue` sentinels out into transforms and deletes.
+///
+/// Accepted: `nil`/`NSNull`, `Bool`, signed and unsigned integers that fit in Int64,
+/// `Double`, `Float`, `String`, `Data`, `Date`, ``Timestamp``, ``GeoPoint``,
+/// ``DocumentReference`` (of the same database), arrays and `[String: …]` dictionaries of
+/// these, and ``FieldValue`` where the context allows. Anything else is an
+/// `invalidArgument` error naming the field.
+struct UserDataReader {
+  /// Firestore's limit on nesting of maps and arrays.
+  static let maximumDepth = 20
+
+  /// What the caller is building; decides which sentinels are allowed.
+  enum Context {
+    case set
+    case mergeSet
+    case update
+    /// A query filter or cursor value: no sentinels at all.
+    case argument(String)
+  }
+
+  let firestore: Firestore
+  let context: Context
+
+  /// Transforms found so far, with full field paths.
+  var transforms: [(FieldPath, FieldTransform.Kind)] = []
+  /// Paths that hold `FieldValue.delete()`.
+  var deletes: [FieldPath] = []
+  /// Leaf paths of ordinary values (used as the mask of a merging set).
+  var leafPaths: [FieldPath] = []
+
+  init(firestore: Firestore, context: Context) {
+    self.firestore = firestore
+    self.context = context
+  }
+
+  /// Reads a document's top-level data. Sentinels are removed from the result.
+  mutating func readFields(_ data: [String: any Sendable], under prefix: FieldPath = FieldPath([])) throws(FirestoreError) -> [String: Value] {
+    var fields: [String: Value] = [:]
+    for (key, raw) in data {
+      let path = FieldPath(prefix.segments + [key])
+      try Self.validateFieldName(key, path: path)
+      if let value = try read(raw, path: path, depth: 1, inArray: false) { fields[key] = value }
+    }
+    return fields
+  }
+
+  /// Reads one value at `path`; returns `nil` when the value was a sentinel.
+  mutating func read(_ raw: any Sendable, path: FieldPath, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
+    if depth > Self.maximumDepth {
+      throw .invalidArgument("field \(describe(path)) is nested more than \(Self.maximumDepth) levels deep")
+    }
+    if let sentinel = raw as? FieldValue {
+      try readSentinel(sentinel, path: path, inArray: inArray)
+      return nil
+    }
+    let value = try readPlain(raw, path: path, depth: depth, inArray: inArray)
+    if case .map(let m) = value, !m.isEmpty {
+    } else if !inArray {
+      leafPaths.append(path)
+    }
+    return value
+  }
+
+  private mutating func readPlain(_ raw: any Sendable, path: FieldPath, depth: Int, inArray: Bool) throws(FirestoreError) -> Value {
+    switch raw {
+    case let v as Value: return v
+    case let o as any OptionalValue:
+      // The optional arrived as `any Sendable`, so what it wraps is Sendable too.
+      guard let wrapped = o.wrappedValue else { return .null }
+      return try readPlain(unsafeBitCast(wrapped, to: (any Sendable).self), path: path, depth: depth, inArray: inArray)
+    case is NSNull: return .null
+    case let b as Bool: return .boolean(b)
+    case let s as String: return .string(s)
+    case let s as Substring: return .string(String(s))
+    case let i as Int: return .integer(Int64(i))
+    case let i as Int64: return .integer(i)
+    case let i as Int32: return .integer(Int64(i))
+    case let i as Int16: return .integer(Int64(i))
+    case let i as Int8: return .integer(Int64(i))
+    case let i as UInt8: return .integer(Int64(i))
+    case let i as UInt16: return .integer(Int64(i))
+    case let i as UInt32: return .integer(Int64(i))
+    case let i as UInt:
+      guard let v = Int64(exactly: i) else { throw outOfRange(i, path) }
+      return .integer(v)
+    case let i as UInt64:
+      guard let v = Int64(exactly: i) else { throw outOfRange(i, path) }
+      return .integer(v)
+    case let d as Double: return .double(d)
+    case let f as Float: return .double(Double(f))
+    case let d as Data: return .bytes(d)
+    case let d as Date: return try timestamp(Timestamp(date: d), path)
+    case let t as Timestamp: return try timestamp(t, path)
+    case let g as GeoPoint:
+      guard g.isValid else {
+        throw .invalidArgument(
+          "field \(describe(path)) has geo point (\(g.latitude), \(g.longitude)) outside latitude -90...90 / longitude -180...180")
+      }
+      return .geoPoint(g)
+    case let r as DocumentReference:
+      let ref = try r.validated()
+      guard ref.firestore.databaseName == firestore.databaseName else {
+        throw .invalidArgument(
+          "field \(describe(path)) references \(ref.path) in \(ref.firestore.databaseName), not in this database \(firestore.databaseName)")
+      }
+      return .reference(ref.name)
+    case let a as [any Sendable]:
+      if inArray { throw .invalidArgument("field \(describe(path)) holds an array inside an array, which Firestore does not support") }
+      var values: [Value] = []
+      values.reserveCapacity(a.count)
+      for (i, element) in a.enumerated() {
+        let elementPath = FieldPath(path.segments + ["[\(i)]"])
+        if let sentinel = element as? FieldValue {
+          throw .invalidArgument("\(sentinel.methodName) is not supported inside arrays (field \(describe(elementPath)))")
+        }
+        if let v = try read(element, path: elementPath, depth: depth + 1, inArray: true) { values.append(v) }
+      }
+      return .array(values)
+    case let m as [String: any Sendable]:
+      var fields: [String: Value] = [:]
+      for (key, element) in m {
+        let childPath = FieldPath(path.segments + [key])
+        try Self.validateFieldName(key, path: childPath)
+        if let v = try read(element, path: childPath, depth: depth + 1, inArray: inArray) { fields[key] = v }
+      }
+      return .map(fields)
+    default:
+      throw .invalidArgument("field \(describe(path)) has unsupported type \(type(of: raw))")
+    }
+  }
+
+  private mutating func readSentinel(_ sentinel: FieldValue, path: FieldPath, inArray: Bool) throws(FirestoreError) {
+    if inArray {
+      throw .invalidArgument("\(sentinel.methodName) is not supported inside arrays (field \(describe(path)))")
+    }
+    if case .argument(let what) = context {
+      throw .invalidArgument("\(sentinel.methodName) can only be used in setData and updateData, not in \(what)")
+    }
+    switch sentinel.kind {
+    case .delete:
+      switch context {
+      case .set:
+        throw .invalidArgument("FieldValue.delete() at \(describe(path)) can only be used with updateData or setData(_:merge: true)")
+      case .update where path.segments.count > 1 && !isTopLevelUpdateKey(path):
+        throw .invalidArgument("FieldValue.delete() at \(describe(path)) can only appear at the top level of the update data")
+      default:
+        deletes.append(path)
+      }
+    case .serverTimestamp: transforms.append((path, .serverTimestamp))
+    case .increment(let v): transforms.append((path, .increment(v)))
+    case .maximum(let v): transforms.append((path, .maximum(v)))
+    case .minimum(let v): transforms.append((path, .minimum(v)))
+    case .arrayUnion(let elements): transforms.append((path, .appendMissingElements(try readArrayArgument(elements, path: path, sentinel))))
+    case .arrayRemove(let elements): transforms.append((path, .removeAllFromArray(try readArrayArgument(elements, path: path, sentinel))))
+    }
+  }
+
+  /// Set by `updateData` to the key being read, so nested deletes can be told apart.
+  var currentUpdateKey: FieldPath?
+
+  private func isTopLevelUpdateKey(_ path: FieldPath) -> Bool { currentUpdateKey == path }
+
+  private func readArrayArgument(_ elements: [any Sendable], path: FieldPath, _ sentinel: FieldValue) throws(FirestoreError) -> [Value] {
+    var nested = UserDataReader(firestore: firestore, context: .argument(sentinel.methodName))
+    var values: [Value] = []
+    for (i, element) in elements.enumerated() {
+      let elementPath = FieldPath(path.segments + ["[\(i)]"])
+      if element is FieldValue {
+        throw .invalidArgument("\(sentinel.methodName) at \(describe(path)) cannot contain another FieldValue")
+      }
+      if let v = try nested.read(element, path: elementPath, depth: 1, inArray: true) { values.append(v) }
+    }
+    return values
+  }
+
+  private func timestamp(_ t: Timestamp, _ path: FieldPath) throws(FirestoreError) -> Value {
+    guard t.isInFirestoreRange else {
+      throw .invalidArgument("field \(describe(path)) has timestamp \(t.seconds)s outside Firestore's range (years 1 to 9999)")
+    }
+    return .timestamp(t)
+  }
+
+  private func outOfRange(_ value: some BinaryInteger, _ path: FieldPath) -> FirestoreError {
+    .invalidArgument("field \(describe(path)) has integer \(value), which does not fit in a 64-bit signed integer")
+  }
+
+  private func describe(_ path: FieldPath) -> String {
+    if case .argument(let what) = context, path.segments.isEmpty { return "in \(what)" }
+    return "\"\(path.description)\""
+  }
+
+  /// Rejects map keys Firestore refuses: empty, or reserved `__…__` names.
+  static func validateFieldName(_ key: String, path: FieldPath) throws(FirestoreError) {
+    if key.isEmpty { throw .invalidArgument("field names must not be empty (at \"\(path.description)\")") }
+    if key.count >= 4, key.hasPrefix("__"), key.hasSuffix("__") {
+      throw .invalidArgument("field name \"\(key)\" is reserved (names matching __.*__ are not allowed)")
+    }
+  }
+
+  /// Reads a single query argument (filter or cursor value).
+  static func argument(_ raw: any Sendable, firestore: Firestore, what: String) throws(FirestoreError) -> Value {
+    var reader = UserDataReader(firestore: firestore, context: .argument(what))
+    guard let value = try reader.read(raw, path: FieldPath([]), depth: 1, inArray: false) else {
+      throw .invalidArgument("a FieldValue cannot be used in \(what)")
+    }
+    return value
+  }
+}

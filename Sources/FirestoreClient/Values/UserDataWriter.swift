@@ -1,0 +1,42 @@
+import Foundation
+import FirestoreWire
+
+/// Turns Firestore values back into Swift values for `DocumentSnapshot.data()`.
+///
+/// null → `NSNull()`, boolean → `Bool`, integer → `Int`, double → `Double`, timestamp →
+/// ``Timestamp``, string → `String`, bytes → `Data`, reference → ``DocumentReference``,
+/// geo point → ``GeoPoint``, array → `[any Sendable]`, map → `[String: any Sendable]`.
+struct UserDataWriter {
+  let firestore: Firestore
+
+  func convert(_ fields: [String: Value]) -> [String: any Sendable] {
+    var out = [String: any Sendable](minimumCapacity: fields.count)
+    for (k, v) in fields { out[k] = convert(v) }
+    return out
+  }
+
+  func convert(_ value: Value) -> any Sendable {
+    switch value {
+    case .null: return NSNull()
+    case .boolean(let b): return b
+    case .integer(let i): return Int(i)
+    case .double(let d): return d
+    case .timestamp(let t): return t
+    case .string(let s): return s
+    case .bytes(let d): return d
+    case .reference(let name): return reference(name)
+    case .geoPoint(let g): return g
+    case .array(let a): return a.map { convert($0) } as [any Sendable]
+    case .map(let m): return convert(m)
+    }
+  }
+
+  /// A reference for a resource name; names in other databases keep their path and are
+  /// attached to this instance, as the Apple SDK does (it logs a warning).
+  func reference(_ name: String) -> DocumentReference {
+    if let ref = try? firestore.reference(forName: name) { return ref }
+    let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    let documentsIndex = parts.firstIndex(of: "documents").map { $0 + 1 } ?? parts.count
+    return DocumentReference(firestore: firestore, resourcePath: ResourcePath(segments: Array(parts[documentsIndex...])))
+  }
+}

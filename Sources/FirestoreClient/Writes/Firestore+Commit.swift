@@ -1,0 +1,41 @@
+import Foundation
+import FirestoreWire
+
+extension Firestore {
+  /// Firestore's maximum request size.
+  static let maximumRequestBytes = 10 * 1_048_576
+
+  /// Commits writes atomically and returns one result per write.
+  func commit(_ writes: [Write], transaction: String? = nil) async throws -> [WriteResult] {
+    let body = CommitRequest(writes: writes, transaction: transaction).json
+    let size = JSONWriter.bytes(body).count
+    if size > Self.maximumRequestBytes {
+      throw FirestoreError(
+        .invalidArgument,
+        "commit of \(writes.count) writes is \(size) bytes; Firestore's request limit is \(Self.maximumRequestBytes) bytes (10 MiB)")
+    }
+    let reply = try await rest.unary(
+      .init(
+        method: "POST", path: "documents:commit", body: body,
+        idempotent: transaction == nil && WriteBuilder.isIdempotent(writes), retriesAborted: transaction == nil))
+    let response = try decode("commit response") { try CommitResponse(json: reply) }
+    guard response.writeResults.count == writes.count || writes.isEmpty else {
+      throw FirestoreError(.internal, "commit returned \(response.writeResults.count) results for \(writes.count) writes")
+    }
+    let commitTime = response.commitTime ?? Timestamp(seconds: 0, nanoseconds: 0)
+    return response.writeResults.map {
+      WriteResult(updateTime: $0.updateTime ?? commitTime, commitTime: commitTime, transformResults: $0.transformResults)
+    }
+  }
+
+  /// Runs a wire decoding step, turning its failure into `internal` with the thing named.
+  func decode<T>(_ what: String, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as FirestoreError {
+      throw error
+    } catch {
+      throw FirestoreError(.internal, "malformed \(what) from server: \(error)", underlyingError: error as? WireFormatError)
+    }
+  }
+}

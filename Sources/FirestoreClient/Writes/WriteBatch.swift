@@ -1,0 +1,123 @@
+import FirestoreWire
+import Synchronization
+
+/// Writes to several documents, committed atomically: all or none.
+///
+/// Add writes, then ``commit()``. A write with invalid data is recorded and reported by
+/// `commit()`, which then sends nothing. A batch can be committed once.
+///
+/// ```swift
+/// let batch = db.batch()
+/// batch.setData(["name": "Ada"], forDocument: db.document("users/ada"))
+/// batch.updateData(["count": FieldValue.increment(1)], forDocument: db.document("stats/users"))
+/// batch.deleteDocument(db.document("users/old"))
+/// try await batch.commit()
+/// ```
+public final class WriteBatch: Sendable {
+  private struct State {
+    var writes: [Write] = []
+    var error: FirestoreError?
+    var committed = false
+  }
+
+  /// The database the batch writes to.
+  public let firestore: Firestore
+  private let state = Mutex(State())
+
+  init(firestore: Firestore) { self.firestore = firestore }
+
+  private func add(_ ref: DocumentReference, _ build: () throws(FirestoreError) -> Write) -> WriteBatch {
+    let write: Result<Write, FirestoreError>
+    if ref.firestore !== firestore {
+      write = .failure(.invalidArgument("document \(ref.path) belongs to another Firestore instance than this batch"))
+    } else {
+      do throws(FirestoreError) { write = .success(try build()) } catch { write = .failure(error) }
+    }
+    state.withLock { s in
+      switch write {
+      case .success(let w): s.writes.append(w)
+      case .failure(let e): if s.error == nil { s.error = e }
+      }
+    }
+    return self
+  }
+
+  /// Replaces (or creates) a document.
+  @discardableResult
+  public func setData(_ data: [String: any Sendable], forDocument document: DocumentReference) -> WriteBatch {
+    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, data, merge: .none) }
+  }
+
+  /// Writes a document, merging into an existing one when `merge` is true.
+  @discardableResult
+  public func setData(_ data: [String: any Sendable], forDocument document: DocumentReference, merge: Bool) -> WriteBatch {
+    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, data, merge: merge ? .all : .none) }
+  }
+
+  /// Writes only the listed fields of `data` into a document.
+  @discardableResult
+  public func setData(_ data: [String: any Sendable], forDocument document: DocumentReference, mergeFields: [any FieldPathConvertible])
+    -> WriteBatch
+  {
+    add(document) { () throws(FirestoreError) in
+      var paths: [FieldPath] = []
+      for f in mergeFields { paths.append(try f.fieldPath()) }
+      return try WriteBuilder.set(document, data, merge: .fields(paths))
+    }
+  }
+
+  /// Creates a document; the commit fails with `alreadyExists` if it exists.
+  @discardableResult
+  public func create(_ data: [String: any Sendable], forDocument document: DocumentReference) -> WriteBatch {
+    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, data, merge: .none, precondition: .exists(false)) }
+  }
+
+  /// Updates fields (dotted keys) of an existing document; the commit fails with `notFound` if it is missing.
+  @discardableResult
+  public func updateData(_ fields: [String: any Sendable], forDocument document: DocumentReference, precondition: DocumentPrecondition? = nil)
+    -> WriteBatch
+  {
+    add(document) { () throws(FirestoreError) in
+      try WriteBuilder.update(document, WriteBuilder.fieldPaths(fields), precondition: precondition?.wire)
+    }
+  }
+
+  /// Updates fields, addressed by ``FieldPath``, of an existing document.
+  @discardableResult
+  public func updateData(_ fields: [FieldPath: any Sendable], forDocument document: DocumentReference, precondition: DocumentPrecondition? = nil)
+    -> WriteBatch
+  {
+    add(document) { () throws(FirestoreError) in try WriteBuilder.update(document, fields, precondition: precondition?.wire) }
+  }
+
+  /// Deletes a document.
+  @discardableResult
+  public func deleteDocument(_ document: DocumentReference, precondition: DocumentPrecondition? = nil) -> WriteBatch {
+    add(document) { () throws(FirestoreError) in try WriteBuilder.delete(document, precondition: precondition?.wire) }
+  }
+
+  /// The number of writes added so far.
+  public var count: Int { state.withLock { $0.writes.count } }
+
+  /// Commits every write atomically; returns one result per write, in order.
+  ///
+  /// - Throws: the first recorded invalid write (sending nothing), `invalidArgument` when
+  ///   the batch was already committed or exceeds 10 MiB, or the server's error (then
+  ///   nothing was written).
+  @discardableResult
+  public func commit() async throws -> [WriteResult] {
+    let writes = try state.withLock { s throws(FirestoreError) -> [Write] in
+      if let error = s.error { throw error }
+      if s.committed { throw .invalidArgument("this WriteBatch was already committed; create a new one") }
+      s.committed = true
+      return s.writes
+    }
+    if writes.isEmpty { return [] }
+    return try await firestore.commit(writes)
+  }
+}
+
+extension Firestore {
+  /// A new, empty write batch.
+  public func batch() -> WriteBatch { WriteBatch(firestore: self) }
+}

@@ -1,0 +1,150 @@
+import FirestoreWire
+
+/// Builds REST writes from user data, applying the Firebase SDKs' rules for `setData`,
+/// merges, `updateData` and sentinels, and Firestore's size limits.
+enum WriteBuilder {
+  /// Firestore's maximum document size, in bytes.
+  static let maximumDocumentBytes = 1_048_576
+
+  /// How a `setData` treats fields it does not mention.
+  enum Merge {
+    /// Replace the whole document.
+    case none
+    /// Touch only the fields in the data (leaf paths).
+    case all
+    /// Touch only these fields.
+    case fields([FieldPath])
+  }
+
+  static func set(_ ref: DocumentReference, _ data: [String: any Sendable], merge: Merge, precondition: Precondition? = nil)
+    throws(FirestoreError) -> Write
+  {
+    let ref = try ref.validated()
+    var reader = UserDataReader(firestore: ref.firestore, context: mergeContext(merge))
+    var fields = try reader.readFields(data)
+    var transforms = reader.transforms
+    var mask: [String]?
+    switch merge {
+    case .none:
+      break
+    case .all:
+      mask = (reader.leafPaths + reader.deletes).map(\.canonicalString)
+    case .fields(let paths):
+      var listed: [FieldPath] = []
+      for p in paths { listed.append(try p.validated()) }
+      for p in listed {
+        let inData =
+          value(at: p, in: fields) != nil || reader.deletes.contains(p) || transforms.contains { $0.0.hasPrefix(p) }
+        if !inData {
+          throw .invalidArgument("field \"\(p)\" is listed in mergeFields but is missing from the data")
+        }
+      }
+      fields = project(fields, onto: listed)
+      transforms = transforms.filter { t in listed.contains { t.0.hasPrefix($0) } }
+      mask = listed.filter { p in !transforms.contains { $0.0 == p } }.map(\.canonicalString)
+    }
+    let write = Write(
+      operation: .update(Document(name: ref.name, fields: fields)), updateMask: mask,
+      updateTransforms: transforms.map { FieldTransform(fieldPath: $0.0.canonicalString, kind: $0.1) }, currentDocument: precondition)
+    try checkSize(write, ref: ref)
+    return write
+  }
+
+  static func update(_ ref: DocumentReference, _ data: [FieldPath: any Sendable], precondition: Precondition?) throws(FirestoreError) -> Write {
+    let ref = try ref.validated()
+    var reader = UserDataReader(firestore: ref.firestore, context: .update)
+    var fields: [String: Value] = [:]
+    var mask: [FieldPath] = []
+    let paths = data.keys.sorted { $0.segments.lexicographicallyPrecedes($1.segments) }
+    for path in paths {
+      let path = try path.validated()
+      for segment in path.segments { try UserDataReader.validateFieldName(segment, path: path) }
+      if let other = mask.first(where: { path.hasPrefix($0) || $0.hasPrefix(path) }) {
+        throw .invalidArgument("field \"\(other)\" and field \"\(path)\" overlap; update each field once")
+      }
+      reader.currentUpdateKey = path
+      let transformsBefore = reader.transforms.count
+      let value = try reader.read(data[path]!, path: path, depth: path.segments.count, inArray: false)
+      if let value {
+        setValue(value, at: path, in: &fields)
+        mask.append(path)
+      } else if reader.transforms.count == transformsBefore {
+        mask.append(path)  // a delete: in the mask, absent from the data
+      }
+    }
+    let write = Write(
+      operation: .update(Document(name: ref.name, fields: fields)), updateMask: mask.map(\.canonicalString),
+      updateTransforms: reader.transforms.map { FieldTransform(fieldPath: $0.0.canonicalString, kind: $0.1) },
+      currentDocument: precondition ?? .exists(true))
+    try checkSize(write, ref: ref)
+    return write
+  }
+
+  static func delete(_ ref: DocumentReference, precondition: Precondition?) throws(FirestoreError) -> Write {
+    Write(operation: .delete(try ref.validated().name), currentDocument: precondition)
+  }
+
+  /// Parses the keys of an `updateData` dictionary as dotted paths.
+  static func fieldPaths(_ data: [String: any Sendable]) throws(FirestoreError) -> [FieldPath: any Sendable] {
+    var out: [FieldPath: any Sendable] = [:]
+    for (key, value) in data { out[try FieldPath.parse(dotted: key)] = value }
+    return out
+  }
+
+  /// Whether sending the writes twice has the same effect as sending them once, so that
+  /// a commit that may or may not have landed can be retried.
+  static func isIdempotent(_ writes: [Write]) -> Bool {
+    writes.allSatisfy { w in
+      switch w.currentDocument {
+      case .exists(false), .updateTime: return false
+      case .exists(true): if case .delete = w.operation { return false }
+      case nil: break
+      }
+      return !w.updateTransforms.contains { if case .increment = $0.kind { return true } else { return false } }
+    }
+  }
+
+  private static func mergeContext(_ merge: Merge) -> UserDataReader.Context {
+    if case .none = merge { return .set }
+    return .mergeSet
+  }
+
+  static func value(at path: FieldPath, in fields: [String: Value]) -> Value? {
+    var current = Value.map(fields)
+    for segment in path.segments {
+      guard case .map(let m) = current, let next = m[segment] else { return nil }
+      current = next
+    }
+    return current
+  }
+
+  static func setValue(_ value: Value, at path: FieldPath, in fields: inout [String: Value]) {
+    guard let first = path.segments.first else { return }
+    if path.segments.count == 1 {
+      fields[first] = value
+      return
+    }
+    var child: [String: Value] = [:]
+    if case .map(let existing) = fields[first] { child = existing }
+    setValue(value, at: FieldPath(Array(path.segments.dropFirst())), in: &child)
+    fields[first] = .map(child)
+  }
+
+  /// Keeps only the listed paths (and what lies beneath them).
+  private static func project(_ fields: [String: Value], onto paths: [FieldPath]) -> [String: Value] {
+    var out: [String: Value] = [:]
+    for p in paths {
+      if let v = value(at: p, in: fields) { setValue(v, at: p, in: &out) }
+    }
+    return out
+  }
+
+  /// Rejects a document over Firestore's 1 MiB limit before it is sent.
+  private static func checkSize(_ write: Write, ref: DocumentReference) throws(FirestoreError) {
+    guard case .update(let doc) = write.operation else { return }
+    let size = DocumentSize.of(name: ref.path, fields: doc.fields)
+    if size > maximumDocumentBytes {
+      throw .invalidArgument("document \(ref.path) would be \(size) bytes; Firestore's maximum is \(maximumDocumentBytes) bytes (1 MiB)")
+    }
+  }
+}

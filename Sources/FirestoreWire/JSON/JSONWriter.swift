@@ -1,0 +1,66 @@
+/// Writes a ``JSONValue`` as compact JSON text (UTF-8).
+///
+/// Strings are escaped per RFC 8259: quotes, backslashes and control characters; every
+/// other character, including non-ASCII, is written as UTF-8.
+public enum JSONWriter {
+  /// The compact JSON text of `value`, as UTF-8 bytes.
+  public static func bytes(_ value: JSONValue) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(256)
+    write(value, into: &out)
+    return out
+  }
+
+  /// The compact JSON text of `value`.
+  public static func string(_ value: JSONValue) -> String {
+    String(decoding: bytes(value), as: UTF8.self)
+  }
+
+  /// Appends the compact JSON text of `value` to `out`.
+  public static func write(_ value: JSONValue, into out: inout [UInt8]) {
+    switch value {
+    case .null: out.append(contentsOf: "null".utf8)
+    case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+    case .number(let text): out.append(contentsOf: text.utf8)
+    case .string(let s): writeString(s, into: &out)
+    case .array(let elements):
+      out.append(UInt8(ascii: "["))
+      for (i, element) in elements.enumerated() {
+        if i > 0 { out.append(UInt8(ascii: ",")) }
+        write(element, into: &out)
+      }
+      out.append(UInt8(ascii: "]"))
+    case .object(let members):
+      out.append(UInt8(ascii: "{"))
+      for (i, (key, element)) in members.enumerated() {
+        if i > 0 { out.append(UInt8(ascii: ",")) }
+        writeString(key, into: &out)
+        out.append(UInt8(ascii: ":"))
+        write(element, into: &out)
+      }
+      out.append(UInt8(ascii: "}"))
+    }
+  }
+
+  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+  /// Appends `s` as a quoted, escaped JSON string.
+  public static func writeString(_ s: String, into out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    for byte in s.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+      case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+      case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+      case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+      case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+      case 0..<0x20:
+        out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30])
+        out.append(hexDigits[Int(byte >> 4)])
+        out.append(hexDigits[Int(byte & 0xF)])
+      default: out.append(byte)
+      }
+    }
+    out.append(UInt8(ascii: "\""))
+  }
+}

@@ -1,0 +1,37 @@
+/// A stored document as the REST API returns it (`google.firestore.v1.Document`).
+public struct Document: Sendable, Equatable {
+  /// The full resource name, `projects/{p}/databases/{d}/documents/{path}`.
+  public var name: String
+  /// The document's top-level fields.
+  public var fields: [String: Value]
+  /// When the document was created; absent for a "missing" listing entry.
+  public var createTime: Timestamp?
+  /// When the document last changed; absent for a "missing" listing entry.
+  public var updateTime: Timestamp?
+
+  /// Creates a document value.
+  public init(name: String, fields: [String: Value] = [:], createTime: Timestamp? = nil, updateTime: Timestamp? = nil) {
+    self.name = name
+    self.fields = fields
+    self.createTime = createTime
+    self.updateTime = updateTime
+  }
+
+  /// Reads a REST `Document` object.
+  public init(json: JSONValue) throws {
+    try json.requireObject("Document")
+    name = try json.requiredString("name")
+    fields = try Value.fields(from: json["fields"])
+    createTime = try json.optionalTimestamp("createTime")
+    updateTime = try json.optionalTimestamp("updateTime")
+  }
+
+  /// The REST JSON form. `fields` is omitted when empty, as Firestore does.
+  public var json: JSONValue {
+    var members: [(String, JSONValue)] = [("name", .string(name))]
+    if !fields.isEmpty { members.append(("fields", Value.json(fields: fields))) }
+    members.append("createTime", createTime.map { .string($0.rfc3339) })
+    members.append("updateTime", updateTime.map { .string($0.rfc3339) })
+    return .object(members)
+  }
+}

@@ -1,0 +1,186 @@
+/// The body of `:batchGet`.
+public struct BatchGetRequest: Sendable, Equatable {
+  /// Full document names, in the order asked.
+  public var documents: [String]
+  /// Canonical field paths to return; `nil` returns whole documents, empty returns none.
+  public var mask: [String]?
+  /// Which snapshot to read.
+  public var consistency: ReadConsistency?
+
+  /// Creates a request.
+  public init(documents: [String], mask: [String]? = nil, consistency: ReadConsistency? = nil) {
+    self.documents = documents
+    self.mask = mask
+    self.consistency = consistency
+  }
+
+  /// The REST JSON form.
+  public var json: JSONValue {
+    var m: [(String, JSONValue)] = [("documents", .array(documents.map(JSONValue.string)))]
+    if let mask { m.append(("mask", .object([("fieldPaths", .array(mask.map(JSONValue.string)))]))) }
+    consistency?.append(to: &m)
+    return .object(m)
+  }
+
+  /// Reads a request body.
+  public init(json: JSONValue) throws {
+    try json.requireObject("BatchGetDocumentsRequest")
+    documents = try json.array("documents").map { v in
+      guard case .string(let s) = v else { throw Value.mismatch("documents", v) }
+      return s
+    }
+    if let mask = json["mask"] {
+      self.mask = try mask.array("fieldPaths").map { v in
+        guard case .string(let s) = v else { throw Value.mismatch("fieldPaths", v) }
+        return s
+      }
+    }
+    consistency = try ReadConsistency.from(json)
+  }
+}
+
+/// The body of `:runQuery`.
+public struct RunQueryRequest: Sendable, Equatable {
+  /// The query.
+  public var structuredQuery: StructuredQuery
+  /// Which snapshot to read.
+  public var consistency: ReadConsistency?
+
+  /// Creates a request.
+  public init(structuredQuery: StructuredQuery, consistency: ReadConsistency? = nil) {
+    self.structuredQuery = structuredQuery
+    self.consistency = consistency
+  }
+
+  /// The REST JSON form.
+  public var json: JSONValue {
+    var m: [(String, JSONValue)] = [("structuredQuery", structuredQuery.json)]
+    consistency?.append(to: &m)
+    return .object(m)
+  }
+
+  /// Reads a request body.
+  public init(json: JSONValue) throws {
+    guard let q = json["structuredQuery"] else { throw WireFormatError("missing \"structuredQuery\"") }
+    structuredQuery = try StructuredQuery(json: q)
+    consistency = try ReadConsistency.from(json)
+  }
+}
+
+/// One aggregation of a `:runAggregationQuery`.
+public struct Aggregation: Sendable, Equatable {
+  /// What is computed.
+  public enum Kind: Sendable, Equatable {
+    /// The number of documents, optionally capped.
+    case count(upTo: Int64?)
+    /// The sum of a numeric field (canonical path).
+    case sum(String)
+    /// The mean of a numeric field (canonical path).
+    case average(String)
+  }
+
+  /// The name the result is reported under.
+  public var alias: String
+  /// What is computed.
+  public var kind: Kind
+
+  /// Creates an aggregation.
+  public init(alias: String, kind: Kind) {
+    self.alias = alias
+    self.kind = kind
+  }
+
+  /// The REST JSON form.
+  public var json: JSONValue {
+    let payload: (String, JSONValue)
+    switch kind {
+    case .count(let upTo): payload = ("count", .object(upTo.map { [("upTo", .string(String($0)))] } ?? []))
+    case .sum(let path): payload = ("sum", .object([("field", StructuredQuery.fieldReference(path))]))
+    case .average(let path): payload = ("avg", .object([("field", StructuredQuery.fieldReference(path))]))
+    }
+    return .object([("alias", .string(alias)), payload])
+  }
+
+  /// Reads an aggregation; `index` names it when the alias is absent (`field_1`, …).
+  public init(json: JSONValue, index: Int) throws {
+    alias = try json.optionalString("alias") ?? "field_\(index + 1)"
+    if let c = json["count"] {
+      kind = .count(upTo: try c.optionalInt64("upTo"))
+    } else if let s = json["sum"] {
+      guard let f = s["field"] else { throw WireFormatError("sum lacks field") }
+      kind = .sum(try StructuredQuery.fieldPath(from: f))
+    } else if let a = json["avg"] {
+      guard let f = a["field"] else { throw WireFormatError("avg lacks field") }
+      kind = .average(try StructuredQuery.fieldPath(from: f))
+    } else {
+      throw WireFormatError("an aggregation needs count, sum or avg")
+    }
+  }
+}
+
+/// The body of `:runAggregationQuery`.
+public struct RunAggregationQueryRequest: Sendable, Equatable {
+  /// The query whose results are aggregated.
+  public var structuredQuery: StructuredQuery
+  /// The aggregations, each under its alias.
+  public var aggregations: [Aggregation]
+  /// Which snapshot to read.
+  public var consistency: ReadConsistency?
+
+  /// Creates a request.
+  public init(structuredQuery: StructuredQuery, aggregations: [Aggregation], consistency: ReadConsistency? = nil) {
+    self.structuredQuery = structuredQuery
+    self.aggregations = aggregations
+    self.consistency = consistency
+  }
+
+  /// The REST JSON form.
+  public var json: JSONValue {
+    var m: [(String, JSONValue)] = [
+      (
+        "structuredAggregationQuery",
+        .object([("structuredQuery", structuredQuery.json), ("aggregations", .array(aggregations.map(\.json)))])
+      )
+    ]
+    consistency?.append(to: &m)
+    return .object(m)
+  }
+
+  /// Reads a request body.
+  public init(json: JSONValue) throws {
+    guard let saq = json["structuredAggregationQuery"], let q = saq["structuredQuery"] else {
+      throw WireFormatError("missing \"structuredAggregationQuery.structuredQuery\"")
+    }
+    structuredQuery = try StructuredQuery(json: q)
+    aggregations = try saq.array("aggregations").enumerated().map { try Aggregation(json: $1, index: $0) }
+    consistency = try ReadConsistency.from(json)
+  }
+}
+
+/// The body of `:commit`.
+public struct CommitRequest: Sendable, Equatable {
+  /// The writes, applied atomically in order.
+  public var writes: [Write]
+  /// The transaction being committed, if any.
+  public var transaction: String?
+
+  /// Creates a request.
+  public init(writes: [Write], transaction: String? = nil) {
+    self.writes = writes
+    self.transaction = transaction
+  }
+
+  /// The REST JSON form.
+  public var json: JSONValue {
+    var m: [(String, JSONValue)] = [("writes", .array(writes.map(\.json)))]
+    m.append("transaction", transaction.map(JSONValue.string))
+    return .object(m)
+  }
+
+  /// Reads a request body.
+  public init(json: JSONValue) throws {
+    try json.requireObject("CommitRequest")
+    writes = try json.array("writes").map(Write.init(json:))
+    transaction = try json.optionalString("transaction")
+  }
+}

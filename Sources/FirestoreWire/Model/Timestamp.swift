@@ -1,0 +1,172 @@
+/// A point in time with nanosecond precision, independent of any time zone or calendar.
+///
+/// This is Firestore's `timestampValue`, also used for document metadata (`createTime`,
+/// `updateTime`, `readTime`). The valid range is 0001-01-01T00:00:00Z through
+/// 9999-12-31T23:59:59.999999999Z. Text in and out is RFC 3339; any UTC offset is
+/// accepted on input and output always uses `Z`.
+///
+/// ```swift
+/// let t = try Timestamp(rfc3339: "2024-01-02T03:04:05.5+01:00")
+/// t.rfc3339  // "2024-01-02T02:04:05.500Z"
+/// ```
+public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// Whole seconds since 1970-01-01T00:00:00Z (negative before).
+  public var seconds: Int64
+  /// Non-negative fraction of a second, `0..<1_000_000_000`.
+  public var nanoseconds: Int32
+
+  /// The earliest timestamp Firestore stores, 0001-01-01T00:00:00Z.
+  public static let minimumSeconds: Int64 = -62_135_596_800
+  /// The latest whole second Firestore stores, 9999-12-31T23:59:59Z.
+  public static let maximumSeconds: Int64 = 253_402_300_799
+
+  /// Creates a timestamp; `nanoseconds` outside `0..<1e9` is normalised into `seconds`.
+  public init(seconds: Int64, nanoseconds: Int32) {
+    var s = seconds
+    var n = Int64(nanoseconds)
+    s += n / 1_000_000_000
+    n %= 1_000_000_000
+    if n < 0 {
+      n += 1_000_000_000
+      s -= 1
+    }
+    self.seconds = s
+    self.nanoseconds = Int32(n)
+  }
+
+  /// Whether this timestamp lies in Firestore's supported range (years 1 through 9999).
+  public var isInFirestoreRange: Bool {
+    seconds >= Self.minimumSeconds && seconds <= Self.maximumSeconds
+  }
+
+  public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+    (lhs.seconds, lhs.nanoseconds) < (rhs.seconds, rhs.nanoseconds)
+  }
+
+  public var description: String { rfc3339 }
+
+  /// Parses RFC 3339 text: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`.
+  ///
+  /// Up to nine fraction digits are kept; the offset is applied. Lower-case `t` and `z`
+  /// are accepted as RFC 3339 allows.
+  ///
+  /// - Throws: ``WireFormatError`` naming the text when it is not RFC 3339.
+  public init(rfc3339 text: String) throws {
+    let b = Array(text.utf8)
+    let fail = WireFormatError("invalid RFC 3339 timestamp \"\(text)\"")
+    func digits(_ start: Int, _ count: Int) throws -> Int64 {
+      guard start + count <= b.count else { throw fail }
+      var v: Int64 = 0
+      for i in start..<start + count {
+        guard b[i] >= 0x30 && b[i] <= 0x39 else { throw fail }
+        v = v * 10 + Int64(b[i] - 0x30)
+      }
+      return v
+    }
+    func expect(_ i: Int, _ chars: Character...) throws {
+      guard i < b.count, chars.contains(where: { $0.asciiValue == b[i] }) else { throw fail }
+    }
+    let year = try digits(0, 4)
+    try expect(4, "-")
+    let month = try digits(5, 2)
+    try expect(7, "-")
+    let day = try digits(8, 2)
+    try expect(10, "T", "t", " ")
+    let hour = try digits(11, 2)
+    try expect(13, ":")
+    let minute = try digits(14, 2)
+    try expect(16, ":")
+    let second = try digits(17, 2)
+    guard (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year),
+      hour < 24, minute < 60, second < 61
+    else { throw fail }
+    var i = 19
+    var nanos: Int64 = 0
+    if i < b.count, b[i] == UInt8(ascii: ".") {
+      i += 1
+      var count = 0
+      while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+        if count < 9 { nanos = nanos * 10 + Int64(b[i] - 0x30) }
+        count += 1
+        i += 1
+      }
+      guard count > 0 else { throw fail }
+      for _ in min(count, 9)..<9 { nanos *= 10 }
+    }
+    var offset: Int64 = 0
+    guard i < b.count else { throw fail }
+    if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {
+      i += 1
+    } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+      let sign: Int64 = b[i] == UInt8(ascii: "+") ? 1 : -1
+      let oh = try digits(i + 1, 2)
+      try expect(i + 3, ":")
+      let om = try digits(i + 4, 2)
+      guard oh < 24, om < 60 else { throw fail }
+      offset = sign * (oh * 3600 + om * 60)
+      i += 6
+    } else {
+      throw fail
+    }
+    guard i == b.count else { throw fail }
+    let days = Self.daysFromCivil(year: year, month: month, day: day)
+    let secs = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset
+    self.init(seconds: secs, nanoseconds: Int32(nanos))
+  }
+
+  /// RFC 3339 text in UTC with 0, 3, 6 or 9 fraction digits, as Firestore writes it.
+  public var rfc3339: String {
+    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    let secOfDay = seconds - days * 86_400
+    let (y, m, d) = Self.civilFromDays(days)
+    var out = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
+    out += pad(secOfDay / 3600, 2) + ":" + pad(secOfDay / 60 % 60, 2) + ":" + pad(secOfDay % 60, 2)
+    if nanoseconds != 0 {
+      let n = Int64(nanoseconds)
+      if n % 1_000_000 == 0 {
+        out += "." + pad(n / 1_000_000, 3)
+      } else if n % 1000 == 0 {
+        out += "." + pad(n / 1000, 6)
+      } else {
+        out += "." + pad(n, 9)
+      }
+    }
+    return out + "Z"
+  }
+
+  private func pad(_ v: Int64, _ width: Int) -> String {
+    let s = String(v)
+    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+  }
+
+  private static func daysIn(month: Int64, year: Int64) -> Int64 {
+    switch month {
+    case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+
+  // Howard Hinnant's days-from-civil algorithm: exact for the proleptic Gregorian calendar.
+  private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let mp = (month + 9) % 12
+    let doy = (153 * mp + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+
+  private static func civilFromDays(_ days: Int64) -> (Int64, Int64, Int64) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1
+    let m = mp < 10 ? mp + 3 : mp - 9
+    return (m <= 2 ? yoe + era * 400 + 1 : yoe + era * 400, m, d)
+  }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+extension Value {
+  /// Reads a REST JSON value such as `{"integerValue":"5"}`.
+  ///
+  /// Accepts what Firestore accepts: integers as strings or numbers, doubles as numbers or
+  /// the strings `"NaN"`, `"Infinity"`, `"-Infinity"`, bytes as standard or URL-safe
+  /// base64 with or without padding, a `mapValue`/`arrayValue` without `fields`/`values`.
+  ///
+  /// - Throws: ``WireFormatError`` naming the offending member.
+  public init(json: JSONValue) throws {
+    guard case .object(let members) = json, members.count == 1, let (key, payload) = members.first else {
+      if case .object(let members) = json, members.isEmpty {
+        throw WireFormatError("a Value must have exactly one kind, got none")
+      }
+      throw WireFormatError("a Value must be an object with exactly one member, got \(json.kindName)")
+    }
+    switch key {
+    case "nullValue":
+      self = .null
+    case "booleanValue":
+      guard case .bool(let b) = payload else { throw Self.mismatch(key, payload) }
+      self = .boolean(b)
+    case "integerValue":
+      let text: String
+      switch payload {
+      case .string(let s): text = s
+      case .number(let s): text = s
+      default: throw Self.mismatch(key, payload)
+      }
+      guard let i = Int64(text) else { throw WireFormatError("integerValue \"\(text)\" is not a 64-bit integer") }
+      self = .integer(i)
+    case "doubleValue":
+      self = .double(try Self.double(from: payload, member: key))
+    case "timestampValue":
+      guard case .string(let s) = payload else { throw Self.mismatch(key, payload) }
+      self = .timestamp(try Timestamp(rfc3339: s))
+    case "stringValue":
+      guard case .string(let s) = payload else { throw Self.mismatch(key, payload) }
+      self = .string(s)
+    case "bytesValue":
+      guard case .string(let s) = payload else { throw Self.mismatch(key, payload) }
+      guard let data = Self.decodeBase64(s) else { throw WireFormatError("bytesValue is not base64") }
+      self = .bytes(data)
+    case "referenceValue":
+      guard case .string(let s) = payload else { throw Self.mismatch(key, payload) }
+      self = .reference(s)
+    case "geoPointValue":
+      guard case .object = payload else { throw Self.mismatch(key, payload) }
+      let lat = try payload["latitude"].map { try Self.double(from: $0, member: "latitude") } ?? 0
+      let lng = try payload["longitude"].map { try Self.double(from: $0, member: "longitude") } ?? 0
+      self = .geoPoint(GeoPoint(latitude: lat, longitude: lng))
+    case "arrayValue":
+      guard case .object = payload else { throw Self.mismatch(key, payload) }
+      guard let values = payload["values"] else {
+        self = .array([])
+        return
+      }
+      guard case .array(let elements) = values else { throw Self.mismatch("values", values) }
+      self = .array(try elements.map(Value.init(json:)))
+    case "mapValue":
+      guard case .object = payload else { throw Self.mismatch(key, payload) }
+      self = .map(try Self.fields(from: payload["fields"]))
+    default:
+      throw WireFormatError("unknown Value kind \"\(key)\"")
+    }
+  }
+
+  /// The REST JSON form, e.g. `{"integerValue":"5"}`; bytes as padded standard base64.
+  public var json: JSONValue {
+    switch self {
+    case .null: return .object([("nullValue", .null)])
+    case .boolean(let b): return .object([("booleanValue", .bool(b))])
+    case .integer(let i): return .object([("integerValue", .string(String(i)))])
+    case .double(let d): return .object([("doubleValue", Self.json(double: d))])
+    case .timestamp(let t): return .object([("timestampValue", .string(t.rfc3339))])
+    case .string(let s): return .object([("stringValue", .string(s))])
+    case .bytes(let d): return .object([("bytesValue", .string(d.base64EncodedString()))])
+    case .reference(let r): return .object([("referenceValue", .string(r))])
+    case .geoPoint(let g):
+      return .object([
+        ("geoPointValue", .object([("latitude", Self.json(double: g.latitude)), ("longitude", Self.json(double: g.longitude))]))
+      ])
+    case .array(let a):
+      return .object([("arrayValue", a.isEmpty ? .object([]) : .object([("values", .array(a.map(\.json)))]))])
+    case .map(let m):
+      return .object([("mapValue", m.isEmpty ? .object([]) : .object([("fields", Self.json(fields: m))]))])
+    }
+  }
+
+  /// Reads a REST `fields` object (missing means empty).
+  public static func fields(from json: JSONValue?) throws -> [String: Value] {
+    guard let json else { return [:] }
+    guard case .object(let members) = json else { throw mismatch("fields", json) }
+    var out = [String: Value](minimumCapacity: members.count)
+    for (k, v) in members { out[k] = try Value(json: v) }
+    return out
+  }
+
+  /// Writes a REST `fields` object, keys sorted so that output is deterministic.
+  public static func json(fields: [String: Value]) -> JSONValue {
+    .object(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) })
+  }
+
+  /// JSON for a double: a number, or the strings `"NaN"`, `"Infinity"`, `"-Infinity"`.
+  public static func json(double d: Double) -> JSONValue {
+    if d.isNaN { return .string("NaN") }
+    if d.isInfinite { return .string(d < 0 ? "-Infinity" : "Infinity") }
+    // Swift's shortest round-trip form ("2.0", "1e+300", "-0.0") is valid JSON.
+    return .number(d.description)
+  }
+
+  static func double(from json: JSONValue, member: String) throws -> Double {
+    switch json {
+    case .number(let s), .string(let s):
+      switch s {
+      case "NaN": return .nan
+      case "Infinity": return .infinity
+      case "-Infinity": return -.infinity
+      default:
+        guard let d = Double(s) else { throw WireFormatError("\(member) \"\(s)\" is not a number") }
+        return d
+      }
+    default: throw mismatch(member, json)
+    }
+  }
+
+  /// Decodes standard or URL-safe base64, padded or not.
+  public static func decodeBase64(_ text: String) -> Data? {
+    var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    let remainder = s.utf8.count % 4
+    if remainder == 1 { return nil }
+    if remainder > 0 { s += String(repeating: "=", count: 4 - remainder) }
+    return Data(base64Encoded: s)
+  }
+
+  static func mismatch(_ member: String, _ json: JSONValue) -> WireFormatError {
+    WireFormatError("\(member) has the wrong JSON type: \(json.kindName)")
+  }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// One Firestore value, exactly as the REST API carries it (`google.firestore.v1.Value`).
+///
+/// Equality follows Firestore: `NaN` equals `NaN`, and an integer never equals a double
+/// (use ``FirestoreWire/ValueOrdering`` for Firestore's cross-type numeric comparison).
+public indirect enum Value: Sendable, Hashable {
+  case null
+  case boolean(Bool)
+  case integer(Int64)
+  case double(Double)
+  case timestamp(Timestamp)
+  case string(String)
+  case bytes(Data)
+  /// A full resource name: `projects/{p}/databases/{d}/documents/{path}`.
+  case reference(String)
+  case geoPoint(GeoPoint)
+  case array([Value])
+  case map([String: Value])
+
+  public static func == (lhs: Value, rhs: Value) -> Bool {
+    switch (lhs, rhs) {
+    case (.null, .null): return true
+    case (.boolean(let a), .boolean(let b)): return a == b
+    case (.integer(let a), .integer(let b)): return a == b
+    case (.double(let a), .double(let b)): return a == b || (a.isNaN && b.isNaN)
+    case (.timestamp(let a), .timestamp(let b)): return a == b
+    case (.string(let a), .string(let b)): return a == b
+    case (.bytes(let a), .bytes(let b)): return a == b
+    case (.reference(let a), .reference(let b)): return a == b
+    case (.geoPoint(let a), .geoPoint(let b)): return a == b
+    case (.array(let a), .array(let b)): return a == b
+    case (.map(let a), .map(let b)): return a == b
+    default: return false
+    }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    switch self {
+    case .null: hasher.combine(0)
+    case .boolean(let b): hasher.combine(b)
+    case .integer(let i): hasher.combine(i)
+    case .double(let d): hasher.combine(d.isNaN ? Double.nan.bitPattern : d.bitPattern)
+    case .timestamp(let t): hasher.combine(t)
+    case .string(let s): hasher.combine(s)
+    case .bytes(let b): hasher.combine(b)
+    case .reference(let r): hasher.combine(r)
+    case .geoPoint(let g): hasher.combine(g)
+    case .array(let a): hasher.combine(a)
+    case .map(let m): hasher.combine(m)
+    }
+  }
+
+  /// The REST name of this value's kind (`"integerValue"`, `"mapValue"`, …).
+  public var kindName: String {
+    switch self {
+    case .null: return "nullValue"
+    case .boolean: return "booleanValue"
+    case .integer: return "integerValue"
+    case .double: return "doubleValue"
+    case .timestamp: return "timestampValue"
+    case .string: return "stringValue"
+    case .bytes: return "bytesValue"
+    case .reference: return "referenceValue"
+    case .geoPoint: return "geoPointValue"
+    case .array: return "arrayValue"
+    case .map: return "mapValue"
+    }
+  }
+}
