@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FirestoreClient
@@ -42,4 +43,11 @@ struct EmulatorRequirementTests {
     let snapshot = try await Emulator.db.document("availability/probe").getDocument()
     #expect(!snapshot.exists)
   }
+}
+
+/// A thread-safe counter for closures that run concurrently.
+final class Counter: Sendable {
+  private let count = Mutex(0)
+  func increment() { count.withLock { $0 += 1 } }
+  var value: Int { count.withLock { $0 } }
 }

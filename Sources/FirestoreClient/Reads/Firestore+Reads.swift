@@ -26,7 +26,8 @@ extension Firestore {
 
   /// The `:batchGet` behind `getAll` and transactional reads.
   func batchGet(
-    _ references: [DocumentReference], fieldMask: [any FieldPathConvertible]?, consistency: ReadConsistency?
+    _ references: [DocumentReference], fieldMask: [any FieldPathConvertible]?, consistency: ReadConsistency?,
+    chunkSize: Int = batchGetChunkSize
   ) async throws -> [DocumentSnapshot] {
     var mask: [String]?
     if let fieldMask {
@@ -45,7 +46,7 @@ extension Firestore {
     var found: [String: (Document?, Timestamp?)] = [:]
     var start = 0
     while start < unique.count {
-      let chunk = Array(unique[start..<min(start + Self.batchGetChunkSize, unique.count)])
+      let chunk = Array(unique[start..<min(start + chunkSize, unique.count)])
       start += chunk.count
       let request = BatchGetRequest(documents: chunk, mask: mask, consistency: consistency)
       let reply = try await rest.unary(.init(method: "POST", path: "documents:batchGet", body: request.json, idempotent: true))

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+@testable import FirestoreClient
+
+@Suite("Emulator: aggregations", .enabled(if: Emulator.isAvailable))
+struct AggregationEmulatorTests {
+  private func seed() async throws -> CollectionReference {
+    let c = Emulator.collection()
+    let batch = Emulator.db.batch()
+    let rows: [[String: any Sendable]] = [
+      ["pop": 1, "kind": "a"], ["pop": 2, "kind": "a"], ["pop": 2.5, "kind": "b"], ["pop": 4, "kind": "b"], ["kind": "b"],
+    ]
+    for (i, row) in rows.enumerated() { batch.setData(row, forDocument: c.document("d\(i)")) }
+    try await batch.commit()
+    return c
+  }
+
+  @Test("count, sum and average, alone and together, with filters")
+  func aggregations() async throws {
+    let c = try await seed()
+    #expect(try await c.count.getAggregation().count == 5)
+    #expect(try await c.whereField("kind", isEqualTo: "a").count.getAggregation().count == 2)
+    let ints = try await c.whereField("kind", isEqualTo: "a").aggregate([.sum("pop"), .average("pop")]).getAggregation()
+    #expect(ints.get(.sum("pop")) as? Int == 3)
+    #expect(ints.get(.average("pop")) as? Double == 1.5)
+    #expect(ints.count == nil)
+    let all = try await c.aggregate([.count(), .sum("pop"), .average("pop")]).getAggregation()
+    #expect(all.get(.sum("pop")) as? Double == 9.5)
+    #expect(all.get(.average("pop")) as? Double == 9.5 / 4)
+    // Firestore's rule: with sum/avg on a field, count only sees documents having it.
+    #expect(all.count == 4)
+    let none = try await c.whereField("kind", isEqualTo: "zzz").aggregate([.count(), .sum("pop"), .average("pop")]).getAggregation()
+    #expect(none.count == 0)
+    #expect(none.get(.sum("pop")) as? Int == 0)
+    #expect(none.get(.average("pop")) is NSNull)
+  }
+
+  @Test("an aggregation over an invalid field path fails before sending")
+  func invalidAggregation() async throws {
+    let error = try await #require(throws: FirestoreError.self) {
+      try await Emulator.collection().aggregate([.sum("a..b")]).getAggregation()
+    }
+    #expect(error.code == .invalidArgument && error.requestPath == nil)
+  }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import FirestoreWire
+import Testing
+
+@testable import FirestoreClient
+
+/// Five cities with a mix of types, written once per test into a fresh collection.
+private func seedCities(_ hint: String = #function) async throws -> CollectionReference {
+  let collection = Emulator.collection(hint)
+  let batch = Emulator.db.batch()
+  let rows: [(String, [String: any Sendable])] = [
+    ("c1", ["name": "Aa", "pop": 1, "country": "JP", "tags": ["big", "old"], "score": Double.nan, "capital": true]),
+    ("c2", ["name": "Bb", "pop": 2, "country": "JP", "tags": ["new"], "score": 1.5, "capital": false]),
+    ("c3", ["name": "Cc", "pop": 2.5, "country": "FR", "tags": ["old"], "score": NSNull(), "capital": false]),
+    ("c4", ["name": "Dd", "pop": 4, "country": "FR", "tags": [String](), "score": 3.0, "capital": true]),
+    ("c5", ["name": "Ee", "pop": 5, "country": "US", "tags": ["big"], "capital": false]),
+  ]
+  for (id, data) in rows { batch.setData(data, forDocument: collection.document(id)) }
+  try await batch.commit()
+  return collection
+}
+
+private func ids(_ q: some QueryConvertible) async throws -> [String] {
+  try await q.getDocuments().documents.map(\.documentID)
+}
+
+@Suite("Emulator: queries", .enabled(if: Emulator.isAvailable))
+struct QueryEmulatorTests {
+  @Test("every comparison operator")
+  func operators() async throws {
+    let c = try await seedCities()
+    #expect(try await ids(c.whereField("country", isEqualTo: "JP")) == ["c1", "c2"])
+    #expect(try await ids(c.whereField("country", isNotEqualTo: "JP").order(by: "country")) == ["c3", "c4", "c5"])
+    #expect(try await ids(c.whereField("pop", isLessThan: 2.5)) == ["c1", "c2"])
+    #expect(try await ids(c.whereField("pop", isLessThanOrEqualTo: 2.5)) == ["c1", "c2", "c3"])
+    #expect(try await ids(c.whereField("pop", isGreaterThan: 4)) == ["c5"])
+    #expect(try await ids(c.whereField("pop", isGreaterThanOrEqualTo: 4)) == ["c4", "c5"])
+    #expect(try await ids(c.whereField("tags", arrayContains: "old")) == ["c1", "c3"])
+    #expect(try await ids(c.whereField("tags", arrayContainsAny: ["new", "big"])) == ["c1", "c2", "c5"])
+    #expect(try await ids(c.whereField("country", in: ["FR", "US"])) == ["c3", "c4", "c5"])
+    #expect(try await ids(c.whereField("country", notIn: ["JP", "US"])) == ["c3", "c4"])
+    #expect(try await ids(c.whereField(FieldPath.documentID(), isEqualTo: "c3")) == ["c3"])
+    #expect(try await ids(c.whereField(FieldPath.documentID(), in: ["c4", c.document("c2")])) == ["c2", "c4"])
+  }
+
+  @Test("nil and NaN become IS_NULL / IS_NAN and their NOT forms")
+  func nullAndNaN() async throws {
+    let c = try await seedCities()
+    #expect(try await ids(c.whereField("score", isEqualTo: nil as Int?)) == ["c3"])
+    #expect(try await ids(c.whereField("score", isEqualTo: NSNull())) == ["c3"])
+    #expect(try await ids(c.whereField("score", isEqualTo: Double.nan)) == ["c1"])
+    #expect(try await ids(c.whereField("score", isNotEqualTo: NSNull())) == ["c1", "c2", "c4"])
+    // Like every not-equal filter, IS_NOT_NAN also leaves out null values.
+    #expect(try await ids(c.whereField("score", isNotEqualTo: Double.nan)) == ["c2", "c4"])
+  }
+
+  @Test("AND / OR composite filters")
+  func composites() async throws {
+    let c = try await seedCities()
+    let or = Filter.orFilter([.whereField("pop", isEqualTo: 1), .whereField("name", isEqualTo: "Cc")])
+    #expect(try await ids(c.whereFilter(or)) == ["c1", "c3"])
+    let nested = Filter.andFilter([
+      .whereField("capital", isEqualTo: false),
+      .orFilter([.whereField("tags", arrayContains: "new"), .whereField("country", in: ["US"])]),
+    ])
+    #expect(try await ids(c.whereFilter(nested)) == ["c2", "c5"])
+  }
+
+  @Test("order, limit and limit(toLast:) (results in the order asked)")
+  func ordering() async throws {
+    let c = try await seedCities()
+    #expect(try await ids(c.order(by: "pop", descending: true)) == ["c5", "c4", "c3", "c2", "c1"])
+    #expect(try await ids(c.order(by: "country").order(by: "pop", descending: true)) == ["c4", "c3", "c2", "c1", "c5"])
+    #expect(try await ids(c.order(by: "pop").limit(to: 2)) == ["c1", "c2"])
+    #expect(try await ids(c.order(by: "pop").limit(toLast: 2)) == ["c4", "c5"])
+    #expect(try await ids(c.order(by: "pop", descending: true).limit(toLast: 2)) == ["c2", "c1"])
+    #expect(try await ids(c.order(by: "pop").start(at: [2]).limit(toLast: 2)) == ["c4", "c5"])
+    #expect(try await ids(c.order(by: "pop").end(before: [4]).limit(toLast: 2)) == ["c2", "c3"])
+    #expect(try await ids(c.order(by: "pop").offset(3)) == ["c4", "c5"])
+  }
+
+  @Test("cursors from values and from document snapshots")
+  func cursors() async throws {
+    let c = try await seedCities()
+    let byPop = c.order(by: "pop")
+    #expect(try await ids(byPop.start(at: [2])) == ["c2", "c3", "c4", "c5"])
+    #expect(try await ids(byPop.start(after: [2])) == ["c3", "c4", "c5"])
+    #expect(try await ids(byPop.end(at: [2.5])) == ["c1", "c2", "c3"])
+    #expect(try await ids(byPop.end(before: [2.5])) == ["c1", "c2"])
+    #expect(try await ids(c.order(by: "country").order(by: "name").start(at: ["JP", "Bb"])) == ["c2", "c5"])
+
+    // Pagination by document: the implicit __name__ ordering breaks ties.
+    let byCountry = c.order(by: "country").limit(to: 2)
+    let page1 = try await byCountry.getDocuments()
+    #expect(page1.documents.map(\.documentID) == ["c3", "c4"])
+    let page2 = try await byCountry.start(afterDocument: try #require(page1.documents.last)).getDocuments()
+    #expect(page2.documents.map(\.documentID) == ["c1", "c2"])
+    let c2 = try await c.document("c2").getDocument()
+    #expect(try await ids(c.order(by: "country").start(atDocument: c2)) == ["c2", "c5"])
+    #expect(try await ids(c.order(by: "country").end(beforeDocument: c2)) == ["c3", "c4", "c1"])
+    // An inequality filter adds its field to the implicit order, so the cursor carries it.
+    #expect(try await ids(c.whereField("pop", isGreaterThan: 1).start(afterDocument: c2)) == ["c3", "c4", "c5"])
+  }
+
+  @Test("select and the ID-only projection")
+  func projections() async throws {
+    let c = try await seedCities()
+    let named = try await c.select(["name"]).order(by: "name").getDocuments()
+    #expect(named.documents.first?.fields == ["name": .string("Aa")])
+    let idsOnly = try await c.whereField("country", isEqualTo: "FR").selectDocumentIDs().getDocuments()
+    #expect(idsOnly.documents.map(\.documentID) == ["c3", "c4"])
+    #expect(idsOnly.documents.allSatisfy { $0.fields.isEmpty && $0.updateTime != nil })
+    #expect(try await c.select([]).getDocuments().documents.allSatisfy(\.fields.isEmpty))
+  }
+
+  @Test("collection-group queries, at the root and below a document")
+  func collectionGroups() async throws {
+    let group = "landmarks\(AutoID.make().prefix(6))"
+    let root = Emulator.collection()
+    try await root.document("a").collection(group).document("l1").setData(["type": "museum"])
+    try await root.document("b").collection(group).document("l2").setData(["type": "park"])
+    try await Emulator.db.collection(group).document("l3").setData(["type": "museum"])
+    let museums = try await Emulator.db.collectionGroup(group).whereField("type", isEqualTo: "museum").getDocuments()
+    #expect(Set(museums.documents.map(\.reference.path)) == ["\(root.path)/a/\(group)/l1", "\(group)/l3"])
+    let all = try await Emulator.db.collectionGroup(group).order(by: FieldPath.documentID()).getDocuments()
+    #expect(all.count == 3)
+    let underA = try await root.document("a").collection(group).getDocuments()
+    #expect(underA.documents.map(\.documentID) == ["l1"])
+  }
+
+  @Test("a query at a past readTime sees the old result")
+  func queryReadTime() async throws {
+    let c = try await seedCities()
+    let before = try await c.getDocuments()
+    try await Task.sleep(for: .milliseconds(20))
+    try await c.document("c9").setData(["pop": 9])
+    let readTime = try #require(before.readTime)
+    #expect(try await c.getDocuments(readTime: readTime).count == 5)
+    #expect(try await c.getDocuments().count == 6)
+  }
+
+  @Test("stream() yields the same documents as getDocuments()")
+  func streaming() async throws {
+    let c = try await seedCities()
+    var streamed: [String] = []
+    for try await document in c.order(by: "pop", descending: true).stream() { streamed.append(document.documentID) }
+    #expect(streamed == ["c5", "c4", "c3", "c2", "c1"])
+    var last: [String] = []
+    for try await document in c.order(by: "pop").limit(toLast: 2).stream() { last.append(document.documentID) }
+    #expect(last == ["c4", "c5"])
+  }
+
+  @Test("invalid queries fail before any request, naming the problem")
+  func invalidQueries() async throws {
+    let c = Emulator.collection()
+    let cases: [(any QueryConvertible, String)] = [
+      (c.whereField("x", in: Array(0..<31)), "31 values"),
+      (c.whereField("x", notIn: Array(0..<11)), "11 values"),
+      (c.whereField("x", in: [any Sendable]()), "non-empty"),
+      (c.whereField("a", isNotEqualTo: 1).whereField("b", notIn: [2]), "only one"),
+      (c.whereField("a", arrayContains: 1).whereField("b", arrayContains: 2), "cannot be combined"),
+      (c.order(by: "a").start(at: [1, 2]), "2 values"),
+      (c.limit(toLast: 3), "order(by:)"),
+      (c.whereField("a..b", isEqualTo: 1), "empty field name"),
+      (c.whereField("a", isLessThan: NSNull()), "null"),
+      (c.limit(to: 0), "limit"),
+      (c.start(at: [1]).order(by: "a"), "before"),
+      (c.whereField("a", isEqualTo: FieldValue.serverTimestamp()), "FieldValue"),
+    ]
+    for (query, needle) in cases {
+      let error = try await #require(throws: FirestoreError.self) { try await query.getDocuments() }
+      #expect(error.code == .invalidArgument)
+      #expect(error.message.contains(needle), "\(error.message) should mention \(needle)")
+      #expect(error.requestPath == nil)
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import FirestoreWire
+import Testing
+
+@testable import FirestoreClient
+
+@Suite("Emulator: values", .enabled(if: Emulator.isAvailable))
+struct ValueEmulatorTests {
+  @Test("every Firestore type round-trips exactly through the emulator")
+  func everyTypeRoundTrips() async throws {
+    let ref = Emulator.collection().document("all")
+    let other = Emulator.db.document("cities/c1")
+    let stamp = try Timestamp(rfc3339: "2024-01-02T03:04:05.123456Z")
+    let data: [String: any Sendable] = [
+      "null": NSNull(),
+      "true": true,
+      "false": false,
+      "maxInt": Int64.max,
+      "minInt": Int64.min,
+      "beyondDouble": Int64(9_007_199_254_740_993),
+      "double": 1.5,
+      "wholeDouble": 2.0,
+      "huge": 1e300,
+      "nan": Double.nan,
+      "inf": Double.infinity,
+      "negInf": -Double.infinity,
+      "timestamp": stamp,
+      "date": Date(timeIntervalSince1970: 1_700_000_000.25),
+      "string": "héllo wörld 😀 \u{0} \"quoted\" \\ /",
+      "empty": "",
+      "bytes": Data([0, 1, 2, 255, 254]),
+      "reference": other,
+      "geo": GeoPoint(latitude: 48.85, longitude: 2.35),
+      "origin": GeoPoint(latitude: 0, longitude: 0),
+      "array": [1, "two", 3.0, NSNull(), ["k": "v"]] as [any Sendable],
+      "emptyArray": [any Sendable](),
+      "map": ["a.b": 1, "nested": ["deep": true]] as [String: any Sendable],
+      "emptyMap": [String: any Sendable](),
+    ]
+    try await ref.setData(data)
+    let snapshot = try await ref.getDocument()
+    let fields = try #require(snapshot.fields)
+    #expect(fields["null"] == .null)
+    #expect(fields["true"] == .boolean(true))
+    #expect(fields["maxInt"] == .integer(.max))
+    #expect(fields["minInt"] == .integer(.min))
+    #expect(fields["beyondDouble"] == .integer(9_007_199_254_740_993))
+    #expect(fields["double"] == .double(1.5))
+    #expect(fields["wholeDouble"] == .double(2.0))
+    #expect(fields["huge"] == .double(1e300))
+    #expect(fields["nan"] == .double(.nan))
+    #expect(fields["inf"] == .double(.infinity))
+    #expect(fields["negInf"] == .double(-.infinity))
+    #expect(fields["timestamp"] == .timestamp(stamp))
+    #expect(fields["date"] == .timestamp(Timestamp(seconds: 1_700_000_000, nanoseconds: 250_000_000)))
+    #expect(fields["string"] == .string("héllo wörld 😀 \u{0} \"quoted\" \\ /"))
+    #expect(fields["empty"] == .string(""))
+    #expect(fields["bytes"] == .bytes(Data([0, 1, 2, 255, 254])))
+    #expect(fields["reference"] == .reference(other.name))
+    #expect(fields["geo"] == .geoPoint(GeoPoint(latitude: 48.85, longitude: 2.35)))
+    #expect(fields["origin"] == .geoPoint(GeoPoint(latitude: 0, longitude: 0)))
+    #expect(fields["array"] == .array([.integer(1), .string("two"), .double(3.0), .null, .map(["k": .string("v")])]))
+    #expect(fields["emptyArray"] == .array([]))
+    #expect(fields["map"] == .map(["a.b": .integer(1), "nested": .map(["deep": .boolean(true)])]))
+    #expect(fields["emptyMap"] == .map([:]))
+
+    // The Swift view of the same document.
+    let swift = try #require(snapshot.data())
+    #expect(swift["maxInt"] as? Int == Int.max)
+    #expect(swift["null"] is NSNull)
+    #expect(swift["timestamp"] as? Timestamp == stamp)
+    #expect((swift["reference"] as? DocumentReference) == other)
+    #expect(snapshot.get("map.nested.deep") as? Bool == true)
+    #expect(snapshot.get(FieldPath(["map", "a.b"])) as? Int == 1)
+  }
+
+  @Test("timestamps keep microseconds and accept any offset")
+  func timestampPrecision() async throws {
+    let ref = Emulator.collection().document("t")
+    let withOffset = try Timestamp(rfc3339: "2024-01-02T04:04:05.5+01:00")
+    try await ref.setData(["t": withOffset, "micro": Timestamp(seconds: 1, nanoseconds: 123_456_000)])
+    let fields = try #require(try await ref.getDocument().fields)
+    #expect(fields["t"] == .timestamp(try Timestamp(rfc3339: "2024-01-02T03:04:05.500Z")))
+    #expect(fields["micro"] == .timestamp(Timestamp(seconds: 1, nanoseconds: 123_456_000)))
+  }
+
+  @Test("maps nest to Firestore's 20 levels; deeper is rejected before sending")
+  func nestingLimit() async throws {
+    func nested(_ levels: Int) -> [String: any Sendable] {
+      var value: [String: any Sendable] = ["leaf": 1]
+      for _ in 1..<levels { value = ["m": value] }
+      return value
+    }
+    let ref = Emulator.collection().document("deep")
+    try await ref.setData(nested(20))
+    #expect(try await ref.getDocument().exists)
+    let error = try await #require(throws: FirestoreError.self) { try await ref.setData(nested(21)) }
+    #expect(error.code == .invalidArgument)
+    #expect(error.message.contains("20 levels"))
+  }
+
+  @Test("out-of-range geo points and unsupported types are rejected naming the field")
+  func invalidValues() async throws {
+    let ref = Emulator.collection().document("bad")
+    let geo = try await #require(throws: FirestoreError.self) { try await ref.setData(["where": GeoPoint(latitude: 91, longitude: 0)]) }
+    #expect(geo.code == .invalidArgument && geo.message.contains("\"where\""))
+    struct Opaque: Sendable {}
+    let opaque = try await #require(throws: FirestoreError.self) { try await ref.setData(["m": ["x": Opaque()] as [String: any Sendable]]) }
+    #expect(opaque.message.contains("\"m.x\"") && opaque.message.contains("Opaque"))
+    #expect(try await ref.getDocument().exists == false)
+  }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import FirestoreWire
+import Testing
+
+@testable import FirestoreClient
+
+@Suite("Emulator: writes", .enabled(if: Emulator.isAvailable))
+struct WriteEmulatorTests {
+  @Test("setData replaces, merge keeps other fields, mergeFields writes only listed fields")
+  func setVariants() async throws {
+    let ref = Emulator.collection().document("d")
+    let first = try await ref.setData(["a": 1, "b": ["x": 1, "y": 2] as [String: any Sendable], "c": "keep"])
+    try await ref.setData(["b": ["x": 10] as [String: any Sendable], "d": true], merge: true)
+    var fields = try #require(try await ref.getDocument().fields)
+    #expect(fields == ["a": .integer(1), "b": .map(["x": .integer(10), "y": .integer(2)]), "c": .string("keep"), "d": .boolean(true)])
+
+    try await ref.setData(["a": 2, "c": "ignored", "b": ["y": 20] as [String: any Sendable]], mergeFields: ["a", "b.y"])
+    fields = try #require(try await ref.getDocument().fields)
+    #expect(fields["a"] == .integer(2))
+    #expect(fields["c"] == .string("keep"))
+    #expect(fields["b"] == .map(["x": .integer(10), "y": .integer(20)]))
+
+    let replaced = try await ref.setData(["only": true])
+    #expect(try await ref.getDocument().fields == ["only": .boolean(true)])
+    #expect(replaced.updateTime > first.updateTime)
+
+    let missing = try await #require(throws: FirestoreError.self) {
+      try await ref.setData(["a": 1], mergeFields: ["zzz"])
+    }
+    #expect(missing.code == .invalidArgument && missing.message.contains("zzz"))
+  }
+
+  @Test("updateData with dotted paths, FieldPath segments that need quoting, and delete")
+  func updateVariants() async throws {
+    let ref = Emulator.collection().document("u")
+    try await ref.setData(["name": "x", "nested": ["keep": 1, "drop": 2] as [String: any Sendable], "gone": true])
+    try await ref.updateData([
+      "nested.added": 3, "nested.drop": FieldValue.delete(), "gone": FieldValue.delete(),
+    ])
+    try await ref.updateData([
+      FieldPath(["we.ird", "dash-ed"]): "quoted", FieldPath(["back`tick"]): 1, FieldPath(["ünï"]): 2, FieldPath(["sp ace"]): 3,
+    ])
+    let fields = try #require(try await ref.getDocument().fields)
+    #expect(fields["nested"] == .map(["keep": .integer(1), "added": .integer(3)]))
+    #expect(fields["gone"] == nil)
+    #expect(fields["we.ird"] == .map(["dash-ed": .string("quoted")]))
+    #expect(fields["back`tick"] == .integer(1))
+    #expect(fields["ünï"] == .integer(2))
+    #expect(fields["sp ace"] == .integer(3))
+    #expect(fields["name"] == .string("x"))
+
+    let notFound = try await #require(throws: FirestoreError.self) {
+      try await Emulator.collection().document("missing").updateData(["a": 1])
+    }
+    #expect(notFound.code == .notFound)
+    #expect(notFound.httpStatus == 404)
+    #expect(notFound.requestMethod == "POST")
+    #expect(notFound.requestPath?.hasSuffix("documents:commit") == true)
+  }
+
+  @Test("FieldValue.delete() in a plain setData is rejected before sending")
+  func deleteInSetRejected() async throws {
+    let error = try await #require(throws: FirestoreError.self) {
+      try await Emulator.collection().document("x").setData(["a": FieldValue.delete()])
+    }
+    #expect(error.code == .invalidArgument && error.message.contains("\"a\""))
+  }
+
+  @Test("create fails with alreadyExists on an existing document")
+  func createOnly() async throws {
+    let ref = Emulator.collection().document("c")
+    try await ref.create(["v": 1])
+    let error = try await #require(throws: FirestoreError.self) { try await ref.create(["v": 2]) }
+    #expect(error.code == .alreadyExists)
+    #expect(try await ref.getDocument().get("v") as? Int == 1)
+  }
+
+  @Test("delete with and without preconditions")
+  func deletePreconditions() async throws {
+    let collection = Emulator.collection()
+    let ref = collection.document("d")
+    try await collection.document("never").delete()  // a missing document deletes fine
+    let missing = try await #require(throws: FirestoreError.self) {
+      try await collection.document("never").delete(precondition: .exists(true))
+    }
+    #expect(missing.code == .notFound)
+
+    let written = try await ref.setData(["v": 1])
+    let stale = try await #require(throws: FirestoreError.self) {
+      try await ref.delete(precondition: .updateTime(Timestamp(seconds: written.updateTime.seconds - 10, nanoseconds: 0)))
+    }
+    #expect(stale.code == .failedPrecondition)
+    #expect(try await ref.getDocument().exists)
+    try await ref.delete(precondition: .updateTime(written.updateTime))
+    #expect(try await ref.getDocument().exists == false)
+  }
+
+  @Test("server transforms: timestamp, increment, array union/remove, maximum, minimum")
+  func transforms() async throws {
+    let ref = Emulator.collection().document("t")
+    try await ref.setData(["n": 5, "f": 1.0, "tags": ["a", "b"], "hi": 10, "lo": 10, "label": "x"])
+    let result = try await ref.updateData([
+      "ts": FieldValue.serverTimestamp(),
+      "n": FieldValue.increment(2),
+      "f": FieldValue.increment(0.5),
+      "fresh": FieldValue.increment(Int64(7)),
+      "tags": FieldValue.arrayUnion(["b", "c"]),
+      "hi": FieldValue.maximum(3),
+      "lo": FieldValue.minimum(3),
+      "label": FieldValue.maximum(1.5),
+    ])
+    try await ref.updateData(["tags": FieldValue.arrayRemove(["a"]), "m.deep": FieldValue.serverTimestamp()])
+    let snapshot = try await ref.getDocument()
+    let fields = try #require(snapshot.fields)
+    #expect(fields["n"] == .integer(7))
+    #expect(fields["f"] == .double(1.5))
+    #expect(fields["fresh"] == .integer(7))
+    #expect(fields["tags"] == .array([.string("b"), .string("c")]))
+    #expect(fields["hi"] == .integer(10))
+    #expect(fields["lo"] == .integer(3))
+    #expect(fields["label"] == .double(1.5))
+    guard case .timestamp(let ts) = fields["ts"], case .map(let m) = fields["m"], case .timestamp = m["deep"] else {
+      Issue.record("server timestamps missing: \(fields)")
+      return
+    }
+    #expect(abs(ts.seconds - result.commitTime.seconds) <= 1)
+    #expect(result.transformResults.contains(.integer(7)))
+  }
+
+  @Test("a batch commits atomically and returns results in order")
+  func batches() async throws {
+    let collection = Emulator.collection()
+    let batch = Emulator.db.batch()
+    batch.setData(["v": 1], forDocument: collection.document("a"))
+    batch.setData(["w": 2], forDocument: collection.document("b"), merge: true)
+    batch.updateData(["v": FieldValue.increment(1)], forDocument: collection.document("a"))
+    batch.deleteDocument(collection.document("zzz"))
+    let results = try await batch.commit()
+    #expect(results.count == 4)
+    #expect(results.allSatisfy { $0.commitTime == results[0].commitTime })
+    #expect(try await collection.document("a").getDocument().get("v") as? Int == 2)
+    let again = try await #require(throws: FirestoreError.self) { try await batch.commit() }
+    #expect(again.code == .invalidArgument)
+
+    // One failing precondition aborts the whole batch.
+    let failing = Emulator.db.batch()
+    failing.setData(["new": true], forDocument: collection.document("c"))
+    failing.create(["v": 9], forDocument: collection.document("a"))
+    let error = try await #require(throws: FirestoreError.self) { try await failing.commit() }
+    #expect(error.code == .alreadyExists)
+    #expect(try await collection.document("c").getDocument().exists == false)
+
+    // An invalid write is reported by commit, and nothing is sent.
+    let invalid = Emulator.db.batch()
+    invalid.setData(["ok": 1], forDocument: collection.document("d"))
+    invalid.setData(["bad": GeoPoint(latitude: 0, longitude: 200)], forDocument: collection.document("e"))
+    #expect(try await #require(throws: FirestoreError.self) { try await invalid.commit() }.code == .invalidArgument)
+    #expect(try await collection.document("d").getDocument().exists == false)
+  }
+
+  @Test("documents over 1 MiB are rejected before sending")
+  func oversizedDocument() async throws {
+    let ref = Emulator.collection().document("big")
+    let error = try await #require(throws: FirestoreError.self) {
+      try await ref.setData(["blob": Data(count: 1_048_600)])
+    }
+    #expect(error.code == .invalidArgument && error.message.contains("1 MiB"))
+    try await ref.setData(["blob": Data(count: 1_000_000)])
+    #expect(try await ref.getDocument().exists)
+  }
+}
