@@ -1,0 +1,163 @@
+import Foundation
+import FirestoreWire
+import Synchronization
+import Testing
+
+@testable import FirestoreClient
+
+private let doc1 = #"{"name":"projects/p/databases/(default)/documents/c/d1","fields":{"v":{"integerValue":"1"}},"createTime":"2024-01-01T00:00:00Z","updateTime":"2024-01-01T00:00:00Z"}"#
+private let commitOK = #"{"writeResults":[{"updateTime":"2024-01-01T00:00:01Z"}],"commitTime":"2024-01-01T00:00:01Z"}"#
+private let unavailable = ScriptedTransport.Response.json(503, #"{"error":{"code":503,"message":"try later","status":"UNAVAILABLE"}}"#)
+
+@Suite("Scripted transport, retries and error mapping")
+struct TransportTests {
+  @Test("reads retry on UNAVAILABLE and succeed")
+  func readRetries() async throws {
+    let transport = ScriptedTransport([
+      .init(method: "GET", path: Offline.root + "/c/d1", response: unavailable),
+      .init(method: "GET", path: Offline.root + "/c/d1", response: unavailable),
+      .init(method: "GET", path: Offline.root + "/c/d1", response: .json(200, doc1)),
+    ])
+    let snapshot = try await Offline.firestore(transport).document("c/d1").getDocument()
+    #expect(snapshot.get("v") as? Int == 1)
+    #expect(transport.unmetExpectations.isEmpty)
+  }
+
+  @Test("reads give up after maximumAttempts with the last error")
+  func readGivesUp() async throws {
+    let transport = ScriptedTransport(Array(repeating: .init(method: "GET", path: Offline.root + "/c/d1", response: unavailable), count: 3))
+    let error = try await #require(throws: FirestoreError.self) { try await Offline.firestore(transport, retries: 3).document("c/d1").getDocument() }
+    #expect(error.code == .unavailable && error.message == "try later" && error.httpStatus == 503)
+    #expect(transport.requests.count == 3)
+  }
+
+  @Test("a non-idempotent commit is not retried on UNAVAILABLE (it may have landed)")
+  func incrementNotRetried() async throws {
+    let transport = ScriptedTransport([.init(method: "POST", path: Offline.root + ":commit", response: unavailable)])
+    let db = Offline.firestore(transport)
+    await #expect(throws: FirestoreError.self) { try await db.document("c/d").updateData(["n": FieldValue.increment(1)]) }
+    #expect(transport.requests.count == 1)
+  }
+
+  @Test("an idempotent commit is retried, and any commit is retried on ABORTED")
+  func commitRetries() async throws {
+    let aborted = ScriptedTransport.Response.json(409, #"{"error":{"code":409,"message":"Transaction lock timeout.","status":"ABORTED"}}"#)
+    let transport = ScriptedTransport([
+      .init(method: "POST", path: Offline.root + ":commit", response: unavailable),
+      .init(method: "POST", path: Offline.root + ":commit", response: .json(200, commitOK)),
+      .init(method: "POST", path: Offline.root + ":commit", response: aborted),
+      .init(method: "POST", path: Offline.root + ":commit", response: .json(200, commitOK)),
+    ])
+    let db = Offline.firestore(transport)
+    let result = try await db.document("c/d").setData(["a": 1])
+    #expect(result.updateTime == Timestamp(seconds: 1_704_067_201, nanoseconds: 0))
+    try await db.document("c/d").updateData(["n": FieldValue.increment(1)])
+    #expect(transport.unmetExpectations.isEmpty)
+  }
+
+  @Test("a refused connection is retried even for non-idempotent writes")
+  func connectionRefusedRetried() async throws {
+    var refused = FirestoreError(.unavailable, "cannot connect")
+    refused.requestNotSent = true
+    let transport = ScriptedTransport([
+      .init(method: "POST", path: Offline.root + ":commit", response: .failure(refused)),
+      .init(method: "POST", path: Offline.root + ":commit", response: .json(200, commitOK)),
+    ])
+    try await Offline.firestore(transport).document("c/d").updateData(["n": FieldValue.increment(1)])
+    #expect(transport.unmetExpectations.isEmpty)
+  }
+
+  @Test("UNAUTHENTICATED refreshes the token once and retries")
+  func tokenRefresh() async throws {
+    let asked = Mutex<[Bool]>([])
+    let transport = ScriptedTransport([
+      .init(method: "GET", path: Offline.root + "/c/d1", response: .json(401, #"{"error":{"code":401,"message":"expired","status":"UNAUTHENTICATED"}}"#)),
+      .init(method: "GET", path: Offline.root + "/c/d1", response: .json(200, doc1)),
+    ])
+    var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+    settings.transport = transport
+    settings.tokenProvider = ClosureTokenProvider { force in
+      asked.withLock { $0.append(force) }
+      return force ? "fresh" : "stale"
+    }
+    _ = try await Firestore(projectID: "p", settings: settings).document("c/d1").getDocument()
+    #expect(asked.withLock { $0 } == [false, true])
+    #expect(transport.requests.map { $0.headers["Authorization"] } == ["Bearer stale", "Bearer fresh"])
+  }
+
+  @Test("non-JSON and malformed responses become clear errors")
+  func malformedResponses() async throws {
+    let transport = ScriptedTransport([
+      .init(method: "GET", path: Offline.root + "/c/d1", response: .json(404, "Not Found")),
+      .init(method: "GET", path: Offline.root + "/c/d1", response: .json(200, "{not json")),
+      .init(method: "POST", path: Offline.root + ":runQuery", response: .json(200, #"[{"document":{"name":"projects/p/databases/(default)/documents/c/a"}}"#)),
+      .init(method: "POST", path: Offline.root + ":batchGet", response: .json(200, #"{"oops":true}"#)),
+    ])
+    let db = Offline.firestore(transport, retries: 1)
+    let notFound = try await #require(throws: FirestoreError.self) { try await db.document("c/d1").getDocument() }
+    #expect(notFound.code == .notFound && notFound.message == "Not Found")  // an unknown URL, not a missing document
+    let garbage = try await #require(throws: FirestoreError.self) { try await db.document("c/d1").getDocument() }
+    #expect(garbage.code == .internal && garbage.message.contains("malformed JSON"))
+    let truncated = try await #require(throws: FirestoreError.self) { try await db.collection("c").getDocuments() }
+    #expect(truncated.code == .unavailable && truncated.message.contains("ended before"))
+    let shape = try await #require(throws: FirestoreError.self) { try await db.getAll([db.document("c/x")]) }
+    #expect(shape.code == .internal)
+  }
+
+  @Test("runQuery is parsed as the bytes arrive")
+  func incrementalParsing() async throws {
+    let body = "[" + (0..<50).map { i in
+      #"{"document":{"name":"projects/p/databases/(default)/documents/c/d\#(i)","fields":{"i":{"integerValue":"\#(i)"}},"createTime":"2024-01-01T00:00:00Z","updateTime":"2024-01-01T00:00:00Z"},"readTime":"2024-01-01T00:00:00Z"}"#
+    }.joined(separator: ",") + "]"
+    let transport = ScriptedTransport([.init(method: "POST", path: Offline.root + ":runQuery", response: .json(200, body, chunkSize: 7))])
+    var seen: [Int] = []
+    for try await document in Offline.firestore(transport).collection("c").stream() {
+      seen.append(document.get("i") as? Int ?? -1)
+    }
+    #expect(seen == Array(0..<50))
+  }
+
+  @Test("an unexpected request fails with a got/want diff")
+  func gotWantDiff() async throws {
+    let transport = ScriptedTransport([.init(method: "POST", path: Offline.root + ":commit", body: #"{"writes":[]}"#, response: .json(200, "{}"))])
+    let db = Offline.firestore(transport, retries: 1)
+    let error = try await #require(throws: FirestoreError.self) { try await db.document("c/d").setData(["a": 1]) }
+    #expect(error.message.contains("got:") && error.message.contains("want:") && error.message.contains("body"))
+  }
+
+  @Test("invalid input sends no request")
+  func nothingSent() async throws {
+    let (db, transport) = Offline.noNetwork()
+    await #expect(throws: FirestoreError.self) { try await db.collection("c").document("a/b").setData(["x": 1]) }
+    await #expect(throws: FirestoreError.self) { try await db.collection("c").whereField("x", in: Array(0..<31)).getDocuments() }
+    await #expect(throws: FirestoreError.self) { try await db.document("c/d").setData(["x": Double.nan, "y": GeoPoint(latitude: 100, longitude: 0)]) }
+    #expect(transport.requests.isEmpty)
+  }
+}
+
+@Suite("Retry policy")
+struct RetryPolicyTests {
+  @Test("decides by code, idempotency and attempt")
+  func decisions() {
+    let policy = RetryPolicy(maximumAttempts: 3)
+    let unavailable = FirestoreError(.unavailable, "x")
+    #expect(policy.shouldRetry(unavailable, attempt: 1, idempotent: true))
+    #expect(!policy.shouldRetry(unavailable, attempt: 3, idempotent: true))
+    #expect(!policy.shouldRetry(unavailable, attempt: 1, idempotent: false))
+    #expect(!policy.shouldRetry(FirestoreError(.notFound, "x"), attempt: 1, idempotent: true))
+    #expect(!policy.shouldRetry(FirestoreError(.aborted, "x"), attempt: 1, idempotent: false))
+    #expect(policy.shouldRetry(FirestoreError(.aborted, "x"), attempt: 1, idempotent: false, retriesAborted: true))
+    for code in [FirestoreErrorCode.resourceExhausted, .deadlineExceeded, .internal] {
+      #expect(policy.shouldRetry(FirestoreError(code, "x"), attempt: 1, idempotent: true))
+    }
+  }
+
+  @Test("backoff grows exponentially up to the cap")
+  func backoff() {
+    var policy = RetryPolicy(initialBackoff: .milliseconds(100), maximumBackoff: .seconds(1), multiplier: 2)
+    policy.maximumAttempts = 10
+    #expect(policy.backoffCap(afterAttempt: 1) == .milliseconds(100))
+    #expect(policy.backoffCap(afterAttempt: 3) == .milliseconds(400))
+    #expect(policy.backoffCap(afterAttempt: 9) == .seconds(1))
+  }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+@testable import FirestoreWire
+
+@Suite("JSON reader and writer")
+struct JSONTests {
+  @Test("parses every JSON kind and keeps number text exact")
+  func parsesKinds() throws {
+    let json = try JSONParser.parse(#"{"a":[1,-2.5e3,true,false,null],"b":"x\"\\\/\n\u00e9\ud83d\ude00","c":{},"d":9223372036854775807}"#)
+    #expect(json["a"] == .array([.number("1"), .number("-2.5e3"), .bool(true), .bool(false), .null]))
+    #expect(json["b"] == .string("x\"\\/\né😀"))
+    #expect(json["c"] == .object([]))
+    #expect(json["d"] == .number("9223372036854775807"))
+  }
+
+  @Test("rejects malformed input with the byte offset", arguments: [
+    "", "{", "[1,]", "{\"a\" 1}", "tru", "01", "1.", "\"\\x\"", "\"\\ud800\"", "\"abc", "[1] 2", "{\"a\":1,}", "\"\u{1}\"", "-",
+  ])
+  func rejectsMalformed(text: String) {
+    #expect(throws: WireFormatError.self) { try JSONParser.parse(text) }
+  }
+
+  @Test("rejects invalid UTF-8 and excessive nesting")
+  func rejectsHostile() {
+    #expect(throws: WireFormatError.self) { try JSONParser.parse([0x22, 0xFF, 0x22]) }
+    let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+    #expect(throws: WireFormatError.self) { try JSONParser.parse(deep) }
+  }
+
+  @Test("writes compact JSON that reads back the same")
+  func roundTrips() throws {
+    let value = JSONValue.object([
+      ("s", .string("quote\" backslash\\ newline\n tab\t control\u{1} é 😀")), ("n", .number("1.5")), ("a", .array([.null, .bool(true)])),
+    ])
+    let text = JSONWriter.string(value)
+    #expect(text.contains("\\u0001"))
+    #expect(try JSONParser.parse(text) == value)
+  }
+}
+
+@Suite("Streaming JSON array splitter")
+struct JSONArrayStreamSplitterTests {
+  @Test("splits an array fed one byte at a time")
+  func byteByByte() throws {
+    let body = #"[ {"a":"x,]}"}, [1,[2]] ,"s\"]", 42, true ,{}]"#
+    var splitter = JSONArrayStreamSplitter()
+    var elements: [String] = []
+    for byte in body.utf8 {
+      elements += try splitter.append([byte]).map { String(decoding: $0, as: UTF8.self) }
+    }
+    #expect(elements == [#"{"a":"x,]}"}"#, "[1,[2]]", #""s\"]""#, "42", "true", "{}"])
+    #expect(splitter.isFinished)
+  }
+
+  @Test("reports an error object instead of an array")
+  func errorObject() throws {
+    var splitter = JSONArrayStreamSplitter()
+    _ = try splitter.append(Array(#"{"error":{"code":400,"#.utf8))
+    #expect(splitter.leadingObject == nil)
+    _ = try splitter.append(Array(#""message":"x"}}"#.utf8))
+    let object = try #require(splitter.leadingObject)
+    #expect(try JSONParser.parse(object)["error"]?["code"] == .number("400"))
+  }
+
+  @Test("an empty array finishes with no elements; garbage is an error")
+  func emptyAndGarbage() throws {
+    var splitter = JSONArrayStreamSplitter()
+    #expect(try splitter.append(Array("[]".utf8)).isEmpty)
+    #expect(splitter.isFinished)
+    var bad = JSONArrayStreamSplitter()
+    #expect(throws: WireFormatError.self) { try bad.append(Array("<html>".utf8)) }
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+@testable import FirestoreWire
+
+@Suite("Firestore values on the wire")
+struct ValueTests {
+  @Test("every kind round-trips through its REST JSON")
+  func roundTrip() throws {
+    let values: [Value] = [
+      .null, .boolean(true), .integer(.max), .integer(.min), .double(1.5), .double(.nan), .double(.infinity), .double(-.infinity),
+      .double(-0.0), .double(1e300), .timestamp(Timestamp(seconds: -62_135_596_800, nanoseconds: 1)), .string("é😀\u{0}"),
+      .bytes(Data([0, 255, 1])), .reference("projects/p/databases/(default)/documents/a/b"),
+      .geoPoint(GeoPoint(latitude: -90, longitude: 180)), .array([]), .array([.integer(1), .map([:])]),
+      .map(["a.b": .string("x"), "": .null]),
+    ]
+    for value in values {
+      let text = JSONWriter.string(value.json)
+      let back = try Value(json: JSONParser.parse(text))
+      #expect(back == value, "\(text)")
+    }
+  }
+
+  @Test("reads what the emulator sends", arguments: [
+    (#"{"integerValue":"9007199254740993"}"#, Value.integer(9_007_199_254_740_993)),
+    (#"{"integerValue":42}"#, .integer(42)),
+    (#"{"doubleValue":1.0E300}"#, .double(1e300)),
+    (#"{"doubleValue":"NaN"}"#, .double(.nan)),
+    (#"{"doubleValue":"-Infinity"}"#, .double(-.infinity)),
+    (#"{"bytesValue":"_-8"}"#, .bytes(Data([0xFF, 0xEF]))),
+    (#"{"bytesValue":"AAEC/w=="}"#, .bytes(Data([0, 1, 2, 255]))),
+    (#"{"geoPointValue":{}}"#, .geoPoint(GeoPoint(latitude: 0, longitude: 0))),
+    (#"{"mapValue":{}}"#, .map([:])),
+    (#"{"arrayValue":{}}"#, .array([])),
+    (#"{"timestampValue":"2024-01-02T03:04:05.5+01:00"}"#, .timestamp(Timestamp(seconds: 1_704_161_045, nanoseconds: 500_000_000))),
+  ])
+  func decodesEmulatorForms(json: String, expected: Value) throws {
+    #expect(try Value(json: JSONParser.parse(json)) == expected)
+  }
+
+  @Test("bytes are written as padded standard base64")
+  func bytesEncoding() {
+    #expect(JSONWriter.string(Value.bytes(Data([0xFF, 0xEF])).json) == #"{"bytesValue":"/+8="}"#)
+  }
+
+  @Test("rejects values Firestore rejects", arguments: [
+    #"{}"#, #"{"integerValue":"1","stringValue":"x"}"#, #"{"integerValue":"9223372036854775808"}"#, #"{"unknownValue":1}"#,
+    #"{"booleanValue":"yes"}"#, #"{"timestampValue":"2024-01-02T03:04:05"}"#, #"{"bytesValue":"a"}"#, #"[1]"#,
+  ])
+  func rejectsInvalid(json: String) throws {
+    #expect(throws: WireFormatError.self) { try Value(json: JSONParser.parse(json)) }
+  }
+}
+
+@Suite("Timestamps")
+struct TimestampTests {
+  @Test("RFC 3339 in any offset, out in UTC with 0/3/6/9 digits")
+  func formats() throws {
+    #expect(try Timestamp(rfc3339: "1970-01-01T00:00:00Z") == Timestamp(seconds: 0, nanoseconds: 0))
+    #expect(try Timestamp(rfc3339: "2024-02-29T23:59:59.123456789-08:00").rfc3339 == "2024-03-01T07:59:59.123456789Z")
+    #expect(Timestamp(seconds: 1, nanoseconds: 500_000_000).rfc3339 == "1970-01-01T00:00:01.500Z")
+    #expect(Timestamp(seconds: 1, nanoseconds: 1000).rfc3339 == "1970-01-01T00:00:01.000001Z")
+    #expect(Timestamp(seconds: -1, nanoseconds: 0).rfc3339 == "1969-12-31T23:59:59Z")
+    #expect(Timestamp(seconds: Timestamp.minimumSeconds, nanoseconds: 0).rfc3339 == "0001-01-01T00:00:00Z")
+    #expect(Timestamp(seconds: Timestamp.maximumSeconds, nanoseconds: 999_999_999).rfc3339 == "9999-12-31T23:59:59.999999999Z")
+    #expect(try Timestamp(rfc3339: "2024-01-02t03:04:05.1z").nanoseconds == 100_000_000)
+  }
+
+  @Test("rejects malformed timestamps", arguments: [
+    "2024-01-02T03:04:05", "2024-13-01T00:00:00Z", "2023-02-29T00:00:00Z", "2024-01-02T03:04:05.Z", "x", "2024-01-02T03:04:05+0100",
+    "2024-01-02T24:00:00Z",
+  ])
+  func rejects(text: String) {
+    #expect(throws: WireFormatError.self) { try Timestamp(rfc3339: text) }
+  }
+
+  @Test("normalises nanoseconds and orders chronologically")
+  func normalises() {
+    #expect(Timestamp(seconds: 0, nanoseconds: -1) == Timestamp(seconds: -1, nanoseconds: 999_999_999))
+    #expect(Timestamp(seconds: 0, nanoseconds: 1_500_000_000) == Timestamp(seconds: 1, nanoseconds: 500_000_000))
+    #expect(Timestamp(seconds: -1, nanoseconds: 999_999_999) < Timestamp(seconds: 0, nanoseconds: 0))
+  }
+}
