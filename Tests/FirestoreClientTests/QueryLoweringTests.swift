@@ -47,7 +47,9 @@ struct QueryLoweringTests {
     let lowered = try db.collection("c").whereField(FieldPath.documentID(), in: ["a", "b"]).order(by: FieldPath.documentID())
       .start(after: ["a"]).query.lowered()
     let prefix = "projects/p/databases/(default)/documents/c/"
-    #expect(lowered.structuredQuery.filter == .field(path: "__name__", op: .in, value: .array([.reference(prefix + "a"), .reference(prefix + "b")])))
+    #expect(
+      lowered.structuredQuery.filter
+        == .field(path: "__name__", op: .in, value: .array([.reference(prefix + "a"), .reference(prefix + "b")])))
     #expect(lowered.structuredQuery.startAt?.values == [.reference(prefix + "a")])
   }
 

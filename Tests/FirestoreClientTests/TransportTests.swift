@@ -1,11 +1,12 @@
-import Foundation
 import FirestoreWire
+import Foundation
 import Synchronization
 import Testing
 
 @testable import FirestoreClient
 
-private let doc1 = #"{"name":"projects/p/databases/(default)/documents/c/d1","fields":{"v":{"integerValue":"1"}},"createTime":"2024-01-01T00:00:00Z","updateTime":"2024-01-01T00:00:00Z"}"#
+private let doc1 =
+  #"{"name":"projects/p/databases/(default)/documents/c/d1","fields":{"v":{"integerValue":"1"}},"createTime":"2024-01-01T00:00:00Z","updateTime":"2024-01-01T00:00:00Z"}"#
 private let commitOK = #"{"writeResults":[{"updateTime":"2024-01-01T00:00:01Z"}],"commitTime":"2024-01-01T00:00:01Z"}"#
 private let unavailable = ScriptedTransport.Response.json(503, #"{"error":{"code":503,"message":"try later","status":"UNAVAILABLE"}}"#)
 
@@ -26,7 +27,9 @@ struct TransportTests {
   @Test("reads give up after maximumAttempts with the last error")
   func readGivesUp() async throws {
     let transport = ScriptedTransport(Array(repeating: .init(method: "GET", path: Offline.root + "/c/d1", response: unavailable), count: 3))
-    let error = try await #require(throws: FirestoreError.self) { try await Offline.firestore(transport, retries: 3).document("c/d1").getDocument() }
+    let error = try await #require(throws: FirestoreError.self) {
+      try await Offline.firestore(transport, retries: 3).document("c/d1").getDocument()
+    }
     #expect(error.code == .unavailable && error.message == "try later" && error.httpStatus == 503)
     #expect(transport.requests.count == 3)
   }
@@ -71,7 +74,9 @@ struct TransportTests {
   func tokenRefresh() async throws {
     let asked = Mutex<[Bool]>([])
     let transport = ScriptedTransport([
-      .init(method: "GET", path: Offline.root + "/c/d1", response: .json(401, #"{"error":{"code":401,"message":"expired","status":"UNAUTHENTICATED"}}"#)),
+      .init(
+        method: "GET", path: Offline.root + "/c/d1",
+        response: .json(401, #"{"error":{"code":401,"message":"expired","status":"UNAUTHENTICATED"}}"#)),
       .init(method: "GET", path: Offline.root + "/c/d1", response: .json(200, doc1)),
     ])
     var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
@@ -90,7 +95,9 @@ struct TransportTests {
     let transport = ScriptedTransport([
       .init(method: "GET", path: Offline.root + "/c/d1", response: .json(404, "Not Found")),
       .init(method: "GET", path: Offline.root + "/c/d1", response: .json(200, "{not json")),
-      .init(method: "POST", path: Offline.root + ":runQuery", response: .json(200, #"[{"document":{"name":"projects/p/databases/(default)/documents/c/a"}}"#)),
+      .init(
+        method: "POST", path: Offline.root + ":runQuery",
+        response: .json(200, #"[{"document":{"name":"projects/p/databases/(default)/documents/c/a"}}"#)),
       .init(method: "POST", path: Offline.root + ":batchGet", response: .json(200, #"{"oops":true}"#)),
     ])
     let db = Offline.firestore(transport, retries: 1)
@@ -106,9 +113,11 @@ struct TransportTests {
 
   @Test("runQuery is parsed as the bytes arrive")
   func incrementalParsing() async throws {
-    let body = "[" + (0..<50).map { i in
-      #"{"document":{"name":"projects/p/databases/(default)/documents/c/d\#(i)","fields":{"i":{"integerValue":"\#(i)"}},"createTime":"2024-01-01T00:00:00Z","updateTime":"2024-01-01T00:00:00Z"},"readTime":"2024-01-01T00:00:00Z"}"#
-    }.joined(separator: ",") + "]"
+    let body =
+      "["
+      + (0..<50).map { i in
+        #"{"document":{"name":"projects/p/databases/(default)/documents/c/d\#(i)","fields":{"i":{"integerValue":"\#(i)"}},"createTime":"2024-01-01T00:00:00Z","updateTime":"2024-01-01T00:00:00Z"},"readTime":"2024-01-01T00:00:00Z"}"#
+      }.joined(separator: ",") + "]"
     let transport = ScriptedTransport([.init(method: "POST", path: Offline.root + ":runQuery", response: .json(200, body, chunkSize: 7))])
     var seen: [Int] = []
     for try await document in Offline.firestore(transport).collection("c").stream() {
@@ -119,7 +128,9 @@ struct TransportTests {
 
   @Test("an unexpected request fails with a got/want diff")
   func gotWantDiff() async throws {
-    let transport = ScriptedTransport([.init(method: "POST", path: Offline.root + ":commit", body: #"{"writes":[]}"#, response: .json(200, "{}"))])
+    let transport = ScriptedTransport([
+      .init(method: "POST", path: Offline.root + ":commit", body: #"{"writes":[]}"#, response: .json(200, "{}"))
+    ])
     let db = Offline.firestore(transport, retries: 1)
     let error = try await #require(throws: FirestoreError.self) { try await db.document("c/d").setData(["a": 1]) }
     #expect(error.message.contains("got:") && error.message.contains("want:") && error.message.contains("body"))
@@ -130,7 +141,9 @@ struct TransportTests {
     let (db, transport) = Offline.noNetwork()
     await #expect(throws: FirestoreError.self) { try await db.collection("c").document("a/b").setData(["x": 1]) }
     await #expect(throws: FirestoreError.self) { try await db.collection("c").whereField("x", in: Array(0..<31)).getDocuments() }
-    await #expect(throws: FirestoreError.self) { try await db.document("c/d").setData(["x": Double.nan, "y": GeoPoint(latitude: 100, longitude: 0)]) }
+    await #expect(throws: FirestoreError.self) {
+      try await db.document("c/d").setData(["x": Double.nan, "y": GeoPoint(latitude: 100, longitude: 0)])
+    }
     #expect(transport.requests.isEmpty)
   }
 }

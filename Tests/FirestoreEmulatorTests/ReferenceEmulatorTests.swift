@@ -5,9 +5,11 @@ import Testing
 
 @Suite("Emulator: references", .enabled(if: Emulator.isAvailable))
 struct ReferenceEmulatorTests {
-  @Test("IDs with spaces, Unicode and URL metacharacters reach the server intact", arguments: [
-    "with space", "ünïcödé-日本", "100%", "what?", "hash#tag", "a+b", "semi;colon&amp=eq", "emoji😀",
-  ])
+  @Test(
+    "IDs with spaces, Unicode and URL metacharacters reach the server intact",
+    arguments: [
+      "with space", "ünïcödé-日本", "100%", "what?", "hash#tag", "a+b", "semi;colon&amp=eq", "emoji😀",
+    ])
   func awkwardIDs(id: String) async throws {
     let collection = Emulator.collection("awkward")
     let ref = collection.document(id)
@@ -36,9 +38,11 @@ struct ReferenceEmulatorTests {
     #expect(try await added.getDocument().get("n") as? Int == 1)
   }
 
-  @Test("invalid paths are rejected before any request", arguments: [
-    "", "a//b", ".", "..", "__reserved__", String(repeating: "x", count: 1501),
-  ])
+  @Test(
+    "invalid paths are rejected before any request",
+    arguments: [
+      "", "a//b", ".", "..", "__reserved__", String(repeating: "x", count: 1501),
+    ])
   func invalidIDs(id: String) async throws {
     let ref = Emulator.collection().document(id)
     let error = try await #require(throws: FirestoreError.self) { try await ref.getDocument() }

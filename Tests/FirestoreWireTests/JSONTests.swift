@@ -14,9 +14,11 @@ struct JSONTests {
     #expect(json["d"] == .number("9223372036854775807"))
   }
 
-  @Test("rejects malformed input with the byte offset", arguments: [
-    "", "{", "[1,]", "{\"a\" 1}", "tru", "01", "1.", "\"\\x\"", "\"\\ud800\"", "\"abc", "[1] 2", "{\"a\":1,}", "\"\u{1}\"", "-",
-  ])
+  @Test(
+    "rejects malformed input with the byte offset",
+    arguments: [
+      "", "{", "[1,]", "{\"a\" 1}", "tru", "01", "1.", "\"\\x\"", "\"\\ud800\"", "\"abc", "[1] 2", "{\"a\":1,}", "\"\u{1}\"", "-",
+    ])
   func rejectsMalformed(text: String) {
     #expect(throws: WireFormatError.self) { try JSONParser.parse(text) }
   }

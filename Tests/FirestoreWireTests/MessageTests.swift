@@ -35,7 +35,12 @@ struct MessageTests {
     )
     let elements = try #require(json.arrayValue).map(BatchGetResponse.init(json:))
     #expect(elements[0].result == .transaction("EQ"))
-    #expect(elements[1].result == .found(Document(name: "n1", createTime: Timestamp(seconds: 1_704_067_200, nanoseconds: 0), updateTime: Timestamp(seconds: 1_704_067_200, nanoseconds: 0))))
+    #expect(
+      elements[1].result
+        == .found(
+          Document(
+            name: "n1", createTime: Timestamp(seconds: 1_704_067_200, nanoseconds: 0),
+            updateTime: Timestamp(seconds: 1_704_067_200, nanoseconds: 0))))
     #expect(elements[2].result == .missing("n2"))
   }
 

@@ -21,19 +21,21 @@ struct ValueTests {
     }
   }
 
-  @Test("reads what the emulator sends", arguments: [
-    (#"{"integerValue":"9007199254740993"}"#, Value.integer(9_007_199_254_740_993)),
-    (#"{"integerValue":42}"#, .integer(42)),
-    (#"{"doubleValue":1.0E300}"#, .double(1e300)),
-    (#"{"doubleValue":"NaN"}"#, .double(.nan)),
-    (#"{"doubleValue":"-Infinity"}"#, .double(-.infinity)),
-    (#"{"bytesValue":"_-8"}"#, .bytes(Data([0xFF, 0xEF]))),
-    (#"{"bytesValue":"AAEC/w=="}"#, .bytes(Data([0, 1, 2, 255]))),
-    (#"{"geoPointValue":{}}"#, .geoPoint(GeoPoint(latitude: 0, longitude: 0))),
-    (#"{"mapValue":{}}"#, .map([:])),
-    (#"{"arrayValue":{}}"#, .array([])),
-    (#"{"timestampValue":"2024-01-02T03:04:05.5+01:00"}"#, .timestamp(Timestamp(seconds: 1_704_161_045, nanoseconds: 500_000_000))),
-  ])
+  @Test(
+    "reads what the emulator sends",
+    arguments: [
+      (#"{"integerValue":"9007199254740993"}"#, Value.integer(9_007_199_254_740_993)),
+      (#"{"integerValue":42}"#, .integer(42)),
+      (#"{"doubleValue":1.0E300}"#, .double(1e300)),
+      (#"{"doubleValue":"NaN"}"#, .double(.nan)),
+      (#"{"doubleValue":"-Infinity"}"#, .double(-.infinity)),
+      (#"{"bytesValue":"_-8"}"#, .bytes(Data([0xFF, 0xEF]))),
+      (#"{"bytesValue":"AAEC/w=="}"#, .bytes(Data([0, 1, 2, 255]))),
+      (#"{"geoPointValue":{}}"#, .geoPoint(GeoPoint(latitude: 0, longitude: 0))),
+      (#"{"mapValue":{}}"#, .map([:])),
+      (#"{"arrayValue":{}}"#, .array([])),
+      (#"{"timestampValue":"2024-01-02T03:04:05.5+01:00"}"#, .timestamp(Timestamp(seconds: 1_704_161_045, nanoseconds: 500_000_000))),
+    ])
   func decodesEmulatorForms(json: String, expected: Value) throws {
     #expect(try Value(json: JSONParser.parse(json)) == expected)
   }
@@ -43,10 +45,12 @@ struct ValueTests {
     #expect(JSONWriter.string(Value.bytes(Data([0xFF, 0xEF])).json) == #"{"bytesValue":"/+8="}"#)
   }
 
-  @Test("rejects values Firestore rejects", arguments: [
-    #"{}"#, #"{"integerValue":"1","stringValue":"x"}"#, #"{"integerValue":"9223372036854775808"}"#, #"{"unknownValue":1}"#,
-    #"{"booleanValue":"yes"}"#, #"{"timestampValue":"2024-01-02T03:04:05"}"#, #"{"bytesValue":"a"}"#, #"[1]"#,
-  ])
+  @Test(
+    "rejects values Firestore rejects",
+    arguments: [
+      #"{}"#, #"{"integerValue":"1","stringValue":"x"}"#, #"{"integerValue":"9223372036854775808"}"#, #"{"unknownValue":1}"#,
+      #"{"booleanValue":"yes"}"#, #"{"timestampValue":"2024-01-02T03:04:05"}"#, #"{"bytesValue":"a"}"#, #"[1]"#,
+    ])
   func rejectsInvalid(json: String) throws {
     #expect(throws: WireFormatError.self) { try Value(json: JSONParser.parse(json)) }
   }
@@ -66,10 +70,12 @@ struct TimestampTests {
     #expect(try Timestamp(rfc3339: "2024-01-02t03:04:05.1z").nanoseconds == 100_000_000)
   }
 
-  @Test("rejects malformed timestamps", arguments: [
-    "2024-01-02T03:04:05", "2024-13-01T00:00:00Z", "2023-02-29T00:00:00Z", "2024-01-02T03:04:05.Z", "x", "2024-01-02T03:04:05+0100",
-    "2024-01-02T24:00:00Z",
-  ])
+  @Test(
+    "rejects malformed timestamps",
+    arguments: [
+      "2024-01-02T03:04:05", "2024-13-01T00:00:00Z", "2023-02-29T00:00:00Z", "2024-01-02T03:04:05.Z", "x", "2024-01-02T03:04:05+0100",
+      "2024-01-02T24:00:00Z",
+    ])
   func rejects(text: String) {
     #expect(throws: WireFormatError.self) { try Timestamp(rfc3339: text) }
   }

@@ -36,7 +36,9 @@ public final class Firestore: Sendable {
     self.settings = settings
     databaseName = "projects/\(projectID)/databases/\(database)"
     documentsRoot = databaseName + "/documents"
-    rest = RESTClient(settings: settings, databasePath: "/v1/projects/\(ResourcePath.escapeSegment(projectID))/databases/\(ResourcePath.escapeSegment(database))")
+    rest = RESTClient(
+      settings: settings,
+      databasePath: "/v1/projects/\(ResourcePath.escapeSegment(projectID))/databases/\(ResourcePath.escapeSegment(database))")
   }
 
   /// A top-level collection, or a subcollection when `collectionPath` has slashes

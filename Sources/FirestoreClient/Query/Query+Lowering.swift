@@ -154,7 +154,9 @@ extension Query {
         if list.count > limit { throw .invalidArgument("\(what) has \(list.count) values; the maximum is \(limit)") }
         var values: [Value] = []
         for element in list {
-          values.append(path.isDocumentID ? try documentKey(element, what: what) : try UserDataReader.argument(element, firestore: firestore, what: what))
+          values.append(
+            path.isDocumentID
+              ? try documentKey(element, what: what) : try UserDataReader.argument(element, firestore: firestore, what: what))
         }
         if path.isDocumentID && op == .arrayContainsAny {
           throw .invalidArgument("'array-contains-any' cannot be used on the document ID")

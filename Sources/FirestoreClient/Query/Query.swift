@@ -157,7 +157,9 @@ extension QueryConvertible {
   /// ``order(by:descending:)``.
   public func limit(toLast limit: Int) -> Query {
     with { q in
-      if limit <= 0 || limit > Int(Int32.max) { q.recordError(.invalidArgument("limit(toLast:) must be in 1...\(Int32.max), got \(limit)")) }
+      if limit <= 0 || limit > Int(Int32.max) {
+        q.recordError(.invalidArgument("limit(toLast:) must be in 1...\(Int32.max), got \(limit)"))
+      }
       q.limitValue = limit
       q.limitKind = .last
     }
@@ -182,7 +184,9 @@ extension QueryConvertible {
   /// Starts at the position given by values for the orderings (inclusive).
   public func start(at values: [any Sendable]) -> Query { with { $0.startBound = Query.Bound(source: .values(values), inclusive: true) } }
   /// Starts just after the position given by values for the orderings.
-  public func start(after values: [any Sendable]) -> Query { with { $0.startBound = Query.Bound(source: .values(values), inclusive: false) } }
+  public func start(after values: [any Sendable]) -> Query {
+    with { $0.startBound = Query.Bound(source: .values(values), inclusive: false) }
+  }
   /// Ends at the position given by values for the orderings (inclusive).
   public func end(at values: [any Sendable]) -> Query { with { $0.endBound = Query.Bound(source: .values(values), inclusive: true) } }
   /// Ends just before the position given by values for the orderings.

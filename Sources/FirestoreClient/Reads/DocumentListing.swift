@@ -38,7 +38,8 @@ public struct DocumentListing: AsyncSequence, Sendable {
       if listing.pageSize <= 0 {
         throw FirestoreError(.invalidArgument, "listDocuments pageSize must be positive, got \(listing.pageSize)")
       }
-      let parentPath = collection.resourcePath.parent.map { $0.segments.isEmpty ? "documents" : "documents/" + $0.urlEscaped } ?? "documents"
+      let parentPath =
+        collection.resourcePath.parent.map { $0.segments.isEmpty ? "documents" : "documents/" + $0.urlEscaped } ?? "documents"
       var query: [(String, String)] = [("pageSize", String(listing.pageSize))]
       if listing.showMissing { query.append(("showMissing", "true")) }
       // Only names are needed; a mask keeps field data off the wire where the server honours it.

@@ -59,13 +59,15 @@ public struct CollectionReference: Sendable, Hashable, CustomStringConvertible {
       }
       return DocumentReference(firestore: firestore, resourcePath: path)
     } catch {
-      return DocumentReference(firestore: firestore, resourcePath: resourcePath.appending(ResourcePath(segments: [documentPath])), pathError: error)
+      return DocumentReference(
+        firestore: firestore, resourcePath: resourcePath.appending(ResourcePath(segments: [documentPath])), pathError: error)
     }
   }
 
   /// A document with a new random 20-character ID, as the Firebase SDKs make them.
   public func document() -> DocumentReference {
-    DocumentReference(firestore: firestore, resourcePath: resourcePath.appending(ResourcePath(segments: [AutoID.make()])), pathError: pathError)
+    DocumentReference(
+      firestore: firestore, resourcePath: resourcePath.appending(ResourcePath(segments: [AutoID.make()])), pathError: pathError)
   }
 
   /// The reference, or the error recorded when it was made.

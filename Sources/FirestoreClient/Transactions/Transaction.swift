@@ -52,7 +52,7 @@ public final class Transaction: Sendable {
     return try await query.query.run(consistency: .transaction(id))
   }
 
-  private func add(_ ref: DocumentReference, _ build: () throws(FirestoreError) -> Write) -> Transaction {
+  func add(_ ref: DocumentReference, _ build: () throws(FirestoreError) -> Write) -> Transaction {
     var result: Result<Write, FirestoreError>
     if readOnly {
       result = .failure(.invalidArgument("cannot write \(ref.path) in a read-only transaction"))

@@ -1,5 +1,5 @@
-import Foundation
 import FirestoreWire
+import Foundation
 
 /// The request pipeline every call goes through: URL building, auth header, retry with
 /// backoff, the deadline, and mapping of error bodies to ``FirestoreError``.

@@ -49,7 +49,8 @@ public struct RetryPolicy: Sendable {
   /// The largest wait before attempt `attempt + 1` (attempts count from 1).
   public func backoffCap(afterAttempt attempt: Int) -> Duration {
     let factor = pow(multiplier, Double(max(0, attempt - 1)))
-    let capped = min(Double(maximumBackoff.components.seconds) + Double(maximumBackoff.components.attoseconds) / 1e18,
+    let capped = min(
+      Double(maximumBackoff.components.seconds) + Double(maximumBackoff.components.attoseconds) / 1e18,
       (Double(initialBackoff.components.seconds) + Double(initialBackoff.components.attoseconds) / 1e18) * factor)
     return .nanoseconds(Int64(capped * 1e9))
   }

@@ -1,5 +1,5 @@
-import Foundation
 import FirestoreWire
+import Foundation
 import Synchronization
 
 /// A ``Transport`` for unit tests: it expects a given sequence of requests and answers

@@ -45,10 +45,12 @@ public struct HTTPResponse: Sendable {
 
   /// Creates a response with a complete body.
   public init(status: Int, headers: [String: String] = [:], body: Data) {
-    self.init(status: status, headers: headers, body: AsyncThrowingStream { c in
-      if !body.isEmpty { c.yield(body) }
-      c.finish()
-    })
+    self.init(
+      status: status, headers: headers,
+      body: AsyncThrowingStream { c in
+        if !body.isEmpty { c.yield(body) }
+        c.finish()
+      })
   }
 
   /// The whole body, failing with `resourceExhausted` past `limit` bytes.

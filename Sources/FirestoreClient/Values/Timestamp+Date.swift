@@ -1,5 +1,5 @@
-import Foundation
 import FirestoreWire
+import Foundation
 
 extension FirestoreWire.Timestamp {
   /// The timestamp of a `Date`, rounded to the microsecond (a `Date` carries no more).

@@ -1,5 +1,5 @@
-import Foundation
 import FirestoreWire
+import Foundation
 
 /// Turns Swift values from `setData`/`updateData`/queries into Firestore values, pulling
 /// `FieldValue` sentinels out into transforms and deletes.
@@ -38,7 +38,9 @@ struct UserDataReader {
   }
 
   /// Reads a document's top-level data. Sentinels are removed from the result.
-  mutating func readFields(_ data: [String: any Sendable], under prefix: FieldPath = FieldPath([])) throws(FirestoreError) -> [String: Value] {
+  mutating func readFields(_ data: [String: any Sendable], under prefix: FieldPath = FieldPath([])) throws(FirestoreError) -> [String:
+    Value]
+  {
     var fields: [String: Value] = [:]
     for (key, raw) in data {
       let path = FieldPath(prefix.segments + [key])

@@ -1,5 +1,5 @@
-import Foundation
 import FirestoreWire
+import Foundation
 
 /// Turns Firestore values back into Swift values for `DocumentSnapshot.data()`.
 ///

@@ -1,5 +1,5 @@
-import Foundation
 import FirestoreWire
+import Foundation
 
 extension Firestore {
   /// Firestore's maximum request size.

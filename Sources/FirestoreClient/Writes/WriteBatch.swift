@@ -26,7 +26,7 @@ public final class WriteBatch: Sendable {
 
   init(firestore: Firestore) { self.firestore = firestore }
 
-  private func add(_ ref: DocumentReference, _ build: () throws(FirestoreError) -> Write) -> WriteBatch {
+  func add(_ ref: DocumentReference, _ build: () throws(FirestoreError) -> Write) -> WriteBatch {
     let write: Result<Write, FirestoreError>
     if ref.firestore !== firestore {
       write = .failure(.invalidArgument("document \(ref.path) belongs to another Firestore instance than this batch"))
@@ -74,7 +74,9 @@ public final class WriteBatch: Sendable {
 
   /// Updates fields (dotted keys) of an existing document; the commit fails with `notFound` if it is missing.
   @discardableResult
-  public func updateData(_ fields: [String: any Sendable], forDocument document: DocumentReference, precondition: DocumentPrecondition? = nil)
+  public func updateData(
+    _ fields: [String: any Sendable], forDocument document: DocumentReference, precondition: DocumentPrecondition? = nil
+  )
     -> WriteBatch
   {
     add(document) { () throws(FirestoreError) in
@@ -84,7 +86,9 @@ public final class WriteBatch: Sendable {
 
   /// Updates fields, addressed by ``FieldPath``, of an existing document.
   @discardableResult
-  public func updateData(_ fields: [FieldPath: any Sendable], forDocument document: DocumentReference, precondition: DocumentPrecondition? = nil)
+  public func updateData(
+    _ fields: [FieldPath: any Sendable], forDocument document: DocumentReference, precondition: DocumentPrecondition? = nil
+  )
     -> WriteBatch
   {
     add(document) { () throws(FirestoreError) in try WriteBuilder.update(document, fields, precondition: precondition?.wire) }

@@ -50,7 +50,9 @@ enum WriteBuilder {
     return write
   }
 
-  static func update(_ ref: DocumentReference, _ data: [FieldPath: any Sendable], precondition: Precondition?) throws(FirestoreError) -> Write {
+  static func update(_ ref: DocumentReference, _ data: [FieldPath: any Sendable], precondition: Precondition?) throws(FirestoreError)
+    -> Write
+  {
     let ref = try ref.validated()
     var reader = UserDataReader(firestore: ref.firestore, context: .update)
     var fields: [String: Value] = [:]

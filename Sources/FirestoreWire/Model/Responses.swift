@@ -63,7 +63,9 @@ public struct RunQueryResponse: Sendable, Equatable {
   public var done: Bool
 
   /// Creates an element.
-  public init(document: Document? = nil, transaction: String? = nil, readTime: Timestamp? = nil, skippedResults: Int64? = nil, done: Bool = false) {
+  public init(
+    document: Document? = nil, transaction: String? = nil, readTime: Timestamp? = nil, skippedResults: Int64? = nil, done: Bool = false
+  ) {
     self.document = document
     self.transaction = transaction
     self.readTime = readTime
@@ -160,7 +162,8 @@ public struct CommitResponse: Sendable, Equatable {
   public init(json: JSONValue) throws {
     try json.requireObject("CommitResponse")
     writeResults = try json.array("writeResults").map { r in
-      WriteResult(updateTime: try r.optionalTimestamp("updateTime"), transformResults: try r.array("transformResults").map(Value.init(json:)))
+      WriteResult(
+        updateTime: try r.optionalTimestamp("updateTime"), transformResults: try r.array("transformResults").map(Value.init(json:)))
     }
     commitTime = try json.optionalTimestamp("commitTime")
   }
@@ -169,16 +172,17 @@ public struct CommitResponse: Sendable, Equatable {
   public var json: JSONValue {
     var m: [(String, JSONValue)] = []
     if !writeResults.isEmpty {
-      m.append((
-        "writeResults",
-        .array(
-          writeResults.map { r in
-            var o: [(String, JSONValue)] = []
-            o.append("updateTime", r.updateTime.map { .string($0.rfc3339) })
-            if !r.transformResults.isEmpty { o.append(("transformResults", .array(r.transformResults.map(\.json)))) }
-            return .object(o)
-          })
-      ))
+      m.append(
+        (
+          "writeResults",
+          .array(
+            writeResults.map { r in
+              var o: [(String, JSONValue)] = []
+              o.append("updateTime", r.updateTime.map { .string($0.rfc3339) })
+              if !r.transformResults.isEmpty { o.append(("transformResults", .array(r.transformResults.map(\.json)))) }
+              return .object(o)
+            })
+        ))
     }
     m.append("commitTime", commitTime.map { .string($0.rfc3339) })
     return .object(m)

@@ -1,6 +1,7 @@
 /// A Firestore query as the REST API carries it (`google.firestore.v1.StructuredQuery`).
 ///
-/// Field paths are in their canonical, back-quoted string form (`` a.`b-c` ``).
+/// Field paths are in their canonical string form, with names that are not plain
+/// identifiers back-quoted, e.g. a.\`b-c\`.
 public struct StructuredQuery: Sendable, Equatable {
   /// One `from` entry: a collection ID, optionally matching at any depth.
   public struct CollectionSelector: Sendable, Equatable {
@@ -82,25 +83,27 @@ public struct StructuredQuery: Sendable, Equatable {
     if let select {
       m.append(("select", .object([("fields", .array(select.map(Self.fieldReference)))])))
     }
-    m.append((
-      "from",
-      .array(
-        from.map { sel in
-          var o: [(String, JSONValue)] = []
-          if !sel.collectionID.isEmpty { o.append(("collectionId", .string(sel.collectionID))) }
-          if sel.allDescendants { o.append(("allDescendants", .bool(true))) }
-          return .object(o)
-        })
-    ))
-    m.append("where", filter?.json)
-    if !orderBy.isEmpty {
-      m.append((
-        "orderBy",
+    m.append(
+      (
+        "from",
         .array(
-          orderBy.map {
-            .object([("field", Self.fieldReference($0.fieldPath)), ("direction", .string($0.descending ? "DESCENDING" : "ASCENDING"))])
+          from.map { sel in
+            var o: [(String, JSONValue)] = []
+            if !sel.collectionID.isEmpty { o.append(("collectionId", .string(sel.collectionID))) }
+            if sel.allDescendants { o.append(("allDescendants", .bool(true))) }
+            return .object(o)
           })
       ))
+    m.append("where", filter?.json)
+    if !orderBy.isEmpty {
+      m.append(
+        (
+          "orderBy",
+          .array(
+            orderBy.map {
+              .object([("field", Self.fieldReference($0.fieldPath)), ("direction", .string($0.descending ? "DESCENDING" : "ASCENDING"))])
+            })
+        ))
     }
     m.append("startAt", startAt.map(Self.json(cursor:)))
     m.append("endAt", endAt.map(Self.json(cursor:)))
@@ -116,7 +119,8 @@ public struct StructuredQuery: Sendable, Equatable {
       select = try projection.array("fields").map(Self.fieldPath(from:))
     }
     from = try json.array("from").map { sel in
-      CollectionSelector(collectionID: try sel.optionalString("collectionId") ?? "", allDescendants: try sel.optionalBool("allDescendants") ?? false)
+      CollectionSelector(
+        collectionID: try sel.optionalString("collectionId") ?? "", allDescendants: try sel.optionalBool("allDescendants") ?? false)
     }
     filter = try json["where"].map(QueryFilter.init(json:))
     orderBy = try json.array("orderBy").map { o in

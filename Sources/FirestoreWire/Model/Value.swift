@@ -2,8 +2,8 @@ import Foundation
 
 /// One Firestore value, exactly as the REST API carries it (`google.firestore.v1.Value`).
 ///
-/// Equality follows Firestore: `NaN` equals `NaN`, and an integer never equals a double
-/// (use ``FirestoreWire/ValueOrdering`` for Firestore's cross-type numeric comparison).
+/// Equality is structural, with one Firestore rule: `NaN` equals `NaN`. An integer never
+/// equals a double here, although Firestore queries compare numbers across the two kinds.
 public indirect enum Value: Sendable, Hashable {
   case null
   case boolean(Bool)

@@ -20,7 +20,9 @@ public struct Write: Sendable, Equatable {
   public var currentDocument: Precondition?
 
   /// Creates a write.
-  public init(operation: Operation, updateMask: [String]? = nil, updateTransforms: [FieldTransform] = [], currentDocument: Precondition? = nil) {
+  public init(
+    operation: Operation, updateMask: [String]? = nil, updateTransforms: [FieldTransform] = [], currentDocument: Precondition? = nil
+  ) {
     self.operation = operation
     self.updateMask = updateMask
     self.updateTransforms = updateTransforms
@@ -52,7 +54,8 @@ public struct Write: Sendable, Equatable {
     if let updateMask {
       m.append(("updateMask", .object([("fieldPaths", .array(updateMask.map(JSONValue.string)))])))
     }
-    if case .transform = operation {} else if !updateTransforms.isEmpty {
+    if case .transform = operation {
+    } else if !updateTransforms.isEmpty {
       m.append(("updateTransforms", .array(updateTransforms.map(\.json))))
     }
     m.append("currentDocument", currentDocument?.json)
