@@ -45,7 +45,8 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The canonical server form: names joined by dots, each back-quoted unless it is a
-  /// plain identifier (`[A-Za-z_][A-Za-z_0-9]*`), with `` ` `` and `\` escaped.
+  /// plain identifier (`[A-Za-z_][A-Za-z_0-9]*`), with back-quotes and backslashes
+  /// escaped by a backslash.
   public var canonicalString: String {
     segments.map(Self.quote).joined(separator: ".")
   }

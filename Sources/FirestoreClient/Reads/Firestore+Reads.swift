@@ -15,6 +15,7 @@ extension Firestore {
   /// ```
   ///
   /// - Parameters:
+  ///   - references: the documents to read, duplicates allowed.
   ///   - fieldMask: fields to return (dotted strings or ``FieldPath``s); `nil` returns
   ///     whole documents, `[]` none (an existence check).
   ///   - readTime: read the documents as they were at this time.

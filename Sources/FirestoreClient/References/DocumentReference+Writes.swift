@@ -42,7 +42,9 @@ extension DocumentReference {
   /// try await ref.updateData(["address.city": "Paris", "visits": FieldValue.increment(1)])
   /// ```
   ///
-  /// - Parameter precondition: defaults to "the document exists".
+  /// - Parameters:
+  ///   - fields: new values by dotted field path; `FieldValue.delete()` removes a field.
+  ///   - precondition: defaults to "the document exists".
   /// - Throws: `notFound` when the document does not exist.
   @discardableResult
   public func updateData(_ fields: [String: any Sendable], precondition: DocumentPrecondition? = nil) async throws -> WriteResult {

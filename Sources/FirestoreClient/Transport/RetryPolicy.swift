@@ -3,7 +3,7 @@
 /// Backoff is exponential with full jitter: attempt *n* waits a random time up to
 /// `min(maximumBackoff, initialBackoff × multiplier^(n-1))`. Reads retry on
 /// `unavailable`, `resourceExhausted`, `deadlineExceeded` and `internal`; writes retry
-/// only where a second attempt cannot apply twice (see ``shouldRetry(_:attempt:idempotent:)``).
+/// only where a second attempt cannot apply twice (see ``shouldRetry(_:attempt:idempotent:retriesAborted:)``).
 ///
 /// ```swift
 /// var policy = RetryPolicy()

@@ -1,0 +1,30 @@
+/// A reference is stored natively by Firestore, so only ``Firestore/Encoder`` and
+/// ``Firestore/Decoder`` can code one: other coders have no representation for it, and
+/// could not rebuild it without the ``Firestore`` instance it belongs to.
+extension DocumentReference: Codable {
+  /// Reads a reference with ``Firestore/Decoder``.
+  ///
+  /// - Throws: ``FirestoreError`` (`invalidArgument`) with any other decoder, or when the
+  ///   field holds something else.
+  public init(from decoder: any Decoder) throws {
+    guard let decoder = decoder as? ValueDecoder else {
+      throw FirestoreError.invalidArgument(
+        "DocumentReference at \(CodingPath.field(decoder.codingPath)) can only be decoded by Firestore.Decoder")
+    }
+    // Decoding a DocumentReference type is answered before init(from:), so this does not recurse.
+    self = try decoder.decode(DocumentReference.self, from: decoder.value, at: decoder.codingPath)
+  }
+
+  /// Writes the reference with ``Firestore/Encoder``, which stores it as it is.
+  ///
+  /// - Throws: ``FirestoreError`` (`invalidArgument`) with any other encoder.
+  public func encode(to encoder: any Encoder) throws {
+    guard encoder is ValueEncoder else {
+      throw FirestoreError.invalidArgument(
+        "DocumentReference \(path) at \(CodingPath.field(encoder.codingPath)) can only be encoded by Firestore.Encoder")
+    }
+    // The encoder keeps a DocumentReference as it is before calling encode(to:), so this does not recurse.
+    var container = encoder.singleValueContainer()
+    try container.encode(self)
+  }
+}

@@ -1,0 +1,19 @@
+extension DocumentSnapshot {
+  /// Decodes the document into a `T`, with `@DocumentID` properties set from ``reference``.
+  ///
+  /// ```swift
+  /// let city = try await db.collection("cities").document("SF").getDocument().data(as: City.self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: the type to decode.
+  ///   - decoder: the decoder to use; see ``Firestore/Decoder`` for how values convert.
+  /// - Throws: ``FirestoreError`` with code `notFound` when the document does not exist,
+  ///   or `invalidArgument` (naming the field) when its data does not fit `T`.
+  public func data<T: Decodable>(as type: T.Type, decoder: Firestore.Decoder = .init()) throws -> T {
+    guard let data = data() else {
+      throw FirestoreError(.notFound, "document \(reference.path) does not exist")
+    }
+    return try decoder.decode(T.self, from: data, in: reference)
+  }
+}

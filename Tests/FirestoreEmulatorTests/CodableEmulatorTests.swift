@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+@testable import FirestoreClient
+
+@Suite("Emulator: Codable", .enabled(if: Emulator.isAvailable))
+struct CodableEmulatorTests {
+  enum Status: String, Codable { case draft, published }
+
+  struct Address: Codable, Equatable {
+    var city: String
+    var zip: String?
+  }
+
+  struct Article: Codable, Equatable {
+    @DocumentID var id: String?
+    var title: String
+    var status: Status
+    var views: Int64
+    var rating: Double
+    var tags: [String]
+    var address: Address
+    var publishedAt: Date
+    var thumbnail: Data
+    var location: GeoPoint
+    var author: DocumentReference
+    var subtitle: String?
+    @ServerTimestamp var createdAt: Timestamp?
+  }
+
+  @Test("setData(from:), getDocument(as:), @DocumentID and @ServerTimestamp")
+  func roundTrip() async throws {
+    let ref = Emulator.collection().document("a1")
+    let article = Article(
+      title: "Swift on Linux", status: .published, views: Int64.max, rating: 4.5, tags: ["swift", "linux"],
+      address: Address(city: "Paris", zip: nil), publishedAt: Date(timeIntervalSince1970: 1_700_000_000.123456),
+      thumbnail: Data([1, 2, 3]), location: GeoPoint(latitude: 1, longitude: 2), author: Emulator.db.document("users/ada"),
+      subtitle: nil)
+    let result = try await ref.setData(from: article)
+    let raw = try await ref.getDocument()
+    #expect(raw.get("subtitle") == nil)  // nil is omitted, not written as null
+    #expect(raw.get("id") == nil)  // @DocumentID is not stored
+    #expect(raw.get("status") as? String == "published")
+    #expect(raw.get("publishedAt") is Timestamp)
+
+    let decoded = try await ref.getDocument(as: Article.self)
+    #expect(decoded.id == "a1")
+    #expect(decoded.title == article.title && decoded.views == Int64.max && decoded.tags == article.tags)
+    #expect(decoded.address == article.address && decoded.author == article.author && decoded.thumbnail == article.thumbnail)
+    #expect(abs(decoded.publishedAt.timeIntervalSince(article.publishedAt)) < 0.000_001)
+    let created = try #require(decoded.createdAt)
+    #expect(abs(created.seconds - result.commitTime.seconds) <= 1)
+  }
+
+  @Test("addDocument(from:) and query results decode; errors name the field and the type found")
+  func addAndDecodeErrors() async throws {
+    struct Item: Codable { var name: String; var count: Int }
+    let collection = Emulator.collection()
+    let ref = try await collection.addDocument(from: Item(name: "pen", count: 3))
+    let items = try await collection.getDocuments().documents.map { try $0.data(as: Item.self) }
+    #expect(items.map(\.name) == ["pen"])
+    try await ref.updateData(["count": "many"])
+    let error = try await #require(throws: FirestoreError.self) { try await ref.getDocument(as: Item.self) }
+    #expect(error.code == .invalidArgument)
+    #expect(error.message.contains("\"count\"") && error.message.contains("String"))
+    let missing = try await #require(throws: FirestoreError.self) { try await collection.document("nope").getDocument(as: Item.self) }
+    #expect(missing.code == .notFound)
+  }
+
+  @Test("encoders in batches and transactions")
+  func batchAndTransaction() async throws {
+    struct Counter: Codable { var n: Int }
+    let c = Emulator.collection()
+    let batch = Emulator.db.batch()
+    batch.setData(from: Counter(n: 1), forDocument: c.document("x"))
+    try await batch.commit()
+    try await Emulator.db.runTransaction { tx in
+      let current = try await tx.getDocument(c.document("x")).data(as: Counter.self)
+      tx.setData(from: Counter(n: current.n + 1), forDocument: c.document("x"))
+    }
+    #expect(try await c.document("x").getDocument(as: Counter.self).n == 2)
+  }
+}
