@@ -54,7 +54,10 @@ struct CodableEmulatorTests {
 
   @Test("addDocument(from:) and query results decode; errors name the field and the type found")
   func addAndDecodeErrors() async throws {
-    struct Item: Codable { var name: String; var count: Int }
+    struct Item: Codable {
+      var name: String
+      var count: Int
+    }
     let collection = Emulator.collection()
     let ref = try await collection.addDocument(from: Item(name: "pen", count: 3))
     let items = try await collection.getDocuments().documents.map { try $0.data(as: Item.self) }
