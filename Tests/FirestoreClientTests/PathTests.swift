@@ -52,4 +52,14 @@ struct PathTests {
     #expect(db.collection("a//b").pathError != nil)
     #expect(db.collectionGroup("a/b").recordedError != nil)
   }
+
+  @Test("over-long and over-deep paths are rejected")
+  func limits() {
+    let (db, _) = Offline.noNetwork()
+    let segment = String(repeating: "x", count: 1400)
+    let long = db.collection(segment).document(segment).collection(segment).document(segment).collection(segment).document(segment)
+    #expect(long.pathError?.message.contains("6144") == true)
+    let deep = (0..<101).map { "c\($0)/d" }.joined(separator: "/")
+    #expect(db.document(deep).pathError?.message.contains("segments") == true)
+  }
 }

@@ -50,7 +50,7 @@ public final class Firestore: Sendable {
   /// A document by its slash path (`"users/ada"`); the path must name a document.
   public func document(_ documentPath: String) -> DocumentReference {
     do throws(FirestoreError) {
-      let path = try ResourcePath.parse(documentPath, what: "document path")
+      let path = try ResourcePath.parse(documentPath, what: "document path").checkedLength()
       guard path.isDocument else {
         throw .invalidArgument("document path \"\(documentPath)\" has an odd number of segments, so it names a collection")
       }

@@ -39,6 +39,21 @@ struct ResourcePath: Sendable, Hashable {
     }
   }
 
+  /// Firestore's limit on a document name, in UTF-8 bytes.
+  static let maximumPathBytes = 6 * 1024
+
+  /// The path, if it is within Firestore's limits on name size and nesting depth.
+  func checkedLength() throws(FirestoreError) -> ResourcePath {
+    let bytes = string.utf8.count
+    if bytes > Self.maximumPathBytes {
+      throw .invalidArgument("path \"\(string.prefix(60))…\" is \(bytes) bytes; Firestore's limit is \(Self.maximumPathBytes)")
+    }
+    if segments.count > Self.maximumSegments {
+      throw .invalidArgument("path \"\(string.prefix(60))…\" has \(segments.count) segments; Firestore allows \(Self.maximumSegments)")
+    }
+    return self
+  }
+
   var isDocument: Bool { !segments.isEmpty && segments.count % 2 == 0 }
   var isCollection: Bool { segments.count % 2 == 1 }
   var lastSegment: String { segments.last ?? "" }

@@ -26,7 +26,7 @@ public struct CollectionReference: Sendable, Hashable, CustomStringConvertible {
   static func resolve(firestore: Firestore, base: ResourcePath, baseError: FirestoreError?, relative: String) -> CollectionReference {
     do throws(FirestoreError) {
       if let baseError { throw baseError }
-      let path = base.appending(try ResourcePath.parse(relative, what: "collection path"))
+      let path = try base.appending(try ResourcePath.parse(relative, what: "collection path")).checkedLength()
       guard path.isCollection else {
         throw .invalidArgument("collection path \"\(path.string)\" has an even number of segments, so it names a document")
       }
@@ -53,7 +53,7 @@ public struct CollectionReference: Sendable, Hashable, CustomStringConvertible {
   public func document(_ documentPath: String) -> DocumentReference {
     do throws(FirestoreError) {
       if let pathError { throw pathError }
-      let path = resourcePath.appending(try ResourcePath.parse(documentPath, what: "document path"))
+      let path = try resourcePath.appending(try ResourcePath.parse(documentPath, what: "document path")).checkedLength()
       guard path.isDocument else {
         throw .invalidArgument("document path \"\(path.string)\" has an odd number of segments, so it names a collection")
       }
