@@ -163,6 +163,8 @@ struct RetryPolicyTests {
     for code in [FirestoreErrorCode.resourceExhausted, .deadlineExceeded, .internal] {
       #expect(policy.shouldRetry(FirestoreError(code, "x"), attempt: 1, idempotent: true))
     }
+    let tooBig = FirestoreError(.resourceExhausted, "gRPC message exceeds maximum size 4194304: 5038033")
+    #expect(!policy.shouldRetry(tooBig, attempt: 1, idempotent: true))
   }
 
   @Test("backoff grows exponentially up to the cap")

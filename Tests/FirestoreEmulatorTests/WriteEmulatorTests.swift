@@ -168,4 +168,19 @@ struct WriteEmulatorTests {
     try await ref.setData(["blob": Data(count: 1_000_000)])
     #expect(try await ref.getDocument().exists)
   }
+
+  @Test("requests over 10 MiB are rejected before sending; the emulator's own 4 MiB limit is not retried")
+  func oversizedRequests() async throws {
+    let c = Emulator.collection()
+    let huge = Emulator.db.batch()
+    for i in 0..<9 { huge.setData(["blob": Data(count: 1_000_000)], forDocument: c.document("h\(i)")) }
+    let local = try await #require(throws: FirestoreError.self) { try await huge.commit() }
+    #expect(local.code == .invalidArgument && local.message.contains("10 MiB") && local.requestPath == nil)
+
+    let large = Emulator.db.batch()
+    for i in 0..<5 { large.setData(["blob": Data(count: 1_000_000)], forDocument: c.document("l\(i)")) }
+    let server = try await #require(throws: FirestoreError.self) { try await large.commit() }
+    #expect(server.code == .resourceExhausted && server.httpStatus == 429)
+    #expect(try await c.document("l0").getDocument().exists == false)
+  }
 }

@@ -68,6 +68,8 @@ public struct RetryPolicy: Sendable {
     guard attempt < maximumAttempts else { return false }
     if error.requestNotSent { return true }
     if error.code == .aborted && retriesAborted { return true }
+    // The emulator reports an over-size request as RESOURCE_EXHAUSTED; it will never fit.
+    if error.code == .resourceExhausted && error.message.contains("exceeds maximum size") { return false }
     return idempotent && retryableCodes.contains(error.code)
   }
 }
