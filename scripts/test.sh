@@ -1,0 +1,375 @@
+#!/usr/bin/env bash
+# The project's test command: `bash scripts/test.sh [swift test args...]`.
+#
+# 1. Finds a Firestore emulator: FIRESTORE_EMULATOR_HOST if set, else starts one with
+#    `gcloud emulators firestore start` on a free loopback port (stopped again on exit),
+#    else runs the unit tests only (the emulator suite is skipped), which is an error
+#    when REQUIRE_EMULATOR=1 or CI=true.
+# 2. Builds and (with an emulator) runs Examples/QuickStart.
+# 3. `swift build --build-tests`, then `swift test "$@"`, logged to .build/test-logs/.
+# 4. Counts the emulator tests (target FirestoreEmulatorTests) that ran and were skipped;
+#    when the emulator is required, any skipped or none ran is a failure.
+#
+# Environment:
+#   FIRESTORE_EMULATOR_HOST  use this emulator (host:port) instead of starting one
+#   REQUIRE_EMULATOR=1       fail when no emulator can be had (implied by CI=true)
+#   EMULATOR_START_TIMEOUT   seconds to wait for a started emulator (default 90)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Test targets whose tests count as "the emulator suite" (xunit classname prefix, ERE).
+EMULATOR_TEST_MODULES_RE='^FirestoreEmulatorTests(\.|$)'
+NO_EMULATOR_MSG="Firestore emulator not found (install Debian package google-cloud-cli-firestore-emulator and Java 17); running unit tests only — the emulator suite will be SKIPPED."
+
+EMU_DIR=""       # temp dir of the emulator this script started (pgid file, gcloud config)
+EMU_PID=""       # pid of the background job that became the emulator's session leader
+EMU_HOST=""      # host:port of the emulator in use, if any
+
+log() { printf '==> %s\n' "$*"; }
+err() { printf 'error: %s\n' "$*" >&2; }
+
+# --- emulator --------------------------------------------------------------------------
+
+# True when a process of process group $1 is running (with $2 = all: or is a zombie not
+# yet reaped).
+group_alive() {
+  local pg=$1 which=${2:-running} f line rest st pgrp
+  for f in /proc/[0-9]*/stat; do
+    { read -r line <"$f"; } 2>/dev/null || continue
+    rest=${line##*) }                  # after "pid (comm) ": state ppid pgrp ...
+    read -r st _ pgrp _ <<<"$rest"
+    if [[ $pgrp == "$pg" && ($st != Z || $which == all) ]]; then
+      return 0
+    fi
+  done
+  return 1
+}
+
+# Stops the emulator this script started: TERM to its whole process group (gcloud, the
+# launcher script and java), KILL after 15 s, then waits until none of it remains.
+stop_emulator() {
+  [[ -n $EMU_DIR ]] || return 0
+  local pgid="" i
+  if [[ -s $EMU_DIR/pgid ]]; then
+    pgid=$(<"$EMU_DIR/pgid")
+  elif [[ -n $EMU_PID ]]; then
+    pgid=$EMU_PID   # setsid ran in the job itself, so the job's pid is the group id
+  fi
+  if [[ $pgid =~ ^[0-9]+$ ]] && ((pgid > 1)) && group_alive "$pgid"; then
+    kill -TERM -- "-$pgid" 2>/dev/null || true
+    for ((i = 0; i < 150; i++)); do
+      group_alive "$pgid" || break
+      sleep 0.1
+    done
+    if group_alive "$pgid"; then
+      kill -KILL -- "-$pgid" 2>/dev/null || true
+      for ((i = 0; i < 50; i++)); do
+        group_alive "$pgid" || break
+        sleep 0.1
+      done
+    fi
+  fi
+  if [[ -n $EMU_PID ]]; then
+    wait "$EMU_PID" 2>/dev/null || true
+  fi
+  if [[ $pgid =~ ^[0-9]+$ ]] && ((pgid > 1)); then
+    for ((i = 0; i < 30; i++)); do   # give init a moment to reap the rest
+      group_alive "$pgid" all || break
+      sleep 0.1
+    done
+  fi
+  rm -rf "$EMU_DIR"
+  EMU_DIR=""
+  EMU_PID=""
+}
+
+# The SDK's Firestore emulator is usable: gcloud, the emulator component and java.
+emulator_available() {
+  command -v gcloud >/dev/null 2>&1 || return 1
+  command -v java >/dev/null 2>&1 || return 1
+  local gcloud_bin sdk_root
+  gcloud_bin=$(readlink -f "$(command -v gcloud)")
+  sdk_root=$(dirname "$(dirname "$gcloud_bin")")
+  [[ -d $sdk_root/platform/cloud-firestore-emulator ]] && return 0
+  # Another layout (e.g. a user-installed SDK): ask dpkg for the Debian package.
+  [[ $(dpkg-query -W -f='${Status}' google-cloud-cli-firestore-emulator 2>/dev/null) == "install ok installed" ]]
+}
+
+port_is_free() {
+  ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+free_port() {
+  local p
+  if command -v python3 >/dev/null 2>&1 &&
+    p=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()' 2>/dev/null) &&
+    [[ $p =~ ^[0-9]+$ ]]; then
+    echo "$p"
+    return 0
+  fi
+  for ((p = 8790; p < 8990; p++)); do
+    if port_is_free "$p"; then
+      echo "$p"
+      return 0
+    fi
+  done
+  return 1
+}
+
+emulator_answers() {  # $1 = host:port
+  [[ $(curl -s --max-time 2 "http://$1/" 2>/dev/null) == Ok* ]]
+}
+
+# A few dozen small REST calls so the emulator's JIT has compiled the hot paths before
+# tests with timeouts run.
+warm_emulator() {  # $1 = host:port
+  local base="http://$1/v1/projects/warmup/databases/(default)/documents" i
+  local -a h=(-H "Authorization: Bearer owner" -H "Content-Type: application/json")
+  for ((i = 0; i < 12; i++)); do
+    curl -sg -o /dev/null --max-time 10 -X PATCH "${h[@]}" \
+      -d "{\"fields\":{\"n\":{\"integerValue\":\"$i\"},\"s\":{\"stringValue\":\"warm\"}}}" "$base/warm/d$i" || true
+    curl -sg -o /dev/null --max-time 10 "${h[@]}" "$base/warm/d$i" || true
+    curl -sg -o /dev/null --max-time 10 -X POST "${h[@]}" \
+      -d '{"structuredQuery":{"from":[{"collectionId":"warm"}],"where":{"fieldFilter":{"field":{"fieldPath":"n"},"op":"GREATER_THAN","value":{"integerValue":"3"}}},"orderBy":[{"field":{"fieldPath":"n"},"direction":"DESCENDING"}]}}' \
+      "$base:runQuery" || true
+  done
+  curl -sg -o /dev/null --max-time 10 -X POST "${h[@]}" \
+    -d "{\"writes\":[{\"delete\":\"projects/warmup/databases/(default)/documents/warm/d0\"}]}" "$base:commit" || true
+}
+
+# Starts `gcloud emulators firestore start` in its own session on a free port and sets
+# EMU_HOST. Exits 1 (after printing the log tail) if it does not answer in time.
+start_emulator() {
+  local port timeout=${EMULATOR_START_TIMEOUT:-90} start waited
+  port=$(free_port) || {
+    err "no free port found for the Firestore emulator"
+    exit 1
+  }
+  EMU_DIR=$(mktemp -d "${TMPDIR:-/tmp}/firestore-emulator.XXXXXX")
+  mkdir -p "$ROOT/.build/test-logs"
+  local emu_log="$ROOT/.build/test-logs/emulator.log"
+  log "starting Firestore emulator on 127.0.0.1:$port (log: $emu_log)"
+  (
+    cd "$EMU_DIR"
+    export CLOUDSDK_CORE_DISABLE_PROMPTS=1 CLOUDSDK_COMPONENT_MANAGER_DISABLE_UPDATE_CHECK=1
+    export CLOUDSDK_CONFIG="$EMU_DIR/gcloud-config"
+    # shellcheck disable=SC2016  # $$ and $1 are expanded by the inner bash
+    exec setsid bash -c 'echo $$ > "$1"; shift; exec "$@"' start-emulator "$EMU_DIR/pgid" \
+      gcloud emulators firestore start --host-port="127.0.0.1:$port"
+  ) >"$emu_log" 2>&1 </dev/null &
+  EMU_PID=$!
+  start=$SECONDS
+  until emulator_answers "127.0.0.1:$port"; do
+    waited=$((SECONDS - start))
+    if ((waited >= timeout)) || ! kill -0 "$EMU_PID" 2>/dev/null; then
+      if ((waited >= timeout)); then
+        err "the Firestore emulator did not answer on 127.0.0.1:$port within ${timeout}s"
+      else
+        err "the Firestore emulator exited before answering on 127.0.0.1:$port"
+      fi
+      echo "--- last lines of $emu_log ---" >&2
+      tail -n 40 "$emu_log" >&2 || true
+      echo "---" >&2
+      exit 1
+    fi
+    sleep 0.5
+  done
+  EMU_HOST="127.0.0.1:$port"
+  log "emulator ready after $((SECONDS - start))s; warming it up"
+  warm_emulator "$EMU_HOST"
+}
+
+on_exit() {
+  local status=$?
+  trap - EXIT INT TERM
+  stop_emulator
+  exit "$status"
+}
+
+# Sets EMU_HOST (and FIRESTORE_EMULATOR_HOST) or explains why there is no emulator.
+setup_emulator() {
+  local required=0
+  if [[ ${REQUIRE_EMULATOR:-} == 1 || ${CI:-} == true ]]; then
+    required=1
+  fi
+  if [[ -n ${FIRESTORE_EMULATOR_HOST:-} ]]; then
+    EMU_HOST=$FIRESTORE_EMULATOR_HOST
+    if ! emulator_answers "$EMU_HOST"; then
+      err "FIRESTORE_EMULATOR_HOST=$EMU_HOST does not answer (expected \"Ok\" from http://$EMU_HOST/)"
+      exit 1
+    fi
+    log "using the Firestore emulator at FIRESTORE_EMULATOR_HOST=$EMU_HOST"
+  elif emulator_available; then
+    start_emulator
+  else
+    if ((required)); then
+      err "$NO_EMULATOR_MSG"
+      err "(an emulator is required here: REQUIRE_EMULATOR=1 or CI=true)"
+      exit 1
+    fi
+    echo "$NO_EMULATOR_MSG"
+    return 0
+  fi
+  export FIRESTORE_EMULATOR_HOST=$EMU_HOST
+  export FIRESTORE_EMULATOR_REQUIRED=1
+}
+
+# --- counting --------------------------------------------------------------------------
+
+# Prints "ran skipped failed total_passed total_failed total_skipped" from the xunit files
+# of `swift test` (Swift Testing writes <name>-swift-testing.xml, XCTest <name>.xml).
+count_from_xunit() {
+  python3 - "$EMULATOR_TEST_MODULES_RE" "$@" <<'PY'
+import re, sys, xml.etree.ElementTree as ET
+pattern = re.compile(sys.argv[1])
+ran = skipped = failed = 0
+tot_pass = tot_fail = tot_skip = 0
+for path in sys.argv[2:]:
+    try:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError):
+        continue
+    for case in root.iter("testcase"):
+        is_skip = case.find("skipped") is not None
+        is_fail = case.find("failure") is not None or case.find("error") is not None
+        if is_skip:
+            tot_skip += 1
+        elif is_fail:
+            tot_fail += 1
+        else:
+            tot_pass += 1
+        if pattern.search(case.get("classname", "")):
+            if is_skip:
+                skipped += 1
+            else:
+                ran += 1
+                if is_fail:
+                    failed += 1
+print(ran, skipped, failed, tot_pass, tot_fail, tot_skip)
+PY
+}
+
+# Fallback without xunit files: count Swift Testing's suite lines for suites named
+# "Emulator…" (tests themselves cannot be attributed to a suite from the console).
+count_from_console() {  # $1 = log
+  local ran skipped
+  ran=$(grep -cE '^[^[:space:]]+ Suite "Emulator[^"]*" (passed|failed)' "$1" || true)
+  skipped=$(grep -cE '^[^[:space:]]+ Suite "Emulator[^"]*" skipped' "$1" || true)
+  echo "$ran $skipped"
+}
+
+# --- main ------------------------------------------------------------------------------
+
+run_step() {  # $1 = title, rest = command
+  local title=$1 start=$SECONDS
+  shift
+  log "$title"
+  local rc=0
+  "$@" || rc=$?
+  if ((rc != 0)); then
+    err "$title failed (exit $rc)"
+    exit "$rc"
+  fi
+  log "$title: done in $((SECONDS - start))s"
+}
+
+main() {
+  cd "$ROOT"
+  if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then
+    export PATH="/opt/swift/usr/bin:$PATH"
+  fi
+  command -v swift >/dev/null 2>&1 || {
+    err "swift not found on PATH (install a Swift 6 toolchain)"
+    exit 1
+  }
+
+  trap on_exit EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+
+  setup_emulator
+
+  run_step "swift build --package-path Examples/QuickStart" \
+    swift build --package-path Examples/QuickStart
+  if [[ -n $EMU_HOST ]]; then
+    run_step "swift run --package-path Examples/QuickStart quickstart (FIRESTORE_EMULATOR_HOST=$EMU_HOST)" \
+      swift run --skip-build --package-path Examples/QuickStart quickstart
+  fi
+
+  run_step "swift build --build-tests" swift build --build-tests
+
+  local logdir="$ROOT/.build/test-logs" test_log xunit xunit_arg=1 a
+  mkdir -p "$logdir"
+  test_log="$logdir/swift-test.log"
+  xunit="$logdir/xunit.xml"
+  rm -f "$logdir"/xunit*.xml
+  # Tests are counted from `swift test --xunit-output` (it names each test's module);
+  # skip that when the caller passes their own or runs a subcommand such as `list`.
+  for a in "$@"; do
+    if [[ $a == --xunit-output* ]]; then
+      xunit_arg=0
+    fi
+  done
+  if [[ ${1:-} == list ]]; then
+    xunit_arg=0
+  fi
+  local -a test_cmd=(swift test "$@")
+  if ((xunit_arg)); then
+    test_cmd+=(--xunit-output "$xunit")
+  fi
+
+  log "${test_cmd[*]}"
+  local start=$SECONDS status
+  set +e
+  "${test_cmd[@]}" 2>&1 | tee "$test_log"
+  status=${PIPESTATUS[0]}
+  set -e
+  log "swift test exited $status after $((SECONDS - start))s (log: $test_log)"
+
+  local required=0 ran=0 skipped=0 failed=0 tp tf ts totals="" counts
+  if [[ -n $EMU_HOST && (${REQUIRE_EMULATOR:-} == 1 || ${CI:-} == true) ]]; then
+    required=1
+  fi
+  local -a xunit_files=()
+  for a in "${xunit%.xml}-swift-testing.xml" "$xunit"; do
+    if [[ -s $a ]]; then
+      xunit_files+=("$a")
+    fi
+  done
+  if ((${#xunit_files[@]})) && command -v python3 >/dev/null 2>&1 &&
+    counts=$(count_from_xunit "${xunit_files[@]}"); then
+    read -r ran skipped failed tp tf ts <<<"$counts"
+    totals="tests: $tp passed, $tf failed, $ts skipped"
+    if [[ -n $EMU_HOST ]]; then
+      echo "emulator suite: $ran tests ran ($failed failed), $skipped skipped, against FIRESTORE_EMULATOR_HOST=$EMU_HOST"
+    else
+      echo "emulator suite: $ran tests ran, $skipped skipped (no emulator)"
+    fi
+  else
+    read -r ran skipped <<<"$(count_from_console "$test_log")"
+    if [[ -n $EMU_HOST ]]; then
+      echo "emulator suite: $ran Emulator suites ran, $skipped skipped, against FIRESTORE_EMULATOR_HOST=$EMU_HOST (suite count: no xunit output to count tests)"
+    else
+      echo "emulator suite: $ran Emulator suites ran, $skipped skipped (no emulator)"
+    fi
+  fi
+
+  if ((required)) && ((status == 0)); then
+    if ((ran == 0)); then
+      err "the emulator is required but no emulator test ran"
+      status=1
+    elif ((skipped > 0)); then
+      err "the emulator is required but $skipped emulator test(s) were skipped"
+      status=1
+    fi
+  fi
+  if [[ -n $totals ]]; then
+    echo "$totals"
+  fi
+  return "$status"
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+  main "$@"
+fi
