@@ -136,6 +136,19 @@ struct TransportTests {
     #expect(error.message.contains("got:") && error.message.contains("want:") && error.message.contains("body"))
   }
 
+  @Test("an empty or slash-bearing project ID fails every call, naming it")
+  func badProjectID() async throws {
+    for project in ["", "a/b", "has space"] {
+      let transport = ScriptedTransport([])
+      var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+      settings.transport = transport
+      let db = Firestore(projectID: project, settings: settings)
+      let error = try await #require(throws: FirestoreError.self) { try await db.document("c/d").getDocument() }
+      #expect(error.code == .invalidArgument && error.message.contains("project ID"))
+      #expect(transport.requests.isEmpty)
+    }
+  }
+
   @Test("invalid input sends no request")
   func nothingSent() async throws {
     let (db, transport) = Offline.noNetwork()

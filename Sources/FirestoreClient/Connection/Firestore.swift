@@ -38,7 +38,19 @@ public final class Firestore: Sendable {
     documentsRoot = databaseName + "/documents"
     rest = RESTClient(
       settings: settings,
-      databasePath: "/v1/projects/\(ResourcePath.escapeSegment(projectID))/databases/\(ResourcePath.escapeSegment(database))")
+      databasePath: "/v1/projects/\(ResourcePath.escapeSegment(projectID))/databases/\(ResourcePath.escapeSegment(database))",
+      configurationError: Self.validate(projectID: projectID, database: database))
+  }
+
+  /// Checks the IDs that name the database; a bad one fails every call, naming the ID.
+  private static func validate(projectID: String, database: String) -> FirestoreError? {
+    for (what, id) in [("project ID", projectID), ("database ID", database)] {
+      if id.isEmpty { return .invalidArgument("\(what) must not be empty") }
+      if id.contains("/") || id.contains(where: \.isWhitespace) {
+        return .invalidArgument("\(what) \"\(id)\" must not contain \"/\" or whitespace")
+      }
+    }
+    return nil
   }
 
   /// A top-level collection, or a subcollection when `collectionPath` has slashes

@@ -23,7 +23,11 @@ final class RESTClient: Sendable {
   private let transport: any Transport
   private let resourceHeader: String
 
-  init(settings: FirestoreSettings, databasePath: String) {
+  /// A problem with the project or database ID, reported by every call.
+  let configurationError: FirestoreError?
+
+  init(settings: FirestoreSettings, databasePath: String, configurationError: FirestoreError? = nil) {
+    self.configurationError = configurationError
     self.settings = settings
     self.databasePath = databasePath
     transport = settings.transport ?? URLSessionTransport.shared
@@ -85,6 +89,7 @@ final class RESTClient: Sendable {
     var attempt = 1
     var forceRefresh = false
     var refreshedOnce = false
+    if let configurationError { throw configurationError }
     while true {
       do {
         let request = try await makeRequest(call, forceRefresh: forceRefresh)
