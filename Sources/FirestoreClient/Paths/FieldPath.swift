@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A path to a field in a document: a list of field names, to reach into nested maps.
 ///
 /// Use it when a field name contains a dot or other characters that a dotted string
@@ -47,57 +49,17 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
   /// The canonical server form: names joined by dots, each back-quoted unless it is a
   /// plain identifier (`[A-Za-z_][A-Za-z_0-9]*`), with back-quotes and backslashes
   /// escaped by a backslash.
-  public var canonicalString: String {
-    segments.map(Self.quote).joined(separator: ".")
-  }
+  public var canonicalString: String { CanonicalFieldPath.encode(segments) }
 
   public var description: String { segments.joined(separator: ".") }
 
-  static func quote(_ name: String) -> String {
-    if isPlainIdentifier(name) { return name }
-    var out = "`"
-    for ch in name {
-      if ch == "`" || ch == "\\" { out.append("\\") }
-      out.append(ch)
-    }
-    return out + "`"
-  }
-
-  private static func isPlainIdentifier(_ name: String) -> Bool {
-    guard let first = name.utf8.first else { return false }
-    func letter(_ b: UInt8) -> Bool { (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 95 }
-    return letter(first) && name.utf8.allSatisfy { letter($0) || ($0 >= 48 && $0 <= 57) }
-  }
-
   /// Parses the canonical server form (back-quoted names allowed) back into names.
   static func parse(canonical text: String) throws(FirestoreError) -> FieldPath {
-    var segments: [String] = []
-    var current = ""
-    var quoted = false
-    var escaping = false
-    var wasQuoted = false
-    for ch in text {
-      if escaping {
-        current.append(ch)
-        escaping = false
-      } else if quoted {
-        if ch == "\\" { escaping = true } else if ch == "`" { quoted = false } else { current.append(ch) }
-      } else if ch == "`" {
-        quoted = true
-        wasQuoted = true
-      } else if ch == "." {
-        if current.isEmpty && !wasQuoted { throw .invalidArgument("field path \"\(text)\" has an empty field name") }
-        segments.append(current)
-        current = ""
-        wasQuoted = false
-      } else {
-        current.append(ch)
-      }
+    do {
+      return FieldPath(try CanonicalFieldPath.decode(text))
+    } catch {
+      throw .invalidArgument("\(error)")
     }
-    if quoted || escaping { throw .invalidArgument("field path \"\(text)\" has an unterminated back-quote") }
-    if current.isEmpty && !wasQuoted { throw .invalidArgument("field path \"\(text)\" has an empty field name") }
-    segments.append(current)
-    return FieldPath(segments)
   }
 
   /// Whether `self` equals `other` or lies inside it.
