@@ -7,13 +7,18 @@ let package = Package(
   products: [
     .library(name: "FirestoreWire", targets: ["FirestoreWire"]),
     .library(name: "FirestoreClient", targets: ["FirestoreClient"]),
+    .library(name: "FirestoreMock", targets: ["FirestoreMock"]),
+    .executable(name: "firestore-mock-server", targets: ["FirestoreMockServer"]),
   ],
   targets: [
     .target(name: "FirestoreWire"),
     .target(name: "FirestoreClient", dependencies: ["FirestoreWire"]),
+    .target(name: "FirestoreMock", dependencies: ["FirestoreWire"], path: "Mocks/FirestoreMock"),
+    .executableTarget(name: "FirestoreMockServer", dependencies: ["FirestoreMock"], path: "Mocks/FirestoreMockServer"),
     .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreWire"]),
     .testTarget(name: "FirestoreClientTests", dependencies: ["FirestoreClient"]),
-    .testTarget(name: "FirestoreEmulatorTests", dependencies: ["FirestoreClient"]),
+    .testTarget(name: "FirestoreConformanceTests", dependencies: ["FirestoreClient", "FirestoreMock"]),
+    .testTarget(name: "FirestoreMockTests", dependencies: ["FirestoreMock"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -15,7 +15,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 
-DOC_MODULES=(FirestoreClient FirestoreWire)
+DOC_MODULES=(FirestoreClient FirestoreWire FirestoreMock)
 GRAPH_DIR=.build/symbol-graphs
 OUT_DIR=.build/docs
 LOG=.build/docs-build.log

@@ -3,15 +3,14 @@ import Testing
 
 @testable import FirestoreClient
 
-@Suite("Emulator: references", .enabled(if: Emulator.isAvailable))
-struct ReferenceEmulatorTests {
+@Suite("Conformance: references")
+struct ReferenceConformanceTests {
   @Test(
     "IDs with spaces, Unicode and URL metacharacters reach the server intact",
-    arguments: [
-      "with space", "ünïcödé-日本", "100%", "what?", "hash#tag", "a+b", "semi;colon&amp=eq", "emoji😀",
-    ])
-  func awkwardIDs(id: String) async throws {
-    let collection = Emulator.collection("awkward")
+    arguments: Backend.all,
+    ["with space", "ünïcödé-日本", "100%", "what?", "hash#tag", "a+b", "semi;colon&amp=eq", "emoji😀", "colon:runQuery"])
+  func awkwardIDs(_ backend: Backend, id: String) async throws {
+    let collection = backend.collection("awkward")
     let ref = collection.document(id)
     try await ref.setData(["id": id])
     let snapshot = try await ref.getDocument()
@@ -25,13 +24,13 @@ struct ReferenceEmulatorTests {
     #expect(sub.path == "\(collection.path)/\(id)/sub é/x y")
   }
 
-  @Test("subcollections at any depth, parents and auto-IDs")
-  func deepPaths() async throws {
-    let root = Emulator.collection()
+  @Test("subcollections at any depth, parents and auto-IDs", arguments: Backend.all)
+  func deepPaths(_ backend: Backend) async throws {
+    let root = backend.collection()
     let deep = root.document("a").collection("b").document("c").collection("d").document("e")
     try await deep.setData(["depth": 3])
     #expect(deep.parent.parent?.parent.parent?.documentID == "a")
-    #expect(Emulator.db.document(deep.path) == deep)
+    #expect(backend.db.document(deep.path) == deep)
     let added = try await root.addDocument(data: ["n": 1])
     #expect(added.documentID.count == 20)
     #expect(added.documentID.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
@@ -40,21 +39,19 @@ struct ReferenceEmulatorTests {
 
   @Test(
     "invalid paths are rejected before any request",
-    arguments: [
-      "", "a//b", ".", "..", "__reserved__", String(repeating: "x", count: 1501),
-    ])
-  func invalidIDs(id: String) async throws {
-    let ref = Emulator.collection().document(id)
+    arguments: Backend.all, ["", "a//b", ".", "..", "__reserved__", String(repeating: "x", count: 1501)])
+  func invalidIDs(_ backend: Backend, id: String) async throws {
+    let ref = backend.collection().document(id)
     let error = try await #require(throws: FirestoreError.self) { try await ref.getDocument() }
     #expect(error.code == .invalidArgument)
     #expect(error.requestPath == nil)  // never sent
   }
 
-  @Test("collection/document parity is checked")
-  func parity() async throws {
-    let doc = Emulator.db.document("only-a-collection")
+  @Test("collection/document parity is checked", arguments: Backend.all)
+  func parity(_ backend: Backend) async throws {
+    let doc = backend.db.document("only-a-collection")
     #expect(try await #require(throws: FirestoreError.self) { try await doc.getDocument() }.code == .invalidArgument)
-    let collection = Emulator.db.collection("a/b")
+    let collection = backend.db.collection("a/b")
     #expect(try await #require(throws: FirestoreError.self) { try await collection.getDocuments() }.code == .invalidArgument)
   }
 }

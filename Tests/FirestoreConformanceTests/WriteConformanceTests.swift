@@ -4,11 +4,11 @@ import Testing
 
 @testable import FirestoreClient
 
-@Suite("Emulator: writes", .enabled(if: Emulator.isAvailable))
-struct WriteEmulatorTests {
-  @Test("setData replaces, merge keeps other fields, mergeFields writes only listed fields")
-  func setVariants() async throws {
-    let ref = Emulator.collection().document("d")
+@Suite("Conformance: writes")
+struct WriteConformanceTests {
+  @Test("setData replaces, merge keeps other fields, mergeFields writes only listed fields", arguments: Backend.all)
+  func setVariants(_ backend: Backend) async throws {
+    let ref = backend.collection().document("d")
     let first = try await ref.setData(["a": 1, "b": ["x": 1, "y": 2] as [String: any Sendable], "c": "keep"])
     try await ref.setData(["b": ["x": 10] as [String: any Sendable], "d": true], merge: true)
     var fields = try #require(try await ref.getDocument().fields)
@@ -30,9 +30,9 @@ struct WriteEmulatorTests {
     #expect(missing.code == .invalidArgument && missing.message.contains("zzz"))
   }
 
-  @Test("updateData with dotted paths, FieldPath segments that need quoting, and delete")
-  func updateVariants() async throws {
-    let ref = Emulator.collection().document("u")
+  @Test("updateData with dotted paths, FieldPath segments that need quoting, and delete", arguments: Backend.all)
+  func updateVariants(_ backend: Backend) async throws {
+    let ref = backend.collection().document("u")
     try await ref.setData(["name": "x", "nested": ["keep": 1, "drop": 2] as [String: any Sendable], "gone": true])
     try await ref.updateData([
       "nested.added": 3, "nested.drop": FieldValue.delete(), "gone": FieldValue.delete(),
@@ -50,7 +50,7 @@ struct WriteEmulatorTests {
     #expect(fields["name"] == .string("x"))
 
     let notFound = try await #require(throws: FirestoreError.self) {
-      try await Emulator.collection().document("missing").updateData(["a": 1])
+      try await backend.collection().document("missing").updateData(["a": 1])
     }
     #expect(notFound.code == .notFound)
     #expect(notFound.httpStatus == 404)
@@ -58,26 +58,26 @@ struct WriteEmulatorTests {
     #expect(notFound.requestPath?.hasSuffix("documents:commit") == true)
   }
 
-  @Test("FieldValue.delete() in a plain setData is rejected before sending")
-  func deleteInSetRejected() async throws {
+  @Test("FieldValue.delete() in a plain setData is rejected before sending", arguments: Backend.all)
+  func deleteInSetRejected(_ backend: Backend) async throws {
     let error = try await #require(throws: FirestoreError.self) {
-      try await Emulator.collection().document("x").setData(["a": FieldValue.delete()])
+      try await backend.collection().document("x").setData(["a": FieldValue.delete()])
     }
     #expect(error.code == .invalidArgument && error.message.contains("\"a\""))
   }
 
-  @Test("create fails with alreadyExists on an existing document")
-  func createOnly() async throws {
-    let ref = Emulator.collection().document("c")
+  @Test("create fails with alreadyExists on an existing document", arguments: Backend.all)
+  func createOnly(_ backend: Backend) async throws {
+    let ref = backend.collection().document("c")
     try await ref.create(["v": 1])
     let error = try await #require(throws: FirestoreError.self) { try await ref.create(["v": 2]) }
     #expect(error.code == .alreadyExists)
     #expect(try await ref.getDocument().get("v") as? Int == 1)
   }
 
-  @Test("delete with and without preconditions")
-  func deletePreconditions() async throws {
-    let collection = Emulator.collection()
+  @Test("delete with and without preconditions", arguments: Backend.all)
+  func deletePreconditions(_ backend: Backend) async throws {
+    let collection = backend.collection()
     let ref = collection.document("d")
     try await collection.document("never").delete()  // a missing document deletes fine
     let missing = try await #require(throws: FirestoreError.self) {
@@ -95,9 +95,9 @@ struct WriteEmulatorTests {
     #expect(try await ref.getDocument().exists == false)
   }
 
-  @Test("server transforms: timestamp, increment, array union/remove, maximum, minimum")
-  func transforms() async throws {
-    let ref = Emulator.collection().document("t")
+  @Test("server transforms: timestamp, increment, array union/remove, maximum, minimum", arguments: Backend.all)
+  func transforms(_ backend: Backend) async throws {
+    let ref = backend.collection().document("t")
     try await ref.setData(["n": 5, "f": 1.0, "tags": ["a", "b"], "hi": 10, "lo": 10, "label": "x"])
     let result = try await ref.updateData([
       "ts": FieldValue.serverTimestamp(),
@@ -127,10 +127,10 @@ struct WriteEmulatorTests {
     #expect(result.transformResults.contains(.integer(7)))
   }
 
-  @Test("a batch commits atomically and returns results in order")
-  func batches() async throws {
-    let collection = Emulator.collection()
-    let batch = Emulator.db.batch()
+  @Test("a batch commits atomically and returns results in order", arguments: Backend.all)
+  func batches(_ backend: Backend) async throws {
+    let collection = backend.collection()
+    let batch = backend.db.batch()
     batch.setData(["v": 1], forDocument: collection.document("a"))
     batch.setData(["w": 2], forDocument: collection.document("b"), merge: true)
     batch.updateData(["v": FieldValue.increment(1)], forDocument: collection.document("a"))
@@ -143,7 +143,7 @@ struct WriteEmulatorTests {
     #expect(again.code == .invalidArgument)
 
     // One failing precondition aborts the whole batch.
-    let failing = Emulator.db.batch()
+    let failing = backend.db.batch()
     failing.setData(["new": true], forDocument: collection.document("c"))
     failing.create(["v": 9], forDocument: collection.document("a"))
     let error = try await #require(throws: FirestoreError.self) { try await failing.commit() }
@@ -151,16 +151,16 @@ struct WriteEmulatorTests {
     #expect(try await collection.document("c").getDocument().exists == false)
 
     // An invalid write is reported by commit, and nothing is sent.
-    let invalid = Emulator.db.batch()
+    let invalid = backend.db.batch()
     invalid.setData(["ok": 1], forDocument: collection.document("d"))
     invalid.setData(["bad": GeoPoint(latitude: 0, longitude: 200)], forDocument: collection.document("e"))
     #expect(try await #require(throws: FirestoreError.self) { try await invalid.commit() }.code == .invalidArgument)
     #expect(try await collection.document("d").getDocument().exists == false)
   }
 
-  @Test("documents over 1 MiB are rejected before sending")
-  func oversizedDocument() async throws {
-    let ref = Emulator.collection().document("big")
+  @Test("documents over 1 MiB are rejected before sending", arguments: Backend.all)
+  func oversizedDocument(_ backend: Backend) async throws {
+    let ref = backend.collection().document("big")
     let error = try await #require(throws: FirestoreError.self) {
       try await ref.setData(["blob": Data(count: 1_048_600)])
     }
@@ -169,15 +169,15 @@ struct WriteEmulatorTests {
     #expect(try await ref.getDocument().exists)
   }
 
-  @Test("requests over 10 MiB are rejected before sending; the emulator's own 4 MiB limit is not retried")
-  func oversizedRequests() async throws {
-    let c = Emulator.collection()
-    let huge = Emulator.db.batch()
+  @Test("requests over 10 MiB are rejected before sending; the emulator's own 4 MiB limit is not retried", arguments: Backend.all)
+  func oversizedRequests(_ backend: Backend) async throws {
+    let c = backend.collection()
+    let huge = backend.db.batch()
     for i in 0..<9 { huge.setData(["blob": Data(count: 1_000_000)], forDocument: c.document("h\(i)")) }
     let local = try await #require(throws: FirestoreError.self) { try await huge.commit() }
     #expect(local.code == .invalidArgument && local.message.contains("10 MiB") && local.requestPath == nil)
 
-    let large = Emulator.db.batch()
+    let large = backend.db.batch()
     for i in 0..<5 { large.setData(["blob": Data(count: 1_000_000)], forDocument: c.document("l\(i)")) }
     let server = try await #require(throws: FirestoreError.self) { try await large.commit() }
     #expect(server.code == .resourceExhausted && server.httpStatus == 429)

@@ -3,11 +3,11 @@ import Testing
 
 @testable import FirestoreClient
 
-@Suite("Emulator: aggregations", .enabled(if: Emulator.isAvailable))
-struct AggregationEmulatorTests {
-  private func seed() async throws -> CollectionReference {
-    let c = Emulator.collection()
-    let batch = Emulator.db.batch()
+@Suite("Conformance: aggregations")
+struct AggregationConformanceTests {
+  private func seed(_ backend: Backend) async throws -> CollectionReference {
+    let c = backend.collection()
+    let batch = backend.db.batch()
     let rows: [[String: any Sendable]] = [
       ["pop": 1, "kind": "a"], ["pop": 2, "kind": "a"], ["pop": 2.5, "kind": "b"], ["pop": 4, "kind": "b"], ["kind": "b"],
     ]
@@ -16,9 +16,9 @@ struct AggregationEmulatorTests {
     return c
   }
 
-  @Test("count, sum and average, alone and together, with filters")
-  func aggregations() async throws {
-    let c = try await seed()
+  @Test("count, sum and average, alone and together, with filters", arguments: Backend.all)
+  func aggregations(_ backend: Backend) async throws {
+    let c = try await seed(backend)
     #expect(try await c.count.getAggregation().count == 5)
     #expect(try await c.whereField("kind", isEqualTo: "a").count.getAggregation().count == 2)
     let ints = try await c.whereField("kind", isEqualTo: "a").aggregate([.sum("pop"), .average("pop")]).getAggregation()
@@ -36,10 +36,10 @@ struct AggregationEmulatorTests {
     #expect(none.get(.average("pop")) is NSNull)
   }
 
-  @Test("an aggregation over an invalid field path fails before sending")
-  func invalidAggregation() async throws {
+  @Test("an aggregation over an invalid field path fails before sending", arguments: Backend.all)
+  func invalidAggregation(_ backend: Backend) async throws {
     let error = try await #require(throws: FirestoreError.self) {
-      try await Emulator.collection().aggregate([.sum("a..b")]).getAggregation()
+      try await backend.collection().aggregate([.sum("a..b")]).getAggregation()
     }
     #expect(error.code == .invalidArgument && error.requestPath == nil)
   }

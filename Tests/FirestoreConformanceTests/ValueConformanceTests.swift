@@ -4,12 +4,12 @@ import Testing
 
 @testable import FirestoreClient
 
-@Suite("Emulator: values", .enabled(if: Emulator.isAvailable))
-struct ValueEmulatorTests {
-  @Test("every Firestore type round-trips exactly through the emulator")
-  func everyTypeRoundTrips() async throws {
-    let ref = Emulator.collection().document("all")
-    let other = Emulator.db.document("cities/c1")
+@Suite("Conformance: values")
+struct ValueConformanceTests {
+  @Test("every Firestore type round-trips exactly through the emulator", arguments: Backend.all)
+  func everyTypeRoundTrips(_ backend: Backend) async throws {
+    let ref = backend.collection().document("all")
+    let other = backend.db.document("cities/c1")
     let stamp = try Timestamp(rfc3339: "2024-01-02T03:04:05.123456Z")
     let data: [String: any Sendable] = [
       "null": NSNull(),
@@ -74,9 +74,9 @@ struct ValueEmulatorTests {
     #expect(snapshot.get(FieldPath(["map", "a.b"])) as? Int == 1)
   }
 
-  @Test("timestamps keep microseconds and accept any offset")
-  func timestampPrecision() async throws {
-    let ref = Emulator.collection().document("t")
+  @Test("timestamps keep microseconds and accept any offset", arguments: Backend.all)
+  func timestampPrecision(_ backend: Backend) async throws {
+    let ref = backend.collection().document("t")
     let withOffset = try Timestamp(rfc3339: "2024-01-02T04:04:05.5+01:00")
     try await ref.setData(["t": withOffset, "micro": Timestamp(seconds: 1, nanoseconds: 123_456_000)])
     let fields = try #require(try await ref.getDocument().fields)
@@ -84,14 +84,14 @@ struct ValueEmulatorTests {
     #expect(fields["micro"] == .timestamp(Timestamp(seconds: 1, nanoseconds: 123_456_000)))
   }
 
-  @Test("maps nest to Firestore's 20 levels; deeper is rejected before sending")
-  func nestingLimit() async throws {
+  @Test("maps nest to Firestore's 20 levels; deeper is rejected before sending", arguments: Backend.all)
+  func nestingLimit(_ backend: Backend) async throws {
     func nested(_ levels: Int) -> [String: any Sendable] {
       var value: [String: any Sendable] = ["leaf": 1]
       for _ in 1..<levels { value = ["m": value] }
       return value
     }
-    let ref = Emulator.collection().document("deep")
+    let ref = backend.collection().document("deep")
     try await ref.setData(nested(20))
     #expect(try await ref.getDocument().exists)
     let error = try await #require(throws: FirestoreError.self) { try await ref.setData(nested(21)) }
@@ -99,9 +99,9 @@ struct ValueEmulatorTests {
     #expect(error.message.contains("20 levels"))
   }
 
-  @Test("out-of-range geo points and unsupported types are rejected naming the field")
-  func invalidValues() async throws {
-    let ref = Emulator.collection().document("bad")
+  @Test("out-of-range geo points and unsupported types are rejected naming the field", arguments: Backend.all)
+  func invalidValues(_ backend: Backend) async throws {
+    let ref = backend.collection().document("bad")
     let geo = try await #require(throws: FirestoreError.self) { try await ref.setData(["where": GeoPoint(latitude: 91, longitude: 0)]) }
     #expect(geo.code == .invalidArgument && geo.message.contains("\"where\""))
     struct Opaque: Sendable {}

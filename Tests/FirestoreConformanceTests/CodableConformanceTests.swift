@@ -3,8 +3,8 @@ import Testing
 
 @testable import FirestoreClient
 
-@Suite("Emulator: Codable", .enabled(if: Emulator.isAvailable))
-struct CodableEmulatorTests {
+@Suite("Conformance: Codable")
+struct CodableConformanceTests {
   enum Status: String, Codable { case draft, published }
 
   struct Address: Codable, Equatable {
@@ -28,13 +28,13 @@ struct CodableEmulatorTests {
     @ServerTimestamp var createdAt: Timestamp?
   }
 
-  @Test("setData(from:), getDocument(as:), @DocumentID and @ServerTimestamp")
-  func roundTrip() async throws {
-    let ref = Emulator.collection().document("a1")
+  @Test("setData(from:), getDocument(as:), @DocumentID and @ServerTimestamp", arguments: Backend.all)
+  func roundTrip(_ backend: Backend) async throws {
+    let ref = backend.collection().document("a1")
     let article = Article(
       title: "Swift on Linux", status: .published, views: Int64.max, rating: 4.5, tags: ["swift", "linux"],
       address: Address(city: "Paris", zip: nil), publishedAt: Date(timeIntervalSince1970: 1_700_000_000.123456),
-      thumbnail: Data([1, 2, 3]), location: GeoPoint(latitude: 1, longitude: 2), author: Emulator.db.document("users/ada"),
+      thumbnail: Data([1, 2, 3]), location: GeoPoint(latitude: 1, longitude: 2), author: backend.db.document("users/ada"),
       subtitle: nil)
     let result = try await ref.setData(from: article)
     let raw = try await ref.getDocument()
@@ -52,13 +52,13 @@ struct CodableEmulatorTests {
     #expect(abs(created.seconds - result.commitTime.seconds) <= 1)
   }
 
-  @Test("addDocument(from:) and query results decode; errors name the field and the type found")
-  func addAndDecodeErrors() async throws {
+  @Test("addDocument(from:) and query results decode; errors name the field and the type found", arguments: Backend.all)
+  func addAndDecodeErrors(_ backend: Backend) async throws {
     struct Item: Codable {
       var name: String
       var count: Int
     }
-    let collection = Emulator.collection()
+    let collection = backend.collection()
     let ref = try await collection.addDocument(from: Item(name: "pen", count: 3))
     let items = try await collection.getDocuments().documents.map { try $0.data(as: Item.self) }
     #expect(items.map(\.name) == ["pen"])
@@ -70,14 +70,14 @@ struct CodableEmulatorTests {
     #expect(missing.code == .notFound)
   }
 
-  @Test("encoders in batches and transactions")
-  func batchAndTransaction() async throws {
+  @Test("encoders in batches and transactions", arguments: Backend.all)
+  func batchAndTransaction(_ backend: Backend) async throws {
     struct Counter: Codable { var n: Int }
-    let c = Emulator.collection()
-    let batch = Emulator.db.batch()
+    let c = backend.collection()
+    let batch = backend.db.batch()
     batch.setData(from: Counter(n: 1), forDocument: c.document("x"))
     try await batch.commit()
-    try await Emulator.db.runTransaction { tx in
+    try await backend.db.runTransaction { tx in
       let current = try await tx.getDocument(c.document("x")).data(as: Counter.self)
       tx.setData(from: Counter(n: current.n + 1), forDocument: c.document("x"))
     }

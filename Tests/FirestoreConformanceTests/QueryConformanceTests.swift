@@ -5,9 +5,9 @@ import Testing
 @testable import FirestoreClient
 
 /// Five cities with a mix of types, written once per test into a fresh collection.
-private func seedCities(_ hint: String = #function) async throws -> CollectionReference {
-  let collection = Emulator.collection(hint)
-  let batch = Emulator.db.batch()
+private func seedCities(_ backend: Backend, _ hint: String = #function) async throws -> CollectionReference {
+  let collection = backend.collection(hint)
+  let batch = backend.db.batch()
   let rows: [(String, [String: any Sendable])] = [
     ("c1", ["name": "Aa", "pop": 1, "country": "JP", "tags": ["big", "old"], "score": Double.nan, "capital": true]),
     ("c2", ["name": "Bb", "pop": 2, "country": "JP", "tags": ["new"], "score": 1.5, "capital": false]),
@@ -24,11 +24,11 @@ private func ids(_ q: some QueryConvertible) async throws -> [String] {
   try await q.getDocuments().documents.map(\.documentID)
 }
 
-@Suite("Emulator: queries", .enabled(if: Emulator.isAvailable))
-struct QueryEmulatorTests {
-  @Test("every comparison operator")
-  func operators() async throws {
-    let c = try await seedCities()
+@Suite("Conformance: queries")
+struct QueryConformanceTests {
+  @Test("every comparison operator", arguments: Backend.all)
+  func operators(_ backend: Backend) async throws {
+    let c = try await seedCities(backend)
     #expect(try await ids(c.whereField("country", isEqualTo: "JP")) == ["c1", "c2"])
     #expect(try await ids(c.whereField("country", isNotEqualTo: "JP").order(by: "country")) == ["c3", "c4", "c5"])
     #expect(try await ids(c.whereField("pop", isLessThan: 2.5)) == ["c1", "c2"])
@@ -43,9 +43,9 @@ struct QueryEmulatorTests {
     #expect(try await ids(c.whereField(FieldPath.documentID(), in: ["c4", c.document("c2")])) == ["c2", "c4"])
   }
 
-  @Test("nil and NaN become IS_NULL / IS_NAN and their NOT forms")
-  func nullAndNaN() async throws {
-    let c = try await seedCities()
+  @Test("nil and NaN become IS_NULL / IS_NAN and their NOT forms", arguments: Backend.all)
+  func nullAndNaN(_ backend: Backend) async throws {
+    let c = try await seedCities(backend)
     #expect(try await ids(c.whereField("score", isEqualTo: nil as Int?)) == ["c3"])
     #expect(try await ids(c.whereField("score", isEqualTo: NSNull())) == ["c3"])
     #expect(try await ids(c.whereField("score", isEqualTo: Double.nan)) == ["c1"])
@@ -54,9 +54,9 @@ struct QueryEmulatorTests {
     #expect(try await ids(c.whereField("score", isNotEqualTo: Double.nan)) == ["c2", "c4"])
   }
 
-  @Test("AND / OR composite filters")
-  func composites() async throws {
-    let c = try await seedCities()
+  @Test("AND / OR composite filters", arguments: Backend.all)
+  func composites(_ backend: Backend) async throws {
+    let c = try await seedCities(backend)
     let or = Filter.orFilter([.whereField("pop", isEqualTo: 1), .whereField("name", isEqualTo: "Cc")])
     #expect(try await ids(c.whereFilter(or)) == ["c1", "c3"])
     let nested = Filter.andFilter([
@@ -66,9 +66,9 @@ struct QueryEmulatorTests {
     #expect(try await ids(c.whereFilter(nested)) == ["c2", "c5"])
   }
 
-  @Test("order, limit and limit(toLast:) (results in the order asked)")
-  func ordering() async throws {
-    let c = try await seedCities()
+  @Test("order, limit and limit(toLast:) (results in the order asked)", arguments: Backend.all)
+  func ordering(_ backend: Backend) async throws {
+    let c = try await seedCities(backend)
     #expect(try await ids(c.order(by: "pop", descending: true)) == ["c5", "c4", "c3", "c2", "c1"])
     #expect(try await ids(c.order(by: "country").order(by: "pop", descending: true)) == ["c4", "c3", "c2", "c1", "c5"])
     #expect(try await ids(c.order(by: "pop").limit(to: 2)) == ["c1", "c2"])
@@ -79,9 +79,9 @@ struct QueryEmulatorTests {
     #expect(try await ids(c.order(by: "pop").offset(3)) == ["c4", "c5"])
   }
 
-  @Test("cursors from values and from document snapshots")
-  func cursors() async throws {
-    let c = try await seedCities()
+  @Test("cursors from values and from document snapshots", arguments: Backend.all)
+  func cursors(_ backend: Backend) async throws {
+    let c = try await seedCities(backend)
     let byPop = c.order(by: "pop")
     #expect(try await ids(byPop.start(at: [2])) == ["c2", "c3", "c4", "c5"])
     #expect(try await ids(byPop.start(after: [2])) == ["c3", "c4", "c5"])
@@ -102,9 +102,9 @@ struct QueryEmulatorTests {
     #expect(try await ids(c.whereField("pop", isGreaterThan: 1).start(afterDocument: c2)) == ["c3", "c4", "c5"])
   }
 
-  @Test("select and the ID-only projection")
-  func projections() async throws {
-    let c = try await seedCities()
+  @Test("select and the ID-only projection", arguments: Backend.all)
+  func projections(_ backend: Backend) async throws {
+    let c = try await seedCities(backend)
     let named = try await c.select(["name"]).order(by: "name").getDocuments()
     #expect(named.documents.first?.fields == ["name": .string("Aa")])
     let idsOnly = try await c.whereField("country", isEqualTo: "FR").selectDocumentIDs().getDocuments()
@@ -113,24 +113,24 @@ struct QueryEmulatorTests {
     #expect(try await c.select([]).getDocuments().documents.allSatisfy(\.fields.isEmpty))
   }
 
-  @Test("collection-group queries, at the root and below a document")
-  func collectionGroups() async throws {
+  @Test("collection-group queries, at the root and below a document", arguments: Backend.all)
+  func collectionGroups(_ backend: Backend) async throws {
     let group = "landmarks\(AutoID.make().prefix(6))"
-    let root = Emulator.collection()
+    let root = backend.collection()
     try await root.document("a").collection(group).document("l1").setData(["type": "museum"])
     try await root.document("b").collection(group).document("l2").setData(["type": "park"])
-    try await Emulator.db.collection(group).document("l3").setData(["type": "museum"])
-    let museums = try await Emulator.db.collectionGroup(group).whereField("type", isEqualTo: "museum").getDocuments()
+    try await backend.db.collection(group).document("l3").setData(["type": "museum"])
+    let museums = try await backend.db.collectionGroup(group).whereField("type", isEqualTo: "museum").getDocuments()
     #expect(Set(museums.documents.map(\.reference.path)) == ["\(root.path)/a/\(group)/l1", "\(group)/l3"])
-    let all = try await Emulator.db.collectionGroup(group).order(by: FieldPath.documentID()).getDocuments()
+    let all = try await backend.db.collectionGroup(group).order(by: FieldPath.documentID()).getDocuments()
     #expect(all.count == 3)
     let underA = try await root.document("a").collection(group).getDocuments()
     #expect(underA.documents.map(\.documentID) == ["l1"])
   }
 
-  @Test("a query at a past readTime sees the old result")
-  func queryReadTime() async throws {
-    let c = try await seedCities()
+  @Test("a query at a past readTime sees the old result", arguments: Backend.all)
+  func queryReadTime(_ backend: Backend) async throws {
+    let c = try await seedCities(backend)
     let before = try await c.getDocuments()
     try await Task.sleep(for: .milliseconds(20))
     try await c.document("c9").setData(["pop": 9])
@@ -139,9 +139,9 @@ struct QueryEmulatorTests {
     #expect(try await c.getDocuments().count == 6)
   }
 
-  @Test("stream() yields the same documents as getDocuments()")
-  func streaming() async throws {
-    let c = try await seedCities()
+  @Test("stream() yields the same documents as getDocuments()", arguments: Backend.all)
+  func streaming(_ backend: Backend) async throws {
+    let c = try await seedCities(backend)
     var streamed: [String] = []
     for try await document in c.order(by: "pop", descending: true).stream() { streamed.append(document.documentID) }
     #expect(streamed == ["c5", "c4", "c3", "c2", "c1"])
@@ -150,9 +150,9 @@ struct QueryEmulatorTests {
     #expect(last == ["c4", "c5"])
   }
 
-  @Test("invalid queries fail before any request, naming the problem")
-  func invalidQueries() async throws {
-    let c = Emulator.collection()
+  @Test("invalid queries fail before any request, naming the problem", arguments: Backend.all)
+  func invalidQueries(_ backend: Backend) async throws {
+    let c = backend.collection()
     let cases: [(any QueryConvertible, String)] = [
       (c.whereField("x", in: Array(0..<31)), "31 values"),
       (c.whereField("x", notIn: Array(0..<11)), "11 values"),

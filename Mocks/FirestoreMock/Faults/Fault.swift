@@ -1,0 +1,77 @@
+import FirestoreWire
+
+/// One kind of misbehaviour the mock HTTP server can inject around a request.
+///
+/// Faults are applied by ``MockHTTPServer`` after the request (head and body) has been
+/// read in full, so the connection stays in sync with the client whatever the fault does.
+public enum Fault: Sendable, Equatable, CustomStringConvertible {
+  /// Waits this long before handling the request. ``MockHTTPServer/stop()`` cuts the wait
+  /// short and closes the connection without a response.
+  case latency(milliseconds: Int)
+  /// Answers with a Firestore JSON error body
+  /// (`{"error":{"code":status,"message":message,"status":grpcStatus}}`) instead of calling
+  /// the handler. The connection stays usable.
+  case error(status: Int, grpcStatus: String, message: String)
+  /// Writes at most this many bytes of the response (status line and headers included),
+  /// then closes the connection; `0` closes it before any byte. When the whole response is
+  /// shorter, it is sent in full and the connection is closed after it.
+  case dropConnection(afterResponseBytes: Int)
+  /// Sends only the first this-many body bytes of the response, then closes the connection.
+  ///
+  /// A `Content-Length` response keeps its full declared length, so the client sees a short
+  /// body. A chunked (streaming) response sends the chunk that crosses the limit shortened to
+  /// fit, and never sends the terminating zero-length chunk; later writes of the handler throw.
+  case truncateStream(afterBytes: Int)
+  /// Holds the request without answering until the server stops, the client hangs up or
+  /// the stall limit (300 s) passes, then closes the connection without a response.
+  case stall
+
+  /// A short, human-readable form, e.g. `error(503 UNAVAILABLE)`.
+  public var description: String {
+    switch self {
+    case .latency(let ms): return "latency(\(ms) ms)"
+    case .error(let status, let grpcStatus, let message): return "error(\(status) \(grpcStatus): \(message))"
+    case .dropConnection(let n): return "dropConnection(after \(n) response bytes)"
+    case .truncateStream(let n): return "truncateStream(after \(n) body bytes)"
+    case .stall: return "stall"
+    }
+  }
+
+  /// The fault's member in the JSON form of a ``FaultRule`` (see ``FaultRule/parse(json:)``),
+  /// e.g. `{"latencyMs":50}` or `{"error":{"status":503,"grpcStatus":"UNAVAILABLE","message":"m"}}`.
+  public var json: JSONValue { .object([jsonMember]) }
+
+  /// The `(name, value)` member that ``json`` wraps.
+  var jsonMember: (String, JSONValue) {
+    switch self {
+    case .latency(let ms): return ("latencyMs", .integer(Int64(ms)))
+    case .error(let status, let grpcStatus, let message):
+      return ("error", .object([("status", .integer(Int64(status))), ("grpcStatus", .string(grpcStatus)), ("message", .string(message))]))
+    case .dropConnection(let n): return ("dropAfterBytes", .integer(Int64(n)))
+    case .truncateStream(let n): return ("truncateAfterBytes", .integer(Int64(n)))
+    case .stall: return ("stall", .bool(true))
+    }
+  }
+
+  /// The gRPC status name Google's HTTP mapping gives an HTTP status, used when a JSON
+  /// fault rule names only the HTTP status. `409` maps to `ABORTED` (the retryable one).
+  public static func grpcStatusName(forHTTPStatus status: Int) -> String {
+    switch status {
+    case 200: return "OK"
+    case 400: return "INVALID_ARGUMENT"
+    case 401: return "UNAUTHENTICATED"
+    case 403: return "PERMISSION_DENIED"
+    case 404: return "NOT_FOUND"
+    case 409: return "ABORTED"
+    case 412: return "FAILED_PRECONDITION"
+    case 416: return "OUT_OF_RANGE"
+    case 429: return "RESOURCE_EXHAUSTED"
+    case 499: return "CANCELLED"
+    case 500: return "INTERNAL"
+    case 501: return "UNIMPLEMENTED"
+    case 503: return "UNAVAILABLE"
+    case 504: return "DEADLINE_EXCEEDED"
+    default: return "UNKNOWN"
+    }
+  }
+}

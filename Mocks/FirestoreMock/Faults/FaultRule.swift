@@ -1,0 +1,142 @@
+import FirestoreWire
+
+/// A fault to inject into the requests that match a route, optionally only a limited
+/// number of times ("fail the next K commits, then recover" is an ``Fault/error(status:grpcStatus:message:)``
+/// rule with `remaining: K`).
+///
+/// Route matching (see ``matches(method:path:)``) uses the percent-decoded request path:
+/// * `nil` or `""` matches every request.
+/// * A bare name made only of ASCII letters, digits and `_` (`commit`, `runQuery`,
+///   `batchGet`, `beginTransaction`, `Listen`, …) names an RPC: it matches, ignoring case,
+///   when the path ends with `:name` (REST custom methods such as `…/documents:commit`) or
+///   with `/name/channel` (WebChannel streams such as
+///   `/google.firestore.v1.Firestore/Listen/channel`).
+/// * Anything else is a plain, case-sensitive substring of `"<METHOD> <path>"`, e.g.
+///   `"GET "` (every GET), `"PATCH /v1/"`, `"/documents/cities/"` or `":commit"`.
+public struct FaultRule: Sendable, Equatable {
+  /// Which requests the rule applies to; see the type's documentation. `nil` = every request.
+  public var route: String?
+  /// What to do to a matching request.
+  public var fault: Fault
+  /// How many more matching requests the rule applies to before it is spent and removed
+  /// (`nil` = forever).
+  public var remaining: Int?
+
+  /// Creates a rule.
+  public init(route: String? = nil, fault: Fault, remaining: Int? = nil) {
+    self.route = route
+    self.fault = fault
+    self.remaining = remaining
+  }
+
+  /// Whether the rule's ``route`` selects a request with this method and decoded path.
+  public func matches(method: String, path: String) -> Bool {
+    guard let route, !route.isEmpty else { return true }
+    let isBareName = route.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+    if isBareName {
+      let name = route.lowercased()
+      let lowerPath = path.lowercased()
+      return lowerPath.hasSuffix(":" + name) || lowerPath.hasSuffix("/" + name + "/channel")
+    }
+    return (method + " " + path).contains(route)
+  }
+
+  // MARK: - JSON
+
+  /// Parses the JSON form an admin endpoint accepts: an object with an optional `route`
+  /// (string or null), an optional `remaining` (integer ≥ 1 or null) and exactly one fault:
+  ///
+  /// * `"latencyMs": 50`
+  /// * `"error": {"status": 503, "grpcStatus": "UNAVAILABLE", "message": "injected"}`;
+  ///   every member is optional: `status` defaults to 503, `grpcStatus` to the name
+  ///   ``Fault/grpcStatusName(forHTTPStatus:)`` gives `status`, `message` to `"Injected fault."`
+  /// * `"dropAfterBytes": 10`
+  /// * `"truncateAfterBytes": 100`
+  /// * `"stall": true`
+  ///
+  /// Integers may be JSON numbers or decimal strings.
+  /// - Throws: `WireFormatError` naming the problem, for unknown members, wrong types,
+  ///   out-of-range numbers, or not exactly one fault.
+  public static func parse(json: JSONValue) throws -> FaultRule {
+    guard let members = json.objectValue else {
+      throw WireFormatError("fault rule: expected a JSON object, got \(json.kindName)")
+    }
+    var route: String?
+    var remaining: Int?
+    var faults: [Fault] = []
+    for (key, value) in members {
+      switch key {
+      case "route":
+        if value == .null { continue }
+        guard let text = value.stringValue else { throw WireFormatError("fault rule: \"route\" must be a string, got \(value.kindName)") }
+        route = text
+      case "remaining":
+        if value == .null { continue }
+        remaining = try integer(value, member: "remaining", minimum: 1)
+      case "latencyMs":
+        faults.append(.latency(milliseconds: try integer(value, member: "latencyMs", minimum: 0)))
+      case "dropAfterBytes":
+        faults.append(.dropConnection(afterResponseBytes: try integer(value, member: "dropAfterBytes", minimum: 0)))
+      case "truncateAfterBytes":
+        faults.append(.truncateStream(afterBytes: try integer(value, member: "truncateAfterBytes", minimum: 0)))
+      case "stall":
+        guard value == .bool(true) else { throw WireFormatError("fault rule: \"stall\" must be true") }
+        faults.append(.stall)
+      case "error":
+        faults.append(try errorFault(value))
+      default:
+        throw WireFormatError("fault rule: unknown member \"\(key)\"")
+      }
+    }
+    guard faults.count == 1 else {
+      let names = #""latencyMs", "error", "dropAfterBytes", "truncateAfterBytes", "stall""#
+      throw WireFormatError("fault rule: expected exactly one of \(names); got \(faults.count)")
+    }
+    return FaultRule(route: route, fault: faults[0], remaining: remaining)
+  }
+
+  /// The JSON form ``parse(json:)`` accepts (`route` and `remaining` are left out when nil).
+  public var json: JSONValue {
+    var members: [(String, JSONValue)] = []
+    if let route { members.append(("route", .string(route))) }
+    if let remaining { members.append(("remaining", .integer(Int64(remaining)))) }
+    members.append(fault.jsonMember)
+    return .object(members)
+  }
+
+  private static func errorFault(_ value: JSONValue) throws -> Fault {
+    guard let members = value.objectValue else { throw WireFormatError("fault rule: \"error\" must be an object, got \(value.kindName)") }
+    var status = 503
+    var grpcStatus: String?
+    var message = "Injected fault."
+    for (key, member) in members {
+      switch key {
+      case "status", "code": status = try integer(member, member: "error.\(key)", minimum: 100, maximum: 599)
+      case "grpcStatus":
+        guard let text = member.stringValue, !text.isEmpty else {
+          throw WireFormatError("fault rule: \"error.grpcStatus\" must be a non-empty string")
+        }
+        grpcStatus = text
+      case "message":
+        guard let text = member.stringValue else { throw WireFormatError("fault rule: \"error.message\" must be a string") }
+        message = text
+      default:
+        throw WireFormatError("fault rule: unknown member \"error.\(key)\"")
+      }
+    }
+    return .error(status: status, grpcStatus: grpcStatus ?? Fault.grpcStatusName(forHTTPStatus: status), message: message)
+  }
+
+  private static func integer(_ value: JSONValue, member: String, minimum: Int, maximum: Int = Int(Int32.max)) throws -> Int {
+    let text: String?
+    switch value {
+    case .number(let t): text = t
+    case .string(let t): text = t
+    default: text = nil
+    }
+    guard let text, let number = Int(text), number >= minimum, number <= maximum else {
+      throw WireFormatError("fault rule: \"\(member)\" must be an integer from \(minimum) to \(maximum)")
+    }
+    return number
+  }
+}

@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Buffered reading from one connection: lines for the head and chunk sizes, exact byte
+/// counts for bodies. Every wait also watches the server's stop pipe and the idle timeout.
+struct HTTPInputBuffer {
+  private let fd: Int32
+  private let wake: Int32
+  private let timeoutMilliseconds: Int
+  private var buffer: [UInt8] = []
+  /// Bytes before `start` have been consumed.
+  private var start = 0
+  private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
+
+  init(fd: Int32, wake: Int32, timeoutMilliseconds: Int) {
+    self.fd = fd
+    self.wake = wake
+    self.timeoutMilliseconds = timeoutMilliseconds
+  }
+
+  /// Whether unconsumed bytes are buffered (pipelined input).
+  var hasBufferedBytes: Bool { start < buffer.count }
+
+  /// Reads the request line and header lines up to the empty line that ends the head,
+  /// skipping blank lines before the request line. The whole head, line ends included,
+  /// must fit in `limit` bytes.
+  mutating func readHeadLines(limit: Int) throws -> [[UInt8]] {
+    let tooLarge = HTTPRequestError.badRequest("Request header block exceeds \(limit) bytes.")
+    var used = 0
+    var lines: [[UInt8]] = []
+    while true {
+      let (line, consumed) = try readLine(limit: limit - used, tooLong: tooLarge)
+      used += consumed
+      if line.isEmpty {
+        if lines.isEmpty { continue }
+        return lines
+      }
+      lines.append(line)
+    }
+  }
+
+  /// Reads one line ending in LF (an optional CR before it is dropped). The LF must come
+  /// within `limit` bytes, else `tooLong` is thrown. Returns the line and the bytes consumed.
+  mutating func readLine(limit: Int, tooLong: HTTPRequestError) throws -> (line: [UInt8], consumed: Int) {
+    var scanned = start
+    while true {
+      let end = min(buffer.count, start + max(0, limit))
+      if scanned < end, let newline = buffer[scanned..<end].firstIndex(of: 0x0A) {
+        var lineEnd = newline
+        if lineEnd > start && buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+        let line = Array(buffer[start..<lineEnd])
+        let consumed = newline + 1 - start
+        start = newline + 1
+        return (line, consumed)
+      }
+      if buffer.count - start >= limit { throw tooLong }
+      scanned = max(scanned, end)
+      try fill()
+    }
+  }
+
+  /// Reads exactly `count` bytes.
+  mutating func readExactly(_ count: Int) throws -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(count)
+    while true {
+      let take = min(count - out.count, buffer.count - start)
+      out.append(contentsOf: buffer[start..<start + take])
+      start += take
+      if out.count == count { return out }
+      // Everything buffered was taken; start over so the buffer does not grow with the body.
+      buffer.removeAll(keepingCapacity: true)
+      start = 0
+      try fill()
+    }
+  }
+
+  /// Drops consumed bytes; call between requests.
+  mutating func compact() {
+    if start == buffer.count {
+      buffer.removeAll(keepingCapacity: buffer.capacity <= 256 * 1024)
+      start = 0
+    } else if start > 0 {
+      buffer.removeFirst(start)
+      start = 0
+    }
+  }
+
+  /// Appends whatever the socket has next, waiting for it.
+  private mutating func fill() throws {
+    switch HTTPSocket.waitReadable(fd, wake: wake, timeoutMilliseconds: timeoutMilliseconds) {
+    case .woken: throw HTTPReadError.stopped
+    case .timedOut: throw HTTPReadError.timedOut
+    case .readable: break
+    }
+    while true {
+      let fd = self.fd
+      let received = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      if received > 0 {
+        buffer.append(contentsOf: scratch[0..<received])
+        return
+      }
+      if received < 0 && errno == EINTR { continue }
+      throw HTTPReadError.closed
+    }
+  }
+}

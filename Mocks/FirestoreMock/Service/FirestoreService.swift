@@ -1,0 +1,349 @@
+import FirestoreWire
+import Foundation
+
+/// Answers Firestore REST requests from a ``MockStore`` with the emulator's JSON shapes,
+/// status codes and error bodies.
+struct FirestoreService: Sendable {
+  /// The emulator's limit on one request message.
+  static let maximumMessageBytes = 4 * 1_048_576
+
+  let store: MockStore
+  let faults: FaultInjector
+  let requestLog: RequestLog
+
+  /// Routes one request. Never throws: every failure becomes an error response.
+  func handle(_ request: MockHTTPRequest) -> MockHTTPResponse {
+    do {
+      return try route(request)
+    } catch {
+      return .json(error.httpStatus, error.json)
+    }
+  }
+
+  private func route(_ request: MockHTTPRequest) throws(MockError) -> MockHTTPResponse {
+    if request.path == "/" && request.method == "GET" { return .text(200, "Ok") }
+    if request.path.hasPrefix("/mock/v1/") { return try admin(request) }
+    if request.method == "DELETE", let db = Self.resetTarget(request.rawPath) {
+      store.reset(database: db)
+      return .json(200, .object([]))
+    }
+    guard let route = RESTRoute(rawPath: request.rawPath) else { return .text(404, "Not Found") }
+    switch (request.method, route.operation) {
+    case ("POST", "commit"?): return try commit(request, route)
+    case ("POST", "batchGet"?): return try batchGet(request, route)
+    case ("POST", "runQuery"?): return try runQuery(request, route)
+    case ("POST", "runAggregationQuery"?): return try runAggregationQuery(request, route)
+    case ("POST", "beginTransaction"?): return try beginTransaction(request, route)
+    case ("POST", "rollback"?): return try rollback(request, route)
+    case ("POST", "listCollectionIds"?): return try listCollectionIDs(request, route)
+    case ("GET", nil) where route.segments.count % 2 == 0 && !route.segments.isEmpty: return try get(request, route)
+    case ("GET", nil) where route.segments.count % 2 == 1: return try listDocuments(request, route)
+    case ("POST", nil) where route.segments.count % 2 == 1: return try create(request, route)
+    case ("PATCH", nil) where route.segments.count % 2 == 0 && !route.segments.isEmpty: return try patch(request, route)
+    case ("DELETE", nil) where route.segments.count % 2 == 0 && !route.segments.isEmpty: return try delete(request, route)
+    default: return .text(404, "Not Found")
+    }
+  }
+
+  /// `/emulator/v1/projects/{p}/databases/{d}/documents` → `projects/{p}/databases/{d}`.
+  static func resetTarget(_ rawPath: String) -> String? {
+    let parts = rawPath.split(separator: "/").map(String.init)
+    guard parts.count == 7, parts[0] == "emulator", parts[1] == "v1", parts[2] == "projects", parts[4] == "databases",
+      parts[6] == "documents", let project = RESTRoute.decode(parts[3]), let database = RESTRoute.decode(parts[5])
+    else { return nil }
+    return "projects/\(project)/databases/\(database)"
+  }
+
+  // MARK: - Request bodies
+
+  private func body(_ request: MockHTTPRequest) throws(MockError) -> JSONValue {
+    if request.body.isEmpty { return .object([]) }
+    do {
+      let json = try JSONParser.parse(request.body)
+      guard case .object = json else { throw MockError.invalidArgument("Payload isn't valid for request.") }
+      return json
+    } catch let error as MockError {
+      throw error
+    } catch {
+      throw .invalidArgument("Payload isn't valid for request.")
+    }
+  }
+
+  private func decode<T>(_ body: () throws -> T) throws(MockError) -> T {
+    do {
+      return try body()
+    } catch let error as MockError {
+      throw error
+    } catch {
+      throw .invalidArgument("Payload isn't valid for request. \(error)")
+    }
+  }
+
+  private func maskPaths(_ request: MockHTTPRequest, _ name: String) -> [String]? {
+    let values = request.queryValues(name)
+    return values.isEmpty ? nil : values
+  }
+
+  private func precondition(_ request: MockHTTPRequest) throws(MockError) -> Precondition? {
+    if let exists = request.queryValue("currentDocument.exists") {
+      guard exists == "true" || exists == "false" else { throw .invalidArgument("Invalid value for currentDocument.exists") }
+      return .exists(exists == "true")
+    }
+    if let text = request.queryValue("currentDocument.updateTime") {
+      do {
+        return .updateTime(try Timestamp(rfc3339: text))
+      } catch {
+        throw .invalidArgument("Invalid value for currentDocument.updateTime")
+      }
+    }
+    return nil
+  }
+
+  // MARK: - Single documents
+
+  private func get(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
+    var consistency: ReadConsistency?
+    if let seconds = request.queryValue("readTime.seconds"), let s = Int64(seconds) {
+      consistency = .readTime(Timestamp(seconds: s, nanoseconds: Int32(request.queryValue("readTime.nanos").flatMap { Int32($0) } ?? 0)))
+    }
+    let (documents, _) = try store.get(route.database, paths: [route.path], consistency: consistency)
+    guard let document = documents.first?.1 else {
+      throw MockError(httpStatus: 404, status: "NOT_FOUND", message: "Document (\(route.database)/documents/\(route.path)) not found.")
+    }
+    let projected = maskPaths(request, "mask.fieldPaths").map { QueryEngine.project(document, onto: $0) } ?? document
+    return .json(200, projected.json)
+  }
+
+  private func create(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
+    let json = try body(request)
+    let fields = try decode { try Value.fields(from: json["fields"]) }
+    let id = request.queryValue("documentId") ?? Self.autoID()
+    let name = "\(route.database)/documents/\(route.path)/\(id)"
+    _ = try store.commit(
+      route.database, writes: [Write(operation: .update(Document(name: name, fields: fields)), currentDocument: .exists(false))],
+      transaction: nil)
+    return try reread(route.database, name: name, mask: maskPaths(request, "mask.fieldPaths"))
+  }
+
+  private func patch(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
+    let json = try body(request)
+    let fields = try decode { try Value.fields(from: json["fields"]) }
+    let name = "\(route.database)/documents/\(route.path)"
+    let write = Write(
+      operation: .update(Document(name: name, fields: fields)), updateMask: maskPaths(request, "updateMask.fieldPaths"),
+      currentDocument: try precondition(request))
+    _ = try store.commit(route.database, writes: [write], transaction: nil)
+    return try reread(route.database, name: name, mask: maskPaths(request, "mask.fieldPaths"))
+  }
+
+  private func delete(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
+    let name = "\(route.database)/documents/\(route.path)"
+    _ = try store.commit(
+      route.database, writes: [Write(operation: .delete(name), currentDocument: try precondition(request))], transaction: nil)
+    return .json(200, .object([]))
+  }
+
+  private func reread(_ db: String, name: String, mask: [String]?) throws(MockError) -> MockHTTPResponse {
+    let path = try store.relativePath(name, db: db)
+    guard let document = try store.get(db, paths: [path], consistency: nil).documents.first?.1 else {
+      throw MockError(httpStatus: 500, status: "INTERNAL", message: "document vanished after write")
+    }
+    return .json(200, (mask.map { QueryEngine.project(document, onto: $0) } ?? document).json)
+  }
+
+  /// 20 characters from `[A-Za-z0-9]`, like the emulator's auto-IDs.
+  static func autoID() -> String {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+    return String((0..<20).map { _ in alphabet.randomElement()! })
+  }
+
+  // MARK: - Batch reads and queries
+
+  private func batchGet(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
+    let parsed = try decode { try BatchGetRequest(json: body(request)) }
+    var seen = Set<String>()
+    var paths: [String] = []
+    for name in parsed.documents {
+      let path = try store.relativePath(name, db: route.database)
+      if seen.insert(path).inserted { paths.append(path) }
+    }
+    let (documents, context) = try store.get(route.database, paths: paths, consistency: parsed.consistency)
+    var elements: [JSONValue] = []
+    if let id = context.newTransaction { elements.append(BatchGetResponse(result: .transaction(id), readTime: nil).json) }
+    for (path, document) in documents {
+      let result: BatchGetResponse.Result
+      if let document {
+        result = .found(parsed.mask.map { QueryEngine.project(document, onto: $0) } ?? document)
+      } else {
+        result = .missing("\(route.database)/documents/\(path)")
+      }
+      elements.append(BatchGetResponse(result: result, readTime: context.readTime).json)
+    }
+    return Self.streamedArray(elements)
+  }
+
+  private func runQuery(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
+    let parsed = try decode { try RunQueryRequest(json: body(request)) }
+    let (documents, context) = try execute(parsed.structuredQuery, route: route, consistency: parsed.consistency)
+    var elements: [JSONValue] = []
+    if let id = context.newTransaction { elements.append(RunQueryResponse(transaction: id).json) }
+    for document in documents { elements.append(RunQueryResponse(document: document, readTime: context.readTime).json) }
+    // `done` rides on the last document, or on a lone element when nothing matched.
+    if documents.isEmpty {
+      elements.append(RunQueryResponse(readTime: context.readTime, done: true).json)
+    } else {
+      elements[elements.count - 1] = RunQueryResponse(document: documents.last, readTime: context.readTime, done: true).json
+    }
+    return Self.streamedArray(elements)
+  }
+
+  private func runAggregationQuery(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
+    let parsed = try decode { try RunAggregationQueryRequest(json: body(request)) }
+    try AggregationEngine.validate(parsed.aggregations, query: parsed.structuredQuery)
+    let (documents, context) = try execute(
+      parsed.structuredQuery, route: route, consistency: parsed.consistency,
+      aggregationFields: AggregationEngine.fieldPaths(of: parsed.aggregations))
+    var elements: [JSONValue] = []
+    if let id = context.newTransaction {
+      elements.append(RunAggregationQueryResponse(aggregateFields: nil, transaction: id, readTime: nil).json)
+    }
+    let fields = AggregationEngine.aggregate(parsed.aggregations, over: documents)
+    elements.append(RunAggregationQueryResponse(aggregateFields: fields, readTime: context.readTime).json)
+    return Self.streamedArray(elements)
+  }
+
+  /// Runs a structured query under the route's parent document (or the root).
+  private func execute(
+    _ query: StructuredQuery, route: RESTRoute, consistency: ReadConsistency?, aggregationFields: [String]? = nil
+  ) throws(MockError) -> ([Document], MockStore.ReadContext) {
+    guard route.segments.count % 2 == 0 else { throw .invalidArgument("The parent of a query must be a document.") }
+    for selector in query.from where selector.collectionID.contains("/") {
+      throw .invalidArgument("Collection id \"\(selector.collectionID)\" is invalid because it contains \"/\".")
+    }
+    let (candidates, context) = try store.candidates(route.database, parent: route.path, selectors: query.from, consistency: consistency)
+    let results: [Document]
+    if let aggregationFields {
+      results = try QueryEngine.execute(query, over: candidates, aggregationFields: aggregationFields)
+    } else {
+      results = try QueryEngine.execute(query, over: candidates)
+    }
+    if let id = context.transaction {
+      store.lock(try results.map { d throws(MockError) in try store.relativePath(d.name, db: route.database) }, transaction: id)
+    }
+    return (results, context)
+  }
+
+  /// A JSON array sent element by element with chunked encoding, as production streams it.
+  static func streamedArray(_ elements: [JSONValue]) -> MockHTTPResponse {
+    MockHTTPResponse(
+      status: 200, headers: [("content-type", "application/json; charset=utf-8")],
+      body: .streaming { writer in
+        try writer.write(Array("[".utf8))
+        for (i, element) in elements.enumerated() {
+          var bytes: [UInt8] = i == 0 ? [] : [UInt8(ascii: ",")]
+          JSONWriter.write(element, into: &bytes)
+          try writer.write(bytes)
+        }
+        try writer.write(Array("]".utf8))
+      })
+  }
+
+  // MARK: - Writes and transactions
+
+  private func commit(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
+    let parsed = try decode { try CommitRequest(json: body(request)) }
+    // The emulator's gRPC layer refuses messages over 4 MiB (production allows 10 MiB);
+    // the documents' stored size is a close stand-in for that message size.
+    let size = parsed.writes.reduce(0) { total, write in
+      guard case .update(let document) = write.operation else { return total + write.documentName.utf8.count }
+      return total + DocumentSize.of(name: document.name, fields: document.fields)
+    }
+    if size > Self.maximumMessageBytes {
+      throw MockError(
+        httpStatus: 429, status: "RESOURCE_EXHAUSTED", message: "gRPC message exceeds maximum size \(Self.maximumMessageBytes): \(size)")
+    }
+    return .json(200, try store.commit(route.database, writes: parsed.writes, transaction: parsed.transaction).json)
+  }
+
+  private func beginTransaction(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
+    let json = try body(request)
+    let options = try decode { try json["options"].map(TransactionOptions.init(json:)) ?? .readWrite(retrying: nil) }
+    return .json(200, .object([("transaction", .string(try store.begin(route.database, options: options)))]))
+  }
+
+  private func rollback(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
+    let json = try body(request)
+    guard let id = json["transaction"]?.stringValue else { throw .invalidArgument("Invalid transaction.") }
+    try store.rollback(route.database, id: id)
+    return .json(200, .object([]))
+  }
+
+  // MARK: - Listing
+
+  private func listDocuments(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
+    let pageSize = request.queryValue("pageSize").flatMap { Int($0) } ?? 300
+    if pageSize < 0 { throw .invalidArgument("page_size must not be negative") }
+    let showMissing = request.queryValue("showMissing") == "true"
+    var entries = store.list(route.database, collection: route.path, showMissing: showMissing)
+    if request.queryValue("orderBy")?.hasSuffix("desc") == true { entries.reverse() }
+    var start = 0
+    if let token = request.queryValue("pageToken"), !token.isEmpty {
+      guard let data = Data(base64Encoded: token), let after = String(data: data, encoding: .utf8) else {
+        throw .invalidArgument("Invalid page token.")
+      }
+      start = entries.firstIndex { $0.path == after }.map { $0 + 1 } ?? entries.count
+    }
+    let end = pageSize == 0 ? entries.count : min(entries.count, start + pageSize)
+    let page = entries[start..<end]
+    let mask = maskPaths(request, "mask.fieldPaths")
+    let documents = page.map { entry in
+      entry.document.map { d in mask.map { QueryEngine.project(d, onto: $0) } ?? d }
+        ?? Document(name: "\(route.database)/documents/\(entry.path)")
+    }
+    // Like the emulator, a full page carries a token even when nothing follows it.
+    let token = pageSize > 0 && page.count == pageSize ? page.last.map { Data($0.path.utf8).base64EncodedString() } : nil
+    return .json(200, ListDocumentsResponse(documents: documents, nextPageToken: token).json)
+  }
+
+  private func listCollectionIDs(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
+    let json = try body(request)
+    let pageSize = Int(try decode { try json.optionalInt64("pageSize") } ?? 0)
+    var ids = store.collectionIDs(route.database, parent: route.path)
+    if let token = try decode({ try json.optionalString("pageToken") }), !token.isEmpty {
+      guard let data = Data(base64Encoded: token), let after = String(data: data, encoding: .utf8) else {
+        throw .invalidArgument("Invalid page token.")
+      }
+      ids = ids.filter { after.utf8.lexicographicallyPrecedes($0.utf8) }
+    }
+    var next: String?
+    if pageSize > 0 && ids.count > pageSize {
+      ids = Array(ids.prefix(pageSize))
+      next = Data(ids.last!.utf8).base64EncodedString()
+    }
+    return .json(200, ListCollectionIDsResponse(collectionIDs: ids, nextPageToken: next).json)
+  }
+
+  // MARK: - Admin
+
+  /// `/mock/v1/faults` (POST a rule, DELETE all), `/mock/v1/requests` (GET the log, DELETE to clear).
+  private func admin(_ request: MockHTTPRequest) throws(MockError) -> MockHTTPResponse {
+    switch (request.method, request.path) {
+    case ("POST", "/mock/v1/faults"):
+      let rule = try decode { try FaultRule.parse(json: body(request)) }
+      faults.add(rule)
+      return .json(200, .object([("rules", .array(faults.rules.map(\.json)))]))
+    case ("GET", "/mock/v1/faults"):
+      return .json(200, .object([("rules", .array(faults.rules.map(\.json)))]))
+    case ("DELETE", "/mock/v1/faults"):
+      faults.removeAll()
+      return .json(200, .object([]))
+    case ("GET", "/mock/v1/requests"):
+      return .json(200, .object([("requests", .array(requestLog.entries.map(\.json)))]))
+    case ("DELETE", "/mock/v1/requests"):
+      requestLog.clear()
+      return .json(200, .object([]))
+    default:
+      return .text(404, "Not Found")
+    }
+  }
+}

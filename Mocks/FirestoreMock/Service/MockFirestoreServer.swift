@@ -1,0 +1,63 @@
+import FirestoreWire
+
+/// An in-memory Firestore that speaks the emulator's REST protocol over HTTP/1.1: for
+/// tests that should not need Java or the real emulator.
+///
+/// ```swift
+/// let server = try MockFirestoreServer.start()
+/// defer { server.stop() }
+/// // Point a client at it: FIRESTORE_EMULATOR_HOST=\(server.hostAndPort)
+/// ```
+///
+/// Data lives until ``stop()`` or a reset (the emulator's own
+/// `DELETE /emulator/v1/projects/{p}/databases/{d}/documents`, or ``reset(projectID:database:)``).
+/// Faults are injected through ``faults`` (or `POST /mock/v1/faults`) and every request
+/// is recorded in ``requestLog`` (or `GET /mock/v1/requests`).
+public final class MockFirestoreServer: Sendable {
+  private let http: MockHTTPServer
+  private let store: MockStore
+
+  /// The host the server listens on.
+  public var host: String { http.host }
+  /// The bound port (an ephemeral one when started with port 0).
+  public var port: Int { http.port }
+  /// `host:port`, the value for `FIRESTORE_EMULATOR_HOST`.
+  public var hostAndPort: String { "\(host):\(port)" }
+  /// Faults applied to requests; add rules to make requests slow, fail or break.
+  public var faults: FaultInjector { http.faults }
+  /// Every request received, for asserting round trips.
+  public var requestLog: RequestLog { http.requestLog }
+
+  private init(http: MockHTTPServer, store: MockStore) {
+    self.http = http
+    self.store = store
+  }
+
+  /// Starts a server; it accepts connections when this returns.
+  ///
+  /// - Parameters:
+  ///   - host: the address to bind, `127.0.0.1` by default.
+  ///   - port: the port; 0 picks a free one (read it from ``port``).
+  ///   - lockTimeout: how long a write waits for a transaction's lock before `ABORTED`
+  ///     (the emulator waits about 2 s).
+  ///   - transactionIdleTimeout: how long an unused transaction keeps its locks before it
+  ///     expires, so that an abandoned one cannot block writers forever.
+  public static func start(
+    host: String = "127.0.0.1", port: Int = 0, lockTimeout: Duration = .seconds(2), transactionIdleTimeout: Duration = .seconds(30)
+  ) throws -> MockFirestoreServer {
+    let store = MockStore(lockTimeout: lockTimeout, transactionIdleTimeout: transactionIdleTimeout)
+    let faults = FaultInjector()
+    let log = RequestLog()
+    let service = FirestoreService(store: store, faults: faults, requestLog: log)
+    let http = try MockHTTPServer.start(host: host, port: port, faults: faults, requestLog: log, handler: service.handle)
+    return MockFirestoreServer(http: http, store: store)
+  }
+
+  /// Stops accepting, closes every connection and waits for them; idempotent.
+  public func stop() { http.stop() }
+
+  /// Deletes every document of a database.
+  public func reset(projectID: String, database: String = "(default)") {
+    store.reset(database: "projects/\(projectID)/databases/\(database)")
+  }
+}

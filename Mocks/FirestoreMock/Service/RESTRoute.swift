@@ -1,0 +1,60 @@
+/// Where a REST request is aimed: the database, the document path below `documents`, and
+/// the custom method after a colon (`:commit`, `:runQuery`, …).
+struct RESTRoute: Sendable, Equatable {
+  /// The custom methods the REST API has on `documents` resources.
+  static let operations: Set<String> = [
+    "batchGet", "runQuery", "runAggregationQuery", "commit", "beginTransaction", "rollback", "listCollectionIds",
+  ]
+
+  /// `projects/{p}/databases/{d}`.
+  var database: String
+  /// Segments below `documents`, percent-decoded.
+  var segments: [String]
+  /// The custom method, if any.
+  var operation: String?
+
+  var path: String { segments.joined(separator: "/") }
+
+  /// Parses `/v1/projects/{p}/databases/{d}/documents[/path][:op]`; `nil` for other URLs.
+  init?(rawPath: String) {
+    var parts = rawPath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count >= 7, parts[0].isEmpty, parts[1] == "v1", parts[2] == "projects", parts[4] == "databases" else { return nil }
+    guard let project = Self.decode(parts[3]), let databaseID = Self.decode(parts[5]), !project.isEmpty, !databaseID.isEmpty else {
+      return nil
+    }
+    database = "projects/\(project)/databases/\(databaseID)"
+    // The operation hangs off the last segment: `documents:commit` or `…/c1:runQuery`.
+    var last = parts.removeLast()
+    operation = nil
+    if let colon = last.lastIndex(of: ":"), Self.operations.contains(String(last[last.index(after: colon)...])) {
+      operation = String(last[last.index(after: colon)...])
+      last = String(last[..<colon])
+    }
+    parts.append(last)
+    guard parts[6] == "documents" else { return nil }
+    var decoded: [String] = []
+    for raw in parts.dropFirst(7) {
+      guard let segment = Self.decode(raw), !segment.isEmpty else { return nil }
+      decoded.append(segment)
+    }
+    segments = decoded
+  }
+
+  /// Percent-decoding that leaves `+` alone, as Google's REST front end does.
+  static func decode(_ text: String) -> String? {
+    guard text.contains("%") else { return text }
+    var bytes: [UInt8] = []
+    var iterator = Array(text.utf8).makeIterator()
+    while let byte = iterator.next() {
+      if byte == UInt8(ascii: "%") {
+        guard let high = iterator.next(), let low = iterator.next(),
+          let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+        else { return nil }
+        bytes.append(value)
+      } else {
+        bytes.append(byte)
+      }
+    }
+    return String(validating: bytes, as: UTF8.self)
+  }
+}

@@ -1,0 +1,34 @@
+import FirestoreWire
+
+/// The documents of one project's database, by path relative to `…/documents`.
+struct MockDatabase: Sendable {
+  /// `projects/{p}/databases/{d}/documents`.
+  let documentsRoot: String
+  var histories: [String: DocumentHistory] = [:]
+
+  init(documentsRoot: String) { self.documentsRoot = documentsRoot }
+
+  /// The REST document for a path as of `time` (now when `nil`).
+  func document(_ path: String, at time: Timestamp? = nil) -> Document? {
+    guard let history = histories[path] else { return nil }
+    guard let version = time.map({ history.at($0) }) ?? history.current, let fields = version.fields else { return nil }
+    return Document(name: documentsRoot + "/" + path, fields: fields, createTime: version.createTime, updateTime: version.updateTime)
+  }
+
+  /// Paths of documents that exist at `time` (now when `nil`), sorted in Firestore's key order.
+  func existingPaths(at time: Timestamp? = nil) -> [String] {
+    histories.compactMap { path, history in
+      (time.map { history.at($0) } ?? history.current) != nil ? path : nil
+    }.sorted(by: MockDatabase.keyOrder)
+  }
+
+  /// Firestore's document-key order: segment by segment, each by UTF-8 bytes.
+  static func keyOrder(_ a: String, _ b: String) -> Bool {
+    let sa = a.split(separator: "/", omittingEmptySubsequences: false)
+    let sb = b.split(separator: "/", omittingEmptySubsequences: false)
+    for (x, y) in zip(sa, sb) where x != y {
+      return x.utf8.lexicographicallyPrecedes(y.utf8)
+    }
+    return sa.count < sb.count
+  }
+}

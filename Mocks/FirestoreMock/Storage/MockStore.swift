@@ -1,0 +1,403 @@
+import FirestoreWire
+import Foundation
+
+/// All the mock's data and transactions, behind one lock.
+///
+/// Every operation runs synchronously on the calling connection's thread. Commits that
+/// touch a document locked by another transaction wait on a condition variable, as the
+/// emulator's pessimistic locks do, and fail with ABORTED after ``lockTimeout``; a
+/// wait that would close a cycle of transactions aborts at once instead of timing out.
+final class MockStore: @unchecked Sendable {
+  // @unchecked: every stored property below is only touched with `condition` held.
+  private let condition = NSCondition()
+  private var databases: [String: MockDatabase] = [:]
+  private var transactions: [String: MockTransaction] = [:]
+  private var lastTime = Timestamp(seconds: 0, nanoseconds: 0)
+
+  /// How long a commit waits for another transaction's lock before ABORTED.
+  let lockTimeout: Duration
+  /// How long an unused transaction lives before its locks are released.
+  let transactionIdleTimeout: Duration
+  /// How far back `readTime` may reach.
+  let readTimeWindow: Int64 = 3600
+
+  init(lockTimeout: Duration = .seconds(2), transactionIdleTimeout: Duration = .seconds(30)) {
+    self.lockTimeout = lockTimeout
+    self.transactionIdleTimeout = transactionIdleTimeout
+  }
+
+  private func locked<T>(_ body: () throws(MockError) -> T) throws(MockError) -> T {
+    condition.lock()
+    defer { condition.unlock() }
+    return try body()
+  }
+
+  /// A strictly increasing time with microsecond precision, as the emulator reports.
+  private func nextTime() -> Timestamp {
+    let now = Date().timeIntervalSince1970
+    let micros = Int64(now * 1_000_000)
+    var t = Timestamp(seconds: micros / 1_000_000, nanoseconds: Int32(micros % 1_000_000) * 1000)
+    if t <= lastTime { t = Timestamp(seconds: lastTime.seconds, nanoseconds: lastTime.nanoseconds + 1000) }
+    lastTime = t
+    return t
+  }
+
+  private func database(_ name: String) -> MockDatabase {
+    databases[name] ?? MockDatabase(documentsRoot: name + "/documents")
+  }
+
+  // MARK: - Reset
+
+  /// Deletes every document of a database, as the emulator's reset endpoint does.
+  func reset(database name: String) {
+    condition.lock()
+    databases[name] = nil
+    for (id, tx) in transactions where tx.database == name { transactions[id] = nil }
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  // MARK: - Reads
+
+  /// The snapshot a read sees, after applying its consistency selector.
+  struct ReadContext {
+    var time: Timestamp?
+    var transaction: String?
+    var newTransaction: String?
+    var readTime: Timestamp
+  }
+
+  private func readContext(_ db: String, _ consistency: ReadConsistency?) throws(MockError) -> ReadContext {
+    expireIdleTransactions()
+    let now = nextTime()
+    switch consistency {
+    case nil:
+      return ReadContext(time: nil, transaction: nil, newTransaction: nil, readTime: now)
+    case .readTime(let t):
+      try checkReadTime(t, now: now)
+      return ReadContext(time: t, transaction: nil, newTransaction: nil, readTime: t)
+    case .transaction(let id):
+      guard var tx = transactions[id], tx.database == db else { throw .invalidArgument("Invalid transaction.") }
+      tx.lastUsed = .now
+      transactions[id] = tx
+      let time = tx.readOnly ? tx.readTime : nil
+      return ReadContext(time: time, transaction: tx.readOnly ? nil : id, newTransaction: nil, readTime: time ?? now)
+    case .newTransaction(let options):
+      let id = try begin(db, options: options, now: now)
+      let tx = transactions[id]!
+      let time = tx.readOnly ? tx.readTime : nil
+      return ReadContext(time: time, transaction: tx.readOnly ? nil : id, newTransaction: id, readTime: time ?? now)
+    }
+  }
+
+  private func checkReadTime(_ t: Timestamp, now: Timestamp) throws(MockError) {
+    if t.seconds < now.seconds - readTimeWindow {
+      throw MockError(httpStatus: 400, status: "FAILED_PRECONDITION", message: "The requested 'read_time' is too old.")
+    }
+    if t > now { throw .invalidArgument("read_time is in the future.") }
+  }
+
+  /// Reads documents by path; missing ones are `nil`. Read-write transactions lock them.
+  func get(_ db: String, paths: [String], consistency: ReadConsistency?) throws(MockError) -> (
+    documents: [(String, Document?)], context: ReadContext
+  ) {
+    try locked { () throws(MockError) in
+      let context = try readContext(db, consistency)
+      let database = database(db)
+      if let id = context.transaction { transactions[id]?.locks.formUnion(paths) }
+      return (paths.map { ($0, database.document($0, at: context.time)) }, context)
+    }
+  }
+
+  /// Every document directly in `collectionID` under `parent` (or, with `allDescendants`,
+  /// in any collection with that ID at any depth below it), sorted by key.
+  func candidates(
+    _ db: String, parent: String, selectors: [StructuredQuery.CollectionSelector], consistency: ReadConsistency?
+  ) throws(MockError) -> (documents: [Document], context: ReadContext) {
+    try locked { () throws(MockError) in
+      let context = try readContext(db, consistency)
+      let database = database(db)
+      let prefix = parent.isEmpty ? "" : parent + "/"
+      let parentDepth = parent.isEmpty ? 0 : parent.split(separator: "/").count
+      var documents: [Document] = []
+      for path in database.existingPaths(at: context.time) where path.hasPrefix(prefix) {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        let collection = String(segments[segments.count - 2])
+        let matches = selectors.contains { s in
+          let idMatches = s.collectionID.isEmpty || s.collectionID == collection
+          return idMatches && (s.allDescendants || segments.count == parentDepth + 2)
+        }
+        // `from: []` means the parent's direct collections, whatever their IDs.
+        if matches || (selectors.isEmpty && segments.count == parentDepth + 2) {
+          if let doc = database.document(path, at: context.time) { documents.append(doc) }
+        }
+      }
+      return (documents, context)
+    }
+  }
+
+  /// Locks the documents a transactional query returned.
+  func lock(_ paths: [String], transaction: String?) {
+    guard let transaction else { return }
+    condition.lock()
+    transactions[transaction]?.locks.formUnion(paths)
+    condition.unlock()
+  }
+
+  // MARK: - Transactions
+
+  func begin(_ db: String, options: TransactionOptions) throws(MockError) -> String {
+    try locked { () throws(MockError) in
+      expireIdleTransactions()
+      return try begin(db, options: options, now: nextTime())
+    }
+  }
+
+  private func begin(_ db: String, options: TransactionOptions, now: Timestamp) throws(MockError) -> String {
+    var bytes = [UInt8](repeating: 0, count: 9)
+    for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255) }
+    let id = Data(bytes).base64EncodedString()
+    switch options {
+    case .readOnly(let readTime):
+      if let readTime { try checkReadTime(readTime, now: now) }
+      transactions[id] = MockTransaction(id: id, database: db, readOnly: true, readTime: readTime ?? now, lastUsed: .now)
+    case .readWrite(let retrying):
+      // A retry inherits nothing, but the aborted attempt it replaces is finished for good.
+      if let retrying { transactions[retrying] = nil }
+      transactions[id] = MockTransaction(id: id, database: db, readOnly: false, readTime: nil, lastUsed: .now)
+    }
+    return id
+  }
+
+  /// Ends a transaction without writing; unknown IDs are INVALID_ARGUMENT, finished ones fine.
+  func rollback(_ db: String, id: String) throws(MockError) {
+    try locked { () throws(MockError) in
+      if transactions.removeValue(forKey: id) != nil {
+        condition.broadcast()
+        return
+      }
+      if !finished.contains(id) { throw .invalidArgument("Invalid transaction.") }
+    }
+  }
+
+  /// IDs of transactions that committed or were rolled back (rollback of those succeeds).
+  private var finished: Set<String> = []
+
+  private func finish(_ id: String) {
+    transactions[id] = nil
+    finished.insert(id)
+    if finished.count > 10_000 { finished.removeAll() }
+    condition.broadcast()
+  }
+
+  private func expireIdleTransactions() {
+    let now = ContinuousClock.now
+    var expired = false
+    for (id, tx) in transactions where now - tx.lastUsed > transactionIdleTimeout {
+      transactions[id] = nil
+      expired = true
+    }
+    if expired { condition.broadcast() }
+  }
+
+  // MARK: - Commit
+
+  /// Applies writes atomically; waits for locks held by other transactions.
+  func commit(_ db: String, writes: [Write], transaction: String?) throws(MockError) -> CommitResponse {
+    try locked { () throws(MockError) in
+      if let transaction {
+        guard let tx = transactions[transaction], tx.database == db else {
+          throw .invalidArgument("Invalid transaction.")
+        }
+        if tx.readOnly && !writes.isEmpty {
+          throw .invalidArgument("Cannot modify entities in a read-only transaction.")
+        }
+      }
+      let paths = try writes.map { w throws(MockError) in try relativePath(w.documentName, db: db) }
+      try waitForLocks(on: Set(paths), transaction: transaction)
+      let commitTime = nextTime()
+      var database = database(db)
+      var results: [CommitResponse.WriteResult] = []
+      var staged: [String: DocumentVersion?] = [:]
+      var upserted: Set<String> = []
+      for (write, path) in zip(writes, paths) {
+        let before: DocumentVersion? = staged[path] ?? database.histories[path]?.current
+        try check(write.currentDocument, before: before, path: path, db: db)
+        switch write.operation {
+        case .delete:
+          if upserted.contains(path) {
+            throw .invalidArgument("Cannot upsert then delete an entity in the same request.")
+          }
+          staged[path] = .some(nil)
+          results.append(.init(updateTime: nil))
+        case .update(let doc):
+          upserted.insert(path)
+          var fields = before?.fields ?? [:]
+          if let mask = write.updateMask {
+            for canonical in mask {
+              let segments = try fieldPath(canonical)
+              if let value = FieldMap.get(doc.fields, segments) {
+                FieldMap.set(&fields, segments, value)
+              } else {
+                FieldMap.remove(&fields, segments)
+              }
+            }
+          } else {
+            fields = doc.fields
+          }
+          let transformResults = try apply(write.updateTransforms, to: &fields, at: commitTime)
+          staged[path] = DocumentVersion(fields: fields, createTime: before?.createTime ?? commitTime, updateTime: commitTime)
+          results.append(.init(updateTime: commitTime, transformResults: transformResults))
+        case .transform:
+          upserted.insert(path)
+          var fields = before?.fields ?? [:]
+          let transformResults = try apply(write.updateTransforms, to: &fields, at: commitTime)
+          staged[path] = DocumentVersion(fields: fields, createTime: before?.createTime ?? commitTime, updateTime: commitTime)
+          results.append(.init(updateTime: commitTime, transformResults: transformResults))
+        }
+      }
+      // Apply only after every precondition held: the commit is atomic.
+      for (path, version) in staged {
+        var history = database.histories[path] ?? DocumentHistory()
+        let current = history.current
+        if let version {
+          // A write that changes nothing keeps the document's update time, as Firestore does.
+          if let current, current.fields == version.fields {
+            continue
+          }
+          history.append(version)
+        } else if current != nil {
+          history.append(DocumentVersion(fields: nil, createTime: commitTime, updateTime: commitTime))
+        }
+        database.histories[path] = history
+      }
+      for (i, path) in paths.enumerated() where results[i].updateTime != nil {
+        if let version = database.histories[path]?.current { results[i].updateTime = version.updateTime }
+      }
+      databases[db] = database
+      if let transaction { finish(transaction) }
+      return CommitResponse(writeResults: results, commitTime: writes.isEmpty && transaction != nil ? nil : commitTime)
+    }
+  }
+
+  private func check(_ precondition: Precondition?, before: DocumentVersion?, path: String, db: String) throws(MockError) {
+    switch precondition {
+    case nil: return
+    case .exists(true):
+      if before == nil { throw MockError(httpStatus: 404, status: "NOT_FOUND", message: "no entity to update: \(path)") }
+    case .exists(false):
+      if before != nil {
+        throw MockError(httpStatus: 409, status: "ALREADY_EXISTS", message: "entity already exists: \(db)/documents/\(path)")
+      }
+    case .updateTime(let t):
+      guard let before else { throw MockError(httpStatus: 404, status: "NOT_FOUND", message: "no entity to update: \(path)") }
+      if before.updateTime != t {
+        throw MockError(
+          httpStatus: 400, status: "FAILED_PRECONDITION",
+          message: "the stored version (\(before.updateTime.rfc3339)) does not match the required base version (\(t.rfc3339))")
+      }
+    }
+  }
+
+  private func apply(_ transforms: [FieldTransform], to fields: inout [String: Value], at time: Timestamp) throws(MockError) -> [Value] {
+    var results: [Value] = []
+    for transform in transforms {
+      let segments = try fieldPath(transform.fieldPath)
+      let (newValue, result) = TransformEngine.apply(transform.kind, to: FieldMap.get(fields, segments), requestTime: time)
+      FieldMap.set(&fields, segments, newValue)
+      results.append(result)
+    }
+    return results
+  }
+
+  /// Waits until no other live transaction holds a lock on `paths`.
+  private func waitForLocks(on paths: Set<String>, transaction: String?) throws(MockError) {
+    let deadline = ContinuousClock.now + lockTimeout
+    while true {
+      expireIdleTransactions()
+      let holders = Set(transactions.values.filter { $0.id != transaction && !$0.locks.isDisjoint(with: paths) }.map(\.id))
+      if holders.isEmpty {
+        if let transaction { transactions[transaction]?.waitingOn = [] }
+        return
+      }
+      if let transaction {
+        // A holder that waits for us would wait forever: abort this transaction now.
+        if holders.contains(where: { transactions[$0]?.waitingOn.contains(transaction) == true }) {
+          transactions[transaction] = nil
+          condition.broadcast()
+          throw MockError(httpStatus: 409, status: "ABORTED", message: "Transaction lock timeout.")
+        }
+        transactions[transaction]?.waitingOn = holders
+        transactions[transaction]?.lastUsed = .now
+      }
+      if ContinuousClock.now >= deadline {
+        if let transaction {
+          transactions[transaction] = nil
+          condition.broadcast()
+        }
+        throw MockError(httpStatus: 409, status: "ABORTED", message: "Transaction lock timeout.")
+      }
+      _ = condition.wait(until: Date().addingTimeInterval(0.05))
+    }
+  }
+
+  // MARK: - Listing
+
+  /// Documents directly in a collection (and, with `showMissing`, paths that only have
+  /// subcollections), sorted by key, starting after `after`.
+  func list(_ db: String, collection: String, showMissing: Bool) -> [(path: String, document: Document?)] {
+    condition.lock()
+    defer { condition.unlock() }
+    let database = database(db)
+    let depth = collection.split(separator: "/").count + 1
+    var present: [String: Document?] = [:]
+    for path in database.existingPaths() where path.hasPrefix(collection + "/") {
+      let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+      let child = segments.prefix(depth).joined(separator: "/")
+      if segments.count == depth {
+        present[child] = database.document(path)
+      } else if showMissing, present[child] == nil {
+        present[child] = .some(nil)
+      }
+    }
+    return present.keys.sorted(by: MockDatabase.keyOrder).map { ($0, present[$0]!) }
+  }
+
+  /// The IDs of collections directly under `parent` ("" for the root) that hold documents at any depth.
+  func collectionIDs(_ db: String, parent: String) -> [String] {
+    condition.lock()
+    defer { condition.unlock() }
+    let prefix = parent.isEmpty ? "" : parent + "/"
+    let depth = parent.isEmpty ? 0 : parent.split(separator: "/").count
+    var ids = Set<String>()
+    for path in database(db).existingPaths() where path.hasPrefix(prefix) {
+      let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+      if segments.count > depth { ids.insert(String(segments[depth])) }
+    }
+    return ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+  }
+
+  // MARK: - Names
+
+  /// `projects/p/databases/d/documents/a/b` → `a/b`, for a name in database `db`.
+  func relativePath(_ name: String, db: String) throws(MockError) -> String {
+    let prefix = db + "/documents/"
+    guard name.hasPrefix(prefix), name.count > prefix.count else {
+      throw .invalidArgument("Document name \"\(name)\" is not in database \(db).")
+    }
+    let path = String(name.dropFirst(prefix.count))
+    let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+    guard segments.count % 2 == 0, !segments.contains(where: \.isEmpty) else {
+      throw .invalidArgument("Document name \"\(name)\" has invalid trailing path.")
+    }
+    return path
+  }
+
+  private func fieldPath(_ canonical: String) throws(MockError) -> [String] {
+    do {
+      return try CanonicalFieldPath.decode(canonical)
+    } catch {
+      throw .invalidArgument("Invalid property path \"\(canonical)\".")
+    }
+  }
+}

@@ -1,0 +1,715 @@
+import Dispatch
+import FirestoreWire
+import Synchronization
+import Testing
+
+@testable import FirestoreMock
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Answers with a JSON echo of what the handler saw.
+private let echo: MockHTTPServer.Handler = { request in
+  .json(
+    200,
+    .object([
+      ("method", .string(request.method)), ("path", .string(request.path)), ("rawPath", .string(request.rawPath)),
+      ("query", .array(request.query.map { .array([.string($0.name), .string($0.value)]) })),
+      ("body", .string(String(decoding: request.body, as: UTF8.self))), ("bodySize", .integer(Int64(request.body.count))),
+    ]))
+}
+
+/// Runs `body` against a fresh server on an ephemeral port, stopping it afterwards.
+private func withServer(
+  faults: FaultInjector = FaultInjector(), configuration: MockHTTPServerConfiguration = MockHTTPServerConfiguration(),
+  handler: @escaping MockHTTPServer.Handler = echo, _ body: (MockHTTPServer) throws -> Void
+) throws {
+  let server = try MockHTTPServer.start(faults: faults, configuration: configuration, handler: handler)
+  defer { server.stop() }
+  try body(server)
+}
+
+private func json(_ response: RawHTTPClient.Response) throws -> JSONValue {
+  try JSONParser.parse(response.body)
+}
+
+private func get(_ path: String, _ extraHeaders: String = "") -> String {
+  "GET \(path) HTTP/1.1\r\nHost: test\r\n\(extraHeaders)\r\n"
+}
+
+private func post(_ path: String, _ body: String, _ extraHeaders: String = "") -> String {
+  "POST \(path) HTTP/1.1\r\nHost: test\r\nContent-Length: \(body.utf8.count)\r\n\(extraHeaders)\r\n\(body)"
+}
+
+/// Polls `condition` for up to `seconds`.
+private func waitUntil(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+  let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+  while ContinuousClock.now < deadline {
+    if condition() { return true }
+    usleep(2_000)
+  }
+  return condition()
+}
+
+private func milliseconds(_ duration: Duration) -> Int {
+  Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+}
+
+private let tenMiB = 10 * 1024 * 1024
+
+@Suite("Mock HTTP server")
+struct HTTPServerTests {
+  // MARK: - Requests and connections
+
+  @Test("keep-alive: several requests on one connection")
+  func keepAlive() throws {
+    try withServer { server in
+      let client = try RawHTTPClient(port: server.port)
+      for i in 0..<3 {
+        try client.send(i == 1 ? post("/r\(i)", "body\(i)") : get("/r\(i)"))
+        let response = try client.readResponse()
+        #expect(response.status == 200)
+        #expect(response.header("connection") == nil)
+        #expect(response.header("content-type") == "application/json; charset=utf-8")
+        #expect(response.header("server") != nil && response.header("date") != nil)
+        #expect(try json(response)["path"] == .string("/r\(i)"))
+      }
+      #expect(server.requestLog.count() == 3)
+    }
+  }
+
+  @Test("Connection: close and HTTP/1.0 end the connection; HTTP/1.0 keep-alive keeps it")
+  func connectionClose() throws {
+    try withServer { server in
+      let closing = try RawHTTPClient(port: server.port)
+      try closing.send(get("/a", "Connection: close\r\n"))
+      #expect(try closing.readResponse().header("connection") == "close")
+      #expect(closing.isClosedByServer())
+
+      let old = try RawHTTPClient(port: server.port)
+      try old.send("GET /b HTTP/1.0\r\n\r\n")
+      #expect(try old.readResponse().status == 200)
+      #expect(old.isClosedByServer())
+
+      let oldKeepAlive = try RawHTTPClient(port: server.port)
+      for _ in 0..<2 {
+        try oldKeepAlive.send("GET /c HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        let response = try oldKeepAlive.readResponse()
+        #expect(response.status == 200 && response.header("connection") == "keep-alive")
+      }
+    }
+  }
+
+  @Test("pipelined requests are answered in order")
+  func pipelined() throws {
+    try withServer { server in
+      let client = try RawHTTPClient(port: server.port)
+      try client.send(get("/one") + post("/two", "2222") + get("/three") + post("/four", ""))
+      for (path, body) in [("/one", ""), ("/two", "2222"), ("/three", ""), ("/four", "")] {
+        let response = try json(client.readResponse())
+        #expect(response["path"] == .string(path))
+        #expect(response["body"] == .string(body))
+      }
+    }
+  }
+
+  @Test("path and query are percent-decoded; + stays +")
+  func percentDecoding() throws {
+    try withServer { server in
+      let client = try RawHTTPClient(port: server.port)
+      try client.send(get("/v1/a%20b/%28default%29/c%2Fd:run%51?x=1%2B2&y=a+b&x=3&flag&e=&%C3%A9=%E2%9C%93"))
+      let echoed = try json(client.readResponse())
+      #expect(echoed["path"] == .string("/v1/a b/(default)/c/d:runQ"))
+      #expect(echoed["rawPath"] == .string("/v1/a%20b/%28default%29/c%2Fd:run%51"))
+      let pairs: [(String, String)] = [("x", "1+2"), ("y", "a+b"), ("x", "3"), ("flag", ""), ("e", ""), ("é", "✓")]
+      #expect(echoed["query"] == .array(pairs.map { .array([.string($0.0), .string($0.1)]) }))
+      #expect(server.requestLog.entries.first?.query == "x=1%2B2&y=a+b&x=3&flag&e=&%C3%A9=%E2%9C%93")
+    }
+  }
+
+  @Test("chunked request body with extensions and trailers")
+  func chunkedBody() throws {
+    try withServer { server in
+      let client = try RawHTTPClient(port: server.port)
+      try client.send("POST /c HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n7\r\n, world\r\n")
+      try client.send("A\r\n0123456789\r\n0\r\nX-Trailer: t\r\n\r\n")
+      let echoed = try json(client.readResponse())
+      #expect(echoed["body"] == .string("hello, world0123456789"))
+      // The connection is still in sync.
+      try client.send(get("/after"))
+      #expect(try json(client.readResponse())["path"] == .string("/after"))
+    }
+  }
+
+  @Test("Expect: 100-continue gets 100 Continue before the body is sent")
+  func expectContinue() throws {
+    try withServer { server in
+      let client = try RawHTTPClient(port: server.port)
+      try client.send("POST /big HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+      #expect(try client.readHead().status == 100)
+      try client.send("hello")
+      let response = try client.readResponse()
+      #expect(response.status == 200)
+      #expect(try json(response)["body"] == .string("hello"))
+
+      try client.send("POST /big HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n")
+      #expect(try client.readHead().status == 100)
+      try client.send("3\r\nabc\r\n0\r\n\r\n")
+      #expect(try json(client.readResponse())["body"] == .string("abc"))
+    }
+  }
+
+  @Test("a body of exactly 10 MiB is accepted")
+  func maximumBody() throws {
+    try withServer { server in
+      let client = try RawHTTPClient(port: server.port)
+      try client.send("POST /max HTTP/1.1\r\nHost: t\r\nContent-Length: \(tenMiB)\r\n\r\n")
+      try client.send([UInt8](repeating: UInt8(ascii: "x"), count: tenMiB))
+      let response = try client.readResponse()
+      #expect(response.status == 200)
+      #expect(try json(response)["bodySize"] == .integer(Int64(tenMiB)))
+    }
+  }
+
+  @Test("a body over 10 MiB gets 413 with a Firestore error and the connection closes")
+  func payloadTooLarge() throws {
+    let expected =
+      #"{"error":{"code":413,"message":"Request payload size exceeds the limit: 10485760 bytes.","status":"INVALID_ARGUMENT"}}"#
+    try withServer { server in
+      // Declared length: refused before the body is read.
+      let declared = try RawHTTPClient(port: server.port)
+      try declared.send("POST /big HTTP/1.1\r\nHost: t\r\nContent-Length: \(tenMiB + 1)\r\n\r\n")
+      let response = try declared.readResponse()
+      #expect(response.status == 413)
+      #expect(response.text == expected)
+      #expect(response.header("connection") == "close")
+      #expect(declared.isClosedByServer())
+
+      // With Expect: 100-continue the client gets the 413 instead of 100 Continue.
+      let expecting = try RawHTTPClient(port: server.port)
+      try expecting.send("POST /big HTTP/1.1\r\nHost: t\r\nContent-Length: \(tenMiB + 1)\r\nExpect: 100-continue\r\n\r\n")
+      #expect(try expecting.readResponse().status == 413)
+
+      // Chunked: refused once the chunks add up to more than the limit.
+      let chunked = try RawHTTPClient(port: server.port)
+      try chunked.send("POST /big HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n")
+      let megabyte = Array("100000\r\n".utf8) + [UInt8](repeating: 0x61, count: 1 << 20) + Array("\r\n".utf8)
+      for _ in 0..<10 { try chunked.send(megabyte) }
+      try chunked.send("1\r\na\r\n0\r\n\r\n")
+      let chunkedResponse = try chunked.readResponse()
+      #expect(chunkedResponse.status == 413)
+      #expect(chunkedResponse.text == expected)
+      #expect(chunked.isClosedByServer())
+      #expect(server.requestLog.count(matching: "/big") == 3)
+      #expect(server.requestLog.entries.allSatisfy { $0.status == 413 })
+    }
+  }
+
+  @Test(
+    "malformed requests get 400 with a JSON error and close the connection",
+    arguments: [
+      "HELLO\r\n\r\n",
+      "GET /x\r\n\r\n",
+      "GET  /x HTTP/1.1\r\n\r\n",
+      "GET /x HTTP/1.1 extra\r\n\r\n",
+      "G(T /x HTTP/1.1\r\n\r\n",
+      "GET /x HTTQ/1.1\r\n\r\n",
+      "GET x HTTP/1.1\r\n\r\n",
+      "GET /x HTTP/1.1\r\nNoColon\r\n\r\n",
+      "GET /x HTTP/1.1\r\nBad Name: v\r\n\r\n",
+      "GET /x HTTP/1.1\r\nA: b\r\n folded\r\n\r\n",
+      "GET /x HTTP/1.1\r\nA: b\u{1}c\r\n\r\n",
+      "GET /a%zz HTTP/1.1\r\n\r\n",
+      "GET /a%FF HTTP/1.1\r\n\r\n",
+      "GET /a?q=%4 HTTP/1.1\r\n\r\n",
+      "POST /x HTTP/1.1\r\nContent-Length: abc\r\n\r\n",
+      "POST /x HTTP/1.1\r\nContent-Length: 1, 2\r\n\r\nab",
+      "POST /x HTTP/1.1\r\nContent-Length: -1\r\n\r\n",
+      "POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+      "POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\n",
+      "POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcdef\r\n",
+      "POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1234567890123456789\r\n",
+      "POST /x HTTP/1.1\r\nTransfer-Encoding: chunked, gzip\r\n\r\n",
+      "\u{0}\u{1}\u{2}\u{FF}garbage\r\n\r\n",
+    ])
+  func malformed(_ input: String) throws {
+    try withServer { server in
+      let client = try RawHTTPClient(port: server.port)
+      try client.send(input)
+      let response = try client.readResponse()
+      #expect(response.status == 400)
+      let error = try json(response)["error"]
+      #expect(error?["code"] == .integer(400))
+      #expect(error?["status"] == .string("INVALID_ARGUMENT"))
+      #expect(error?["message"]?.stringValue?.isEmpty == false)
+      #expect(client.isClosedByServer())
+
+      // Other connections are unaffected.
+      let other = try RawHTTPClient(port: server.port)
+      try other.send(get("/fine"))
+      #expect(try other.readResponse().status == 200)
+    }
+  }
+
+  @Test("unsupported transfer codings get 501, other HTTP versions 505")
+  func unsupported() throws {
+    try withServer { server in
+      let gzip = try RawHTTPClient(port: server.port)
+      try gzip.send("POST /x HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n")
+      #expect(try gzip.readResponse().status == 501)
+      let http2 = try RawHTTPClient(port: server.port)
+      try http2.send("GET /x HTTP/2.0\r\n\r\n")
+      #expect(try http2.readResponse().status == 505)
+    }
+  }
+
+  @Test("a header block over 64 KiB gets 400")
+  func headerTooLarge() throws {
+    try withServer { server in
+      let client = try RawHTTPClient(port: server.port)
+      try client.send("GET /x HTTP/1.1\r\nX-Big: \(String(repeating: "a", count: 70_000))\r\n\r\n")
+      let response = try client.readResponse()
+      #expect(response.status == 400)
+      #expect(try json(response)["error"]?["message"]?.stringValue?.contains("header") == true)
+      #expect(client.isClosedByServer())
+
+      // Many smaller headers add up the same way; just under the limit is fine.
+      let many = try RawHTTPClient(port: server.port)
+      try many.send("GET /x HTTP/1.1\r\n" + String(repeating: "X-H: \(String(repeating: "b", count: 1000))\r\n", count: 70) + "\r\n")
+      #expect(try many.readResponse().status == 400)
+      let fits = try RawHTTPClient(port: server.port)
+      try fits.send("GET /x HTTP/1.1\r\n" + String(repeating: "X-H: \(String(repeating: "b", count: 1000))\r\n", count: 60) + "\r\n")
+      #expect(try fits.readResponse().status == 200)
+    }
+  }
+
+  @Test("an idle keep-alive connection times out")
+  func idleTimeout() throws {
+    var configuration = MockHTTPServerConfiguration()
+    configuration.idleTimeoutMilliseconds = 200
+    try withServer(configuration: configuration) { server in
+      let client = try RawHTTPClient(port: server.port)
+      try client.send(get("/x"))
+      #expect(try client.readResponse().status == 200)
+      let start = ContinuousClock.now
+      #expect(client.isClosedByServer())
+      #expect(milliseconds(start.duration(to: .now)) < 5_000)
+    }
+  }
+
+  @Test("200 concurrent keep-alive connections are served at the same time")
+  func manyConnections() throws {
+    let count = 200
+    let arrived = Mutex(0)
+    let handler: MockHTTPServer.Handler = { request in
+      let seen = arrived.withLock { value -> Int in
+        value += 1
+        return value
+      }
+      // The first round waits until every client's request is being handled at once.
+      if request.path == "/first" {
+        _ = waitUntil(seconds: 20) { arrived.withLock { $0 } >= count }
+      }
+      return .text(200, "\(seen) \(arrived.withLock { $0 })")
+    }
+    try withServer(handler: handler) { server in
+      let clients = try (0..<count).map { _ in try RawHTTPClient(port: server.port, timeoutSeconds: 30) }
+      for client in clients { try client.send(get("/first")) }
+      for client in clients {
+        let response = try client.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text.hasSuffix(" \(count)"))
+      }
+      // Every connection is still usable.
+      for client in clients { try client.send(get("/second")) }
+      for client in clients { #expect(try client.readResponse().status == 200) }
+      #expect(server.requestLog.count(matching: "/first") == count)
+      #expect(server.requestLog.count(matching: "/second") == count)
+    }
+  }
+
+  // MARK: - Streaming responses
+
+  @Test("each streamed write arrives as its own chunk, at once")
+  func streaming() throws {
+    let gate = DispatchSemaphore(value: 0)
+    let handlerSawGate = Mutex<Bool?>(nil)
+    let handler: MockHTTPServer.Handler = { _ in
+      MockHTTPResponse(
+        status: 200, headers: [("content-type", "text/plain")],
+        body: .streaming { writer in
+          try writer.write(Array("first".utf8))
+          // Chunk 2 is only written after the test has received chunk 1.
+          let opened = gate.wait(timeout: .now() + 5) == .success
+          handlerSawGate.withLock { $0 = opened }
+          try writer.write([])
+          try writer.write(Array("second".utf8))
+        })
+    }
+    try withServer(handler: handler) { server in
+      let client = try RawHTTPClient(port: server.port)
+      try client.send(get("/stream"))
+      let start = ContinuousClock.now
+      let head = try client.readHead()
+      #expect(head.status == 200)
+      #expect(head.header("transfer-encoding") == "chunked")
+      #expect(head.header("content-length") == nil)
+      #expect(try client.readChunk() == Array("first".utf8))
+      #expect(milliseconds(start.duration(to: .now)) < 3_000)
+      gate.signal()
+      #expect(try client.readChunk() == Array("second".utf8))
+      #expect(try client.readChunk() == nil)
+      #expect(handlerSawGate.withLock { $0 } == true)
+      // The connection is reusable after the terminating chunk.
+      try client.send(get("/stream"))
+      gate.signal()
+      #expect(try client.readResponse().text == "firstsecond")
+    }
+  }
+
+  @Test("a streaming handler that throws ends the connection without the last chunk")
+  func streamingThrows() throws {
+    struct Boom: Error {}
+    let handler: MockHTTPServer.Handler = { _ in
+      MockHTTPResponse(
+        status: 200,
+        body: .streaming { writer in
+          try writer.write(Array("partial".utf8))
+          throw Boom()
+        })
+    }
+    try withServer(handler: handler) { server in
+      let client = try RawHTTPClient(port: server.port)
+      try client.send(get("/s"))
+      _ = try client.readHead()
+      #expect(try client.readChunk() == Array("partial".utf8))
+      #expect(throws: RawHTTPClient.ClientError.closed) { try client.readChunk() }
+    }
+  }
+
+  @Test("HTTP/1.0 clients get a streamed body delimited by the connection closing")
+  func streamingHTTP10() throws {
+    let handler: MockHTTPServer.Handler = { _ in
+      MockHTTPResponse(
+        status: 200,
+        body: .streaming { writer in
+          try writer.write(Array("ab".utf8))
+          try writer.write(Array("cd".utf8))
+        })
+    }
+    try withServer(handler: handler) { server in
+      let client = try RawHTTPClient(port: server.port)
+      try client.send("GET /s HTTP/1.0\r\n\r\n")
+      let head = try client.readHead()
+      #expect(head.header("transfer-encoding") == nil && head.header("connection") == "close")
+      #expect(try client.readToEOF() == Array("abcd".utf8))
+    }
+  }
+
+  // MARK: - Faults
+
+  @Test("latency delays the response")
+  func latency() throws {
+    let faults = FaultInjector([FaultRule(route: "slow", fault: .latency(milliseconds: 150))])
+    try withServer(faults: faults) { server in
+      let client = try RawHTTPClient(port: server.port)
+      let start = ContinuousClock.now
+      try client.send(post("/v1/x:slow", "{}"))
+      #expect(try client.readResponse().status == 200)
+      #expect(milliseconds(start.duration(to: .now)) >= 150)
+      #expect(faults.rules.count == 1)  // no `remaining`: applies forever
+    }
+  }
+
+  @Test("fail the next K requests, then recover")
+  func errorThenRecover() throws {
+    let calls = Mutex(0)
+    let handler: MockHTTPServer.Handler = { request in
+      calls.withLock { $0 += 1 }
+      return echo(request)
+    }
+    let faults = FaultInjector()
+    faults.add(FaultRule(route: "commit", fault: .error(status: 503, grpcStatus: "UNAVAILABLE", message: "injected"), remaining: 2))
+    try withServer(faults: faults, handler: handler) { server in
+      let client = try RawHTTPClient(port: server.port)
+      let commit = post("/v1/projects/p/databases/(default)/documents:commit", "{}")
+      for _ in 0..<2 {
+        try client.send(commit)
+        let response = try client.readResponse()
+        #expect(response.status == 503)
+        #expect(response.text == #"{"error":{"code":503,"message":"injected","status":"UNAVAILABLE"}}"#)
+        #expect(response.header("content-type") == "application/json; charset=utf-8")
+      }
+      #expect(calls.withLock { $0 } == 0)
+      try client.send(post("/v1/projects/p/databases/(default)/documents:runQuery", "{}"))  // another route: untouched
+      #expect(try client.readResponse().status == 200)
+      try client.send(commit)
+      #expect(try client.readResponse().status == 200)
+      #expect(calls.withLock { $0 } == 2)
+      #expect(faults.rules.isEmpty)
+      let statuses = server.requestLog.entries.map(\.status)
+      #expect(statuses == [503, 503, 200, 200])
+      #expect(server.requestLog.entries[0].faults == [.error(status: 503, grpcStatus: "UNAVAILABLE", message: "injected")])
+    }
+  }
+
+  @Test("dropConnection closes after N response bytes")
+  func dropConnection() throws {
+    let faults = FaultInjector()
+    try withServer(faults: faults) { server in
+      faults.add(FaultRule(fault: .dropConnection(afterResponseBytes: 10), remaining: 1))
+      let client = try RawHTTPClient(port: server.port)
+      try client.send(get("/x"))
+      #expect(try client.readToEOF() == Array("HTTP/1.1 2".utf8))
+
+      faults.add(FaultRule(fault: .dropConnection(afterResponseBytes: 0), remaining: 1))
+      let silent = try RawHTTPClient(port: server.port)
+      try silent.send(get("/y"))
+      #expect(try silent.readToEOF().isEmpty)
+
+      // A response shorter than the budget is sent in full, then the connection closes.
+      faults.add(FaultRule(fault: .dropConnection(afterResponseBytes: 100_000), remaining: 1))
+      let whole = try RawHTTPClient(port: server.port)
+      try whole.send(get("/z"))
+      #expect(try whole.readResponse().status == 200)
+      #expect(whole.isClosedByServer())
+
+      // Rule spent: back to normal.
+      let normal = try RawHTTPClient(port: server.port)
+      try normal.send(get("/w"))
+      #expect(try normal.readResponse().status == 200)
+      #expect(server.requestLog.count() == 4)
+    }
+  }
+
+  @Test("truncateStream cuts a Content-Length body")
+  func truncateComplete() throws {
+    let body = [UInt8](repeating: UInt8(ascii: "b"), count: 100)
+    let faults = FaultInjector([FaultRule(fault: .truncateStream(afterBytes: 30))])
+    let handler: MockHTTPServer.Handler = { _ in MockHTTPResponse(status: 200, body: .complete(body)) }
+    try withServer(faults: faults, handler: handler) { server in
+      let client = try RawHTTPClient(port: server.port)
+      try client.send(get("/x"))
+      let head = try client.readHead()
+      #expect(head.header("content-length") == "100")
+      #expect(try client.readToEOF() == Array(body.prefix(30)))
+    }
+  }
+
+  @Test("truncateStream cuts a chunked stream without the terminating chunk")
+  func truncateStreaming() throws {
+    let writes = Mutex<[String]>([])
+    let handler: MockHTTPServer.Handler = { _ in
+      MockHTTPResponse(
+        status: 200,
+        body: .streaming { writer in
+          for _ in 0..<4 {
+            do {
+              try writer.write(Array("aaaaa".utf8))
+              writes.withLock { $0.append("ok") }
+            } catch {
+              writes.withLock { $0.append("threw") }
+              throw error
+            }
+          }
+        })
+    }
+    let faults = FaultInjector([FaultRule(route: "GET /stream", fault: .truncateStream(afterBytes: 12))])
+    try withServer(faults: faults, handler: handler) { server in
+      let client = try RawHTTPClient(port: server.port)
+      try client.send(get("/stream"))
+      #expect(try client.readHead().header("transfer-encoding") == "chunked")
+      #expect(try client.readChunk() == Array("aaaaa".utf8))
+      #expect(try client.readChunk() == Array("aaaaa".utf8))
+      #expect(try client.readChunk() == Array("aa".utf8))
+      #expect(throws: RawHTTPClient.ClientError.closed) { try client.readChunk() }
+      #expect(waitUntil { writes.withLock { $0 } == ["ok", "ok", "threw"] })
+    }
+  }
+
+  @Test("stall holds the request until the server stops")
+  func stall() throws {
+    let faults = FaultInjector([FaultRule(route: ":batchGet", fault: .stall)])
+    let server = try MockHTTPServer.start(faults: faults, handler: echo)
+    defer { server.stop() }
+    let client = try RawHTTPClient(port: server.port, timeoutSeconds: 1)
+    try client.send(post("/v1/documents:batchGet", "{}"))
+    #expect(waitUntil { server.requestLog.count(matching: ":batchGet") == 1 })
+    // Held: nothing arrives within a second.
+    #expect(throws: RawHTTPClient.ClientError.timedOut) { try client.readToEOF() }
+    let start = ContinuousClock.now
+    server.stop()
+    #expect(milliseconds(start.duration(to: .now)) < 3_000)
+    #expect(try client.readToEOF().isEmpty)
+    #expect(server.requestLog.entries.first?.status == nil)
+    #expect(server.requestLog.entries.first?.faults == [.stall])
+  }
+
+  @Test("route matching")
+  func routes() {
+    let commitPath = "/v1/projects/p/databases/(default)/documents:commit"
+    #expect(FaultRule(route: nil, fault: .stall).matches(method: "GET", path: "/anything"))
+    #expect(FaultRule(route: "commit", fault: .stall).matches(method: "POST", path: commitPath))
+    #expect(FaultRule(route: "Commit", fault: .stall).matches(method: "POST", path: commitPath))
+    #expect(
+      !FaultRule(route: "commit", fault: .stall).matches(method: "GET", path: "/v1/projects/p/databases/(default)/documents/commits/c1"))
+    #expect(!FaultRule(route: "commit", fault: .stall).matches(method: "POST", path: "/v1/x:runQuery"))
+    #expect(FaultRule(route: "runQuery", fault: .stall).matches(method: "POST", path: "/v1/x/documents/c/d:runQuery"))
+    #expect(FaultRule(route: "listen", fault: .stall).matches(method: "GET", path: "/google.firestore.v1.Firestore/Listen/channel"))
+    #expect(FaultRule(route: "GET ", fault: .stall).matches(method: "GET", path: "/v1/x"))
+    #expect(!FaultRule(route: "GET ", fault: .stall).matches(method: "POST", path: "/v1/x"))
+    #expect(FaultRule(route: "/documents/cities/", fault: .stall).matches(method: "PATCH", path: "/v1/p/documents/cities/sf"))
+    #expect(FaultRule(route: ":commit", fault: .stall).matches(method: "POST", path: commitPath))
+  }
+
+  @Test("fault rules parse from and print to JSON")
+  func faultJSON() throws {
+    let cases: [(String, FaultRule)] = [
+      (
+        #"{"route":"commit","remaining":2,"error":{"status":503,"grpcStatus":"UNAVAILABLE","message":"injected"}}"#,
+        FaultRule(route: "commit", fault: .error(status: 503, grpcStatus: "UNAVAILABLE", message: "injected"), remaining: 2)
+      ),
+      (#"{"latencyMs":50}"#, FaultRule(fault: .latency(milliseconds: 50))),
+      (#"{"dropAfterBytes":10}"#, FaultRule(fault: .dropConnection(afterResponseBytes: 10))),
+      (#"{"truncateAfterBytes":100,"route":null}"#, FaultRule(fault: .truncateStream(afterBytes: 100))),
+      (#"{"stall":true,"remaining":"1"}"#, FaultRule(fault: .stall, remaining: 1)),
+      (#"{"error":{"status":409}}"#, FaultRule(fault: .error(status: 409, grpcStatus: "ABORTED", message: "Injected fault."))),
+    ]
+    for (text, expected) in cases {
+      let rule = try FaultRule.parse(json: JSONParser.parse(text))
+      #expect(rule == expected)
+      #expect(try FaultRule.parse(json: rule.json) == rule)
+    }
+    let bad = [
+      "[]", "{}", #"{"latencyMs":-1}"#, #"{"latencyMs":1.5}"#, #"{"latencyMs":1,"stall":true}"#, #"{"stall":false}"#,
+      #"{"stall":true,"remaining":0}"#, #"{"stall":true,"route":1}"#, #"{"stall":true,"typo":1}"#, #"{"error":{"status":99}}"#,
+      #"{"error":{"bogus":1}}"#, #"{"error":"x"}"#,
+    ]
+    for text in bad {
+      #expect(throws: WireFormatError.self, "\(text)") { try FaultRule.parse(json: JSONParser.parse(text)) }
+    }
+  }
+
+  // MARK: - Request log and lifecycle
+
+  @Test("the request log records every request, faulted ones included")
+  func requestLog() throws {
+    let faults = FaultInjector([FaultRule(route: "DELETE ", fault: .error(status: 500, grpcStatus: "INTERNAL", message: "x"))])
+    try withServer(faults: faults) { server in
+      let client = try RawHTTPClient(port: server.port)
+      try client.send(get("/v1/a?x=1"))
+      try client.send(post("/v1/db/documents:commit", "12345"))
+      try client.send(post("/v1/db/documents:commit", "{}"))
+      try client.send("DELETE /v1/a/b HTTP/1.1\r\nHost: t\r\n\r\n")
+      for _ in 0..<4 { _ = try client.readResponse() }
+      let log = server.requestLog
+      #expect(log.count() == 4)
+      #expect(log.count(matching: ":commit") == 2)
+      #expect(log.count(matching: ":commit", method: "post") == 2)
+      #expect(log.count(method: "GET") == 1)
+      #expect(log.count(matching: "/v1/a/b", method: "DELETE") == 1)
+      let entries = log.entries
+      #expect(entries.map(\.method) == ["GET", "POST", "POST", "DELETE"])
+      #expect(entries.map(\.status) == [200, 200, 200, 500])
+      #expect(entries.map(\.bodySize) == [0, 5, 2, 0])
+      #expect(entries[0].query == "x=1" && entries[0].path == "/v1/a")
+      #expect(entries[3].faults.count == 1)
+      #expect(entries.map(\.id) == [0, 1, 2, 3])
+      #expect(entries[1].headers.contains { $0.name == "content-length" && $0.value == "5" })
+      log.clear()
+      #expect(log.count() == 0 && log.entries.isEmpty)
+    }
+  }
+
+  @Test("a shared request log, its JSON form, and /mock/ paths exempt from faults")
+  func sharedLogAndAdminExemption() throws {
+    let log = RequestLog()
+    let faults = FaultInjector([FaultRule(fault: .error(status: 503, grpcStatus: "UNAVAILABLE", message: "down"))])
+    let server = try MockHTTPServer.start(faults: faults, requestLog: log, handler: echo)
+    defer { server.stop() }
+    #expect(server.requestLog === log)
+    let client = try RawHTTPClient(port: server.port)
+    try client.send(get("/v1/x?a=b"))
+    #expect(try client.readResponse().status == 503)
+    try client.send("DELETE /mock/v1/faults HTTP/1.1\r\nHost: t\r\n\r\n")
+    #expect(try client.readResponse().status == 200)  // a catch-all rule does not reach admin paths
+    #expect(faults.rules.count == 1)
+
+    let entry = try #require(log.entries.first)
+    let json = entry.json
+    #expect(json["id"] == .integer(0) && json["method"] == .string("GET") && json["path"] == .string("/v1/x"))
+    #expect(json["query"] == .string("a=b") && json["status"] == .integer(503) && json["bodySize"] == .integer(0))
+    #expect(
+      json["faults"]
+        == .array([
+          .object([("error", .object([("status", .integer(503)), ("grpcStatus", .string("UNAVAILABLE")), ("message", .string("down"))]))])
+        ]))
+    #expect(json["headers"]?.arrayValue?.first == .array([.string("host"), .string("test")]))
+    #expect(json["time"]?.stringValue?.hasSuffix("Z") == true)
+    #expect(log.entries.last?.faults.isEmpty == true)
+  }
+
+  @Test("stop closes open connections, is idempotent, and refuses new ones")
+  func stopClosesConnections() throws {
+    let streaming: MockHTTPServer.Handler = { request in
+      guard request.path == "/forever" else { return echo(request) }
+      return MockHTTPResponse(
+        status: 200,
+        body: .streaming { writer in
+          while true {
+            try writer.write(Array("tick".utf8))
+            usleep(10_000)
+          }
+        })
+    }
+    let server = try MockHTTPServer.start(handler: streaming)
+    let port = server.port
+    let idle = try RawHTTPClient(port: port)
+    try idle.send(get("/x"))
+    #expect(try idle.readResponse().status == 200)
+    let streamer = try RawHTTPClient(port: port)
+    try streamer.send(get("/forever"))
+    _ = try streamer.readHead()
+    #expect(try streamer.readChunk() == Array("tick".utf8))
+
+    let start = ContinuousClock.now
+    server.stop()
+    #expect(milliseconds(start.duration(to: .now)) < 3_000)
+    #expect(idle.isClosedByServer())
+    _ = try? streamer.readToEOF()  // whatever ticks were in flight, then EOF
+    #expect(streamer.isClosedByServer())
+    server.stop()
+    #expect(throws: RawHTTPClient.ClientError.connectFailed(ECONNREFUSED)) { try RawHTTPClient(port: port) }
+  }
+
+  @Test("stop called from a handler does not deadlock")
+  func stopFromHandler() throws {
+    let box = Mutex<MockHTTPServer?>(nil)
+    let server = try MockHTTPServer.start { _ in
+      box.withLock { $0 }?.stop()
+      return .text(200, "bye")
+    }
+    box.withLock { $0 = server }
+    let client = try RawHTTPClient(port: server.port)
+    let start = ContinuousClock.now
+    try client.send(get("/stop"))
+    _ = try? client.readToEOF()
+    #expect(milliseconds(start.duration(to: .now)) < 3_000)
+    // The client sees EOF as soon as stop() shuts the connections, a moment before the
+    // listener is closed.
+    #expect(waitUntil { (try? RawHTTPClient(port: server.port)) == nil })
+    box.withLock { $0 = nil }
+  }
+
+  @Test("starting on a port in use fails with a SocketError")
+  func portInUse() throws {
+    try withServer { server in
+      #expect(throws: MockHTTPServer.SocketError.self) { try MockHTTPServer.start(port: server.port, handler: echo) }
+    }
+  }
+}

@@ -1,0 +1,219 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A blocking HTTP/1.1 client over a raw TCP socket, for tests that must send exact bytes
+/// (malformed ones included) and read responses piece by piece (single chunks, up to EOF).
+/// Every read gives up after `timeoutSeconds`, so a broken server fails a test instead of
+/// hanging it.
+final class RawHTTPClient {
+  /// A response as read from the wire.
+  struct Response {
+    /// The status code.
+    var status: Int
+    /// Header fields in order, names lower-cased.
+    var headers: [(name: String, value: String)]
+    /// The body (de-chunked).
+    var body: [UInt8]
+
+    /// The first value of a header.
+    func header(_ name: String) -> String? { headers.first { $0.name == name.lowercased() }?.value }
+
+    /// The body as UTF-8 text.
+    var text: String { String(decoding: body, as: UTF8.self) }
+  }
+
+  /// Why a client call failed.
+  enum ClientError: Error, Equatable {
+    case connectFailed(Int32)
+    case sendFailed(Int32)
+    case timedOut
+    /// The server closed the connection before the expected bytes arrived.
+    case closed
+    case malformed(String)
+  }
+
+  private let fd: Int32
+  private var buffer: [UInt8] = []
+
+  /// Connects to `127.0.0.1:port`.
+  init(port: Int, timeoutSeconds: Int = 10) throws {
+    #if canImport(Darwin)
+      let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #else
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #endif
+    guard fd >= 0 else { throw ClientError.connectFailed(errno) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let rc = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard rc == 0 else {
+      let code = errno
+      close(fd)
+      throw ClientError.connectFailed(code)
+    }
+    var timeout = timeval()
+    timeout.tv_sec = numericCast(timeoutSeconds)
+    _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    #if canImport(Darwin)
+      var one: Int32 = 1
+      _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+    #endif
+    self.fd = fd
+  }
+
+  deinit { close(fd) }
+
+  /// Sends text as UTF-8.
+  func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+  /// Sends bytes.
+  func send(_ bytes: [UInt8]) throws {
+    #if canImport(Darwin)
+      let flags: Int32 = 0
+    #else
+      let flags = Int32(MSG_NOSIGNAL)
+    #endif
+    var offset = 0
+    while offset < bytes.count {
+      let sent = bytes.withUnsafeBytes { sendBytes(fd, $0.baseAddress! + offset, bytes.count - offset, flags) }
+      if sent > 0 {
+        offset += sent
+      } else if sent < 0 && errno == EINTR {
+        continue
+      } else {
+        throw ClientError.sendFailed(errno)
+      }
+    }
+  }
+
+  /// Half-closes the sending side.
+  func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
+  /// Reads one response head (a `100 Continue` counts as a response).
+  func readHead() throws -> Response {
+    let statusLine = try readLine()
+    let parts = statusLine.split(separator: " ", maxSplits: 2)
+    guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
+      throw ClientError.malformed("status line: \(statusLine)")
+    }
+    var headers: [(name: String, value: String)] = []
+    while true {
+      let line = try readLine()
+      if line.isEmpty { break }
+      guard let colon = line.firstIndex(of: ":") else { throw ClientError.malformed("header: \(line)") }
+      headers.append((line[..<colon].lowercased(), line[line.index(after: colon)...].trimmed(" \t")))
+    }
+    return Response(status: status, headers: headers, body: [])
+  }
+
+  /// Reads one whole response: by Content-Length, chunked, or up to EOF.
+  func readResponse(head isHEAD: Bool = false) throws -> Response {
+    var response = try readHead()
+    if isHEAD || (100..<200).contains(response.status) || response.status == 204 || response.status == 304 { return response }
+    if response.header("transfer-encoding")?.lowercased() == "chunked" {
+      while let chunk = try readChunk() { response.body += chunk }
+    } else if let length = response.header("content-length").flatMap({ Int($0) }) {
+      response.body = try readExactly(length)
+    } else {
+      response.body = try readToEOF()
+    }
+    return response
+  }
+
+  /// Reads one chunk of a chunked body; `nil` for the terminating zero-length chunk (its
+  /// trailers are consumed too).
+  func readChunk() throws -> [UInt8]? {
+    let sizeLine = try readLine()
+    guard let size = Int(sizeLine.split(separator: ";").first ?? "", radix: 16) else {
+      throw ClientError.malformed("chunk size: \(sizeLine)")
+    }
+    if size == 0 {
+      while try !readLine().isEmpty {}
+      return nil
+    }
+    let data = try readExactly(size)
+    guard try readLine().isEmpty else { throw ClientError.malformed("chunk end") }
+    return data
+  }
+
+  /// Reads everything until the server closes the connection (a reset counts as a close).
+  func readToEOF() throws -> [UInt8] {
+    while try fill() {}
+    defer { buffer.removeAll() }
+    return buffer
+  }
+
+  /// Whether the server has closed the connection, waiting up to the read timeout for
+  /// that; any bytes read on the way are kept.
+  func isClosedByServer() -> Bool {
+    (try? fill()) == false
+  }
+
+  /// Reads exactly `count` bytes.
+  func readExactly(_ count: Int) throws -> [UInt8] {
+    while buffer.count < count {
+      guard try fill() else { throw ClientError.closed }
+    }
+    defer { buffer.removeFirst(count) }
+    return Array(buffer[0..<count])
+  }
+
+  /// Reads a CRLF-terminated line (without the CRLF).
+  func readLine() throws -> String {
+    var scanned = 0
+    while true {
+      if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
+        var end = newline
+        if end > 0 && buffer[end - 1] == 0x0D { end -= 1 }
+        let line = String(decoding: buffer[0..<end], as: UTF8.self)
+        buffer.removeFirst(newline + 1)
+        return line
+      }
+      scanned = buffer.count
+      guard try fill() else { throw ClientError.closed }
+    }
+  }
+
+  /// Reads more bytes into the buffer; `false` at EOF.
+  private func fill() throws -> Bool {
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let received = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      if received > 0 {
+        buffer += chunk[0..<received]
+        return true
+      }
+      if received == 0 { return false }
+      switch errno {
+      case EINTR: continue
+      case EAGAIN, EWOULDBLOCK: throw ClientError.timedOut
+      case ECONNRESET: return false
+      default: throw ClientError.closed
+      }
+    }
+  }
+}
+
+/// The C `send`, which the client's own `send` methods hide.
+private func sendBytes(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
+  send(fd, bytes, count, flags)
+}
+
+extension Substring {
+  fileprivate func trimmed(_ characters: String) -> String {
+    var slice = self
+    while let c = slice.first, characters.contains(c) { slice = slice.dropFirst() }
+    while let c = slice.last, characters.contains(c) { slice = slice.dropLast() }
+    return String(slice)
+  }
+}
