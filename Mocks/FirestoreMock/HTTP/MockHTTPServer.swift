@@ -74,6 +74,8 @@ public final class MockHTTPServer: Sendable {
   /// Binds and listens on `host:port` (port 0 picks a free port), then starts accepting
   /// connections. Returns once the socket is listening, so clients can connect at once.
   /// - Parameters:
+  ///   - host: the IPv4 address to bind, `127.0.0.1` by default.
+  ///   - port: the port; 0 picks a free one (read it from ``port``).
   ///   - faults: the fault rules to apply (shared, so a service can also change them).
   ///   - requestLog: where to record requests (shared, so a service can also read it).
   ///   - handler: answers each request, on the connection's thread.
