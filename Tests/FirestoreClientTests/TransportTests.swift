@@ -105,7 +105,7 @@ struct TransportTests {
     #expect(notFound.code == .notFound && notFound.message == "Not Found")  // an unknown URL, not a missing document
     let garbage = try await #require(throws: FirestoreError.self) { try await db.document("c/d1").getDocument() }
     #expect(garbage.code == .internal && garbage.message.contains("malformed JSON"))
-    let truncated = try await #require(throws: FirestoreError.self) { try await db.collection("c").getDocuments() }
+    let truncated = try await #require(throws: FirestoreError.self) { for try await _ in db.collection("c").stream() {} }
     #expect(truncated.code == .unavailable && truncated.message.contains("ended before"))
     let shape = try await #require(throws: FirestoreError.self) { try await db.getAll([db.document("c/x")]) }
     #expect(shape.code == .internal)

@@ -21,7 +21,14 @@ enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
   case emulator
 
   /// The backends of this run: the mock always, the emulator when it is available.
-  static let all: [Backend] = Emulator.isAvailable ? [.mock, .emulator] : [.mock]
+  /// `FIRESTORE_CONFORMANCE_BACKENDS=mock` (or `emulator`) narrows it, to time one alone.
+  static let all: [Backend] = {
+    let available: [Backend] = Emulator.isAvailable ? [.mock, .emulator] : [.mock]
+    guard let only = ProcessInfo.processInfo.environment["FIRESTORE_CONFORMANCE_BACKENDS"].flatMap(Backend.init(rawValue:)) else {
+      return available
+    }
+    return available.filter { $0 == only }
+  }()
 
   /// One project per test process, so runs and suites never see each other's data.
   static let projectID = "demo-swift-\(UInt32.random(in: 0...UInt32.max))"

@@ -33,7 +33,7 @@ struct ConnectionConformanceTests {
   @Test("the per-call timeout fails a call with deadlineExceeded", arguments: Backend.all)
   func perCallTimeout(_ backend: Backend) async throws {
     let db = backend.firestore { s in
-      s.timeout = .milliseconds(500)
+      s.timeout = .milliseconds(150)
       s.retryPolicy = .none
     }
     let call: RESTClient.Call

@@ -36,7 +36,7 @@ struct TransactionConformanceTests {
           try await backend.db.runTransaction { tx in
             attempts.increment()
             let n = try await tx.getDocument(counter).get("n") as? Int ?? 0
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(30))
             tx.updateData(["n": n + 1], forDocument: counter)
             return ()
           }
@@ -71,14 +71,16 @@ struct TransactionConformanceTests {
   func cancellationReleasesLock(_ backend: Backend) async throws {
     let ref = backend.collection().document("cancelled")
     try await ref.setData(["v": 1])
+    let locked = Counter()
     let task = Task {
       try await backend.db.runTransaction { tx in
         _ = try await tx.getDocument(ref)
+        locked.increment()
         try await Task.sleep(for: .seconds(30))
         return ()
       }
     }
-    try await Task.sleep(for: .milliseconds(300))
+    while locked.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
     task.cancel()
     _ = await task.result
     let noRetry = backend.firestore { $0.retryPolicy = .none }

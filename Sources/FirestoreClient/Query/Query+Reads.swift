@@ -65,11 +65,16 @@ extension Query {
   }
 
   /// Runs the query and collects the results in query order.
+  ///
+  /// The whole reply is read before anything is returned, so a stream that breaks
+  /// half-way is retried as a whole, like any idempotent read.
   func run(consistency: ReadConsistency?) async throws -> QuerySnapshot {
     let lowered = try lowered()
     var documents: [QueryDocumentSnapshot] = []
     var readTime: Timestamp?
-    for try await element in firestore.rest.streamArray(runQueryCall(lowered, consistency: consistency)) {
+    let reply = try await firestore.rest.unary(runQueryCall(lowered, consistency: consistency))
+    guard case .array(let elements) = reply else { throw FirestoreError(.internal, "runQuery reply is not a JSON array") }
+    for element in elements {
       let response = try firestore.decode("runQuery element") { try RunQueryResponse(json: element) }
       if let t = response.readTime { readTime = t }
       if let doc = response.document { documents.append(try snapshot(doc, readTime: response.readTime)) }

@@ -11,11 +11,24 @@ final class RESTClient: Sendable {
     var path: String
     /// Query parameters, unescaped; repeated names allowed.
     var query: [(String, String)] = []
-    var body: JSONValue?
+    /// The JSON body, encoded once when the call is made (retries resend the same bytes).
+    var body: Data?
     /// A repeat of the call cannot change the outcome (all reads; some writes).
     var idempotent: Bool
     /// `aborted` means nothing happened, so the call may be repeated (commits outside transactions).
     var retriesAborted = false
+
+    init(
+      method: String, path: String, query: [(String, String)] = [], body: JSONValue? = nil, idempotent: Bool,
+      retriesAborted: Bool = false
+    ) {
+      self.method = method
+      self.path = path
+      self.query = query
+      self.body = body.map { Data(JSONWriter.bytes($0)) }
+      self.idempotent = idempotent
+      self.retriesAborted = retriesAborted
+    }
   }
 
   let settings: FirestoreSettings
@@ -158,7 +171,7 @@ final class RESTClient: Sendable {
       }
       if let token { headers["Authorization"] = "Bearer " + token }
     }
-    return HTTPRequest(method: call.method, url: url, headers: headers, body: call.body.map { Data(JSONWriter.bytes($0)) })
+    return HTTPRequest(method: call.method, url: url, headers: headers, body: call.body)
   }
 
   /// Reads an error response into a ``FirestoreError``; non-JSON bodies are tolerated.

@@ -7,17 +7,16 @@ extension Firestore {
 
   /// Commits writes atomically and returns one result per write.
   func commit(_ writes: [Write], transaction: String? = nil) async throws -> [WriteResult] {
-    let body = CommitRequest(writes: writes, transaction: transaction).json
-    let size = JSONWriter.bytes(body).count
+    let call = RESTClient.Call(
+      method: "POST", path: "documents:commit", body: CommitRequest(writes: writes, transaction: transaction).json,
+      idempotent: transaction == nil && WriteBuilder.isIdempotent(writes), retriesAborted: transaction == nil)
+    let size = call.body?.count ?? 0
     if size > Self.maximumRequestBytes {
       throw FirestoreError(
         .invalidArgument,
         "commit of \(writes.count) writes is \(size) bytes; Firestore's request limit is \(Self.maximumRequestBytes) bytes (10 MiB)")
     }
-    let reply = try await rest.unary(
-      .init(
-        method: "POST", path: "documents:commit", body: body,
-        idempotent: transaction == nil && WriteBuilder.isIdempotent(writes), retriesAborted: transaction == nil))
+    let reply = try await rest.unary(call)
     let response = try decode("commit response") { try CommitResponse(json: reply) }
     guard response.writeResults.count == writes.count || writes.isEmpty else {
       throw FirestoreError(.internal, "commit returned \(response.writeResults.count) results for \(writes.count) writes")

@@ -47,6 +47,17 @@ public enum JSONWriter {
   /// Appends `s` as a quoted, escaped JSON string.
   public static func writeString(_ s: String, into out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
+    // Most strings need no escaping: copy them whole.
+    var copy = s
+    let clean = copy.withUTF8 { bytes -> Bool in
+      guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
+      out.append(contentsOf: bytes)
+      return true
+    }
+    if clean {
+      out.append(UInt8(ascii: "\""))
+      return
+    }
     for byte in s.utf8 {
       switch byte {
       case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
