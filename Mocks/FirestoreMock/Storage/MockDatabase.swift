@@ -22,13 +22,8 @@ struct MockDatabase: Sendable {
     }.sorted(by: MockDatabase.keyOrder)
   }
 
-  /// Firestore's document-key order: segment by segment, each by UTF-8 bytes.
+  /// Firestore's document-key order: segment by segment (numeric `__id__` IDs first).
   static func keyOrder(_ a: String, _ b: String) -> Bool {
-    let sa = a.split(separator: "/", omittingEmptySubsequences: false)
-    let sb = b.split(separator: "/", omittingEmptySubsequences: false)
-    for (x, y) in zip(sa, sb) where x != y {
-      return x.utf8.lexicographicallyPrecedes(y.utf8)
-    }
-    return sa.count < sb.count
+    ValueOrdering.compareResourceNames(a, b) < 0
   }
 }

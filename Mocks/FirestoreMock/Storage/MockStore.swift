@@ -120,7 +120,8 @@ final class MockStore: @unchecked Sendable {
       let prefix = parent.isEmpty ? "" : parent + "/"
       let parentDepth = parent.isEmpty ? 0 : parent.split(separator: "/").count
       var documents: [Document] = []
-      for path in database.existingPaths(at: context.time) where path.hasPrefix(prefix) {
+      // No sorting here: the query engine orders its results (always by key last).
+      for path in database.histories.keys where path.hasPrefix(prefix) {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         let collection = String(segments[segments.count - 2])
         let matches = selectors.contains { s in
