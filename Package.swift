@@ -15,6 +15,7 @@ let package = Package(
     .target(name: "FirestoreClient", dependencies: ["FirestoreWire"]),
     .target(name: "FirestoreMock", dependencies: ["FirestoreWire"], path: "Mocks/FirestoreMock"),
     .executableTarget(name: "FirestoreMockServer", dependencies: ["FirestoreMock"], path: "Mocks/FirestoreMockServer"),
+    .executableTarget(name: "firestore-bench", dependencies: ["FirestoreMock", "FirestoreClient"], path: "Benchmarks/FirestoreBench"),
     .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreWire"]),
     .testTarget(name: "FirestoreClientTests", dependencies: ["FirestoreClient"]),
     .testTarget(name: "FirestoreConformanceTests", dependencies: ["FirestoreClient", "FirestoreMock"]),
