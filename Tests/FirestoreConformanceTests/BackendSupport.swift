@@ -44,7 +44,8 @@ enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
 
   var testDescription: String { rawValue }
 
-  private var host: String {
+  /// `host:port` of this backend.
+  var host: String {
     switch self {
     case .mock: return Self.mockServer.hostAndPort
     case .emulator: return Emulator.host ?? "127.0.0.1:1"

@@ -1,0 +1,112 @@
+import FirestoreWire
+import Foundation
+import Testing
+
+@testable import FirestoreClient
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The REST endpoints the client does not use itself (create, patch, delete by URL), called
+/// raw, as curl would: the mock must answer them as the emulator does.
+@Suite("Conformance: raw REST endpoints")
+struct RESTConformanceTests {
+  private struct Raw {
+    let backend: Backend
+    let collection: String
+
+    init(_ backend: Backend, _ hint: String = #function) {
+      self.backend = backend
+      collection = backend.collection(hint).path
+    }
+
+    var base: String { "http://\(backend.host)/v1/projects/\(Backend.projectID)/databases/(default)/documents" }
+
+    func call(_ method: String, _ suffix: String, _ body: String? = nil) async throws -> (Int, JSONValue?) {
+      var request = URLRequest(url: URL(string: base + suffix)!)
+      request.httpMethod = method
+      request.setValue("Bearer owner", forHTTPHeaderField: "Authorization")
+      request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+      request.httpBody = body.map { Data($0.utf8) }
+      let (data, response) = try await URLSession.shared.data(for: request)
+      return ((response as! HTTPURLResponse).statusCode, try? JSONParser.parse(data))
+    }
+  }
+
+  @Test("create with and without documentId; a second create is ALREADY_EXISTS", arguments: Backend.all)
+  func create(_ backend: Backend) async throws {
+    let raw = Raw(backend)
+    let (status, doc) = try await raw.call("POST", "/\(raw.collection)?documentId=d1", #"{"fields":{"a":{"integerValue":"1"}}}"#)
+    #expect(status == 200)
+    #expect(doc?["fields"]?["a"] == .object([("integerValue", .string("1"))]))
+    #expect(doc?["createTime"] != nil && doc?["updateTime"] != nil)
+    let (again, error) = try await raw.call("POST", "/\(raw.collection)?documentId=d1", #"{"fields":{}}"#)
+    #expect(again == 409)
+    #expect(error?["error"]?["status"]?.stringValue == "ALREADY_EXISTS")
+    let (auto, created) = try await raw.call("POST", "/\(raw.collection)", #"{"fields":{}}"#)
+    #expect(auto == 200)
+    #expect(created?["name"]?.stringValue?.split(separator: "/").last?.count == 20)
+  }
+
+  @Test("patch: replace, update mask (absent masked fields deleted), preconditions, response mask", arguments: Backend.all)
+  func patch(_ backend: Backend) async throws {
+    let raw = Raw(backend)
+    let path = "/\(raw.collection)/p1"
+    #expect(
+      try await raw.call(
+        "PATCH", path,
+        #"{"fields":{"a":{"integerValue":"1"},"b":{"integerValue":"2"},"m":{"mapValue":{"fields":{"x":{"integerValue":"3"}}}}}}"#
+      ).0 == 200)
+    let (status, doc) = try await raw.call(
+      "PATCH", path + "?updateMask.fieldPaths=a&updateMask.fieldPaths=m.x&updateMask.fieldPaths=c&mask.fieldPaths=c",
+      #"{"fields":{"c":{"stringValue":"new"}}}"#)
+    #expect(status == 200)
+    #expect(doc?["fields"] == .object([("c", .object([("stringValue", .string("new"))]))]))
+    let (_, full) = try await raw.call("GET", path)
+    let fields = try Value.fields(from: full?["fields"])
+    #expect(fields == ["b": .integer(2), "c": .string("new"), "m": .map([:])])
+    #expect(try await raw.call("PATCH", "/\(raw.collection)/missing?currentDocument.exists=true", #"{"fields":{}}"#).0 == 404)
+    #expect(try await raw.call("PATCH", path + "?currentDocument.exists=false", #"{"fields":{}}"#).0 == 409)
+    let (stale, error) = try await raw.call("PATCH", path + "?currentDocument.updateTime=2020-01-01T00:00:00Z", #"{"fields":{}}"#)
+    #expect(stale == 400)
+    #expect(error?["error"]?["status"]?.stringValue == "FAILED_PRECONDITION")
+  }
+
+  @Test("get with a mask, delete with preconditions, and the error body of a missing document", arguments: Backend.all)
+  func getAndDelete(_ backend: Backend) async throws {
+    let raw = Raw(backend)
+    let path = "/\(raw.collection)/g1"
+    _ = try await raw.call("PATCH", path, #"{"fields":{"a":{"integerValue":"1"},"b":{"booleanValue":true}}}"#)
+    let (_, masked) = try await raw.call("GET", path + "?mask.fieldPaths=b")
+    #expect(masked?["fields"] == .object([("b", .object([("booleanValue", .bool(true))]))]))
+    #expect(try await raw.call("DELETE", "/\(raw.collection)/nothing").0 == 200)
+    #expect(try await raw.call("DELETE", "/\(raw.collection)/nothing?currentDocument.exists=true").0 == 404)
+    #expect(try await raw.call("DELETE", path).0 == 200)
+    let (status, error) = try await raw.call("GET", path)
+    #expect(status == 404)
+    #expect(error?["error"]?["code"] == .number("404"))
+    #expect(error?["error"]?["status"]?.stringValue == "NOT_FOUND")
+  }
+
+  @Test("batchGet and runQuery open a transaction inline; its first element carries the ID", arguments: Backend.all)
+  func inlineTransactions(_ backend: Backend) async throws {
+    let raw = Raw(backend)
+    let root = "projects/\(Backend.projectID)/databases/(default)/documents"
+    _ = try await raw.call("PATCH", "/\(raw.collection)/t1", #"{"fields":{"n":{"integerValue":"1"}}}"#)
+    let (_, batch) = try await raw.call(
+      "POST", ":batchGet",
+      #"{"documents":["\#(root)/\#(raw.collection)/t1","\#(root)/\#(raw.collection)/zz"],"newTransaction":{"readOnly":{}}}"#)
+    let elements = try #require(batch?.arrayValue)
+    #expect(elements.count == 3)
+    #expect(elements.first?["transaction"]?.stringValue != nil)
+    #expect(elements[2]["missing"]?.stringValue == "\(root)/\(raw.collection)/zz")
+    let (_, query) = try await raw.call(
+      "POST", ":runQuery", #"{"structuredQuery":{"from":[{"collectionId":"\#(raw.collection)"}]},"newTransaction":{"readOnly":{}}}"#)
+    let rows = try #require(query?.arrayValue)
+    #expect(rows.first?["transaction"]?.stringValue != nil)
+    #expect(rows.last?["done"] == .bool(true))
+    let (status, error) = try await raw.call("POST", ":rollback", #"{"transaction":"AAAAAAAAAAAA"}"#)
+    #expect(status == 400 && error?["error"]?["message"]?.stringValue == "Invalid transaction.")
+  }
+}
