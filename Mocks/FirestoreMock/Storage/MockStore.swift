@@ -270,6 +270,8 @@ final class MockStore: @unchecked Sendable {
         } else if current != nil {
           history.append(DocumentVersion(fields: nil, createTime: commitTime, updateTime: commitTime))
         }
+        // Versions older than the readTime window can never be read again.
+        history.prune(before: Timestamp(seconds: commitTime.seconds - readTimeWindow, nanoseconds: 0))
         database.histories[path] = history
       }
       for (i, path) in paths.enumerated() where results[i].updateTime != nil {
