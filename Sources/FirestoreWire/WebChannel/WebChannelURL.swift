@@ -41,8 +41,12 @@ public enum WebChannelURL {
   /// Parameters of a back-channel GET (streaming mode: `RID=rpc`, `CI=0`, `TYPE=xmlhttp`).
   ///
   /// - Parameters:
+  ///   - database: the database resource name, `projects/{p}/databases/{d}`.
+  ///   - sessionID: `SID`, from the handshake's `c` message.
   ///   - lastArrayID: `AID`, the highest array id the client has processed (0 before
   ///     any); the server re-sends every array above it.
+  ///   - zx: a random cache buster.
+  ///   - attempt: `t`, the 1-based attempt number of this request.
   ///   - httpSessionID: the `X-HTTP-Session-Id` value from the handshake, sent as
   ///     `gsessionid`; `nil` (always on the emulator) sends nothing.
   public static func backChannel(
@@ -59,9 +63,14 @@ public enum WebChannelURL {
   /// Parameters of a forward POST (addTarget / removeTarget).
   ///
   /// - Parameters:
+  ///   - database: the database resource name, `projects/{p}/databases/{d}`.
+  ///   - sessionID: `SID`, from the handshake's `c` message.
   ///   - requestID: `RID`, one more than the previous POST's; a retry reuses its RID. A
   ///     POST without RID is answered but its messages are dropped.
   ///   - lastArrayID: `AID`, as for ``backChannel(database:sessionID:lastArrayID:zx:attempt:httpSessionID:)``.
+  ///   - zx: a random cache buster.
+  ///   - attempt: `t`, the 1-based attempt number of this request.
+  ///   - httpSessionID: `gsessionid`, as for the back channel.
   public static func forward(
     database: String, sessionID: String, requestID: Int, lastArrayID: Int, zx: String, attempt: Int = 1,
     httpSessionID: String? = nil
@@ -73,6 +82,14 @@ public enum WebChannelURL {
 
   /// Parameters of the terminate GET (`TYPE=terminate`), which ends the session; the
   /// reply is 200 with an empty body and later requests with the SID get 400.
+  ///
+  /// - Parameters:
+  ///   - database: the database resource name, `projects/{p}/databases/{d}`.
+  ///   - sessionID: `SID`, from the handshake's `c` message.
+  ///   - requestID: `RID`, the next request number.
+  ///   - zx: a random cache buster.
+  ///   - attempt: `t`, the 1-based attempt number of this request.
+  ///   - httpSessionID: `gsessionid`, as for the back channel.
   public static func terminate(
     database: String, sessionID: String, requestID: Int, zx: String, attempt: Int = 1, httpSessionID: String? = nil
   ) -> [(String, String)] {
