@@ -25,6 +25,20 @@ public enum Fault: Sendable, Equatable, CustomStringConvertible {
   /// Holds the request without answering until the server stops, the client hangs up or
   /// the stall limit (300 s) passes, then closes the connection without a response.
   case stall
+  /// On a Listen back channel (`GET …/Listen/channel`), writes this many frames, then cuts
+  /// the connection without ending the chunked body (the client sees a broken stream). The
+  /// session survives: a reopen with `AID` re-sends every array above it. Ignored by other
+  /// requests.
+  case dropAfterFrames(Int)
+  /// On a Listen back channel, writes this many frames, then holds the connection open
+  /// without sending anything more until a newer back channel replaces it, the session
+  /// ends, the server stops or the client hangs up. Ignored by other requests.
+  case stallAfterFrames(Int)
+  /// On a Listen back channel, writes this many frames, then discards the session and ends
+  /// the response cleanly; later requests with that SID get `400`, as for a session the
+  /// server forgot. On a forward POST or terminate the session is discarded before the
+  /// request is handled (so it gets `400`).
+  case closeSessionAfterFrames(Int)
 
   /// A short, human-readable form, e.g. `error(503 UNAVAILABLE)`.
   public var description: String {
@@ -34,6 +48,9 @@ public enum Fault: Sendable, Equatable, CustomStringConvertible {
     case .dropConnection(let n): return "dropConnection(after \(n) response bytes)"
     case .truncateStream(let n): return "truncateStream(after \(n) body bytes)"
     case .stall: return "stall"
+    case .dropAfterFrames(let n): return "dropAfterFrames(\(n))"
+    case .stallAfterFrames(let n): return "stallAfterFrames(\(n))"
+    case .closeSessionAfterFrames(let n): return "closeSessionAfterFrames(\(n))"
     }
   }
 
@@ -50,6 +67,9 @@ public enum Fault: Sendable, Equatable, CustomStringConvertible {
     case .dropConnection(let n): return ("dropAfterBytes", .integer(Int64(n)))
     case .truncateStream(let n): return ("truncateAfterBytes", .integer(Int64(n)))
     case .stall: return ("stall", .bool(true))
+    case .dropAfterFrames(let n): return ("dropAfterFrames", .integer(Int64(n)))
+    case .stallAfterFrames(let n): return ("stallAfterFrames", .integer(Int64(n)))
+    case .closeSessionAfterFrames(let n): return ("closeSessionAfterFrames", .integer(Int64(n)))
     }
   }
 

@@ -22,6 +22,8 @@ struct FaultPlan: Sendable {
         if error == nil { error = (status, grpcStatus, message) }
       case .dropConnection(let n): dropAfterResponseBytes = min(dropAfterResponseBytes ?? Int.max, max(0, n))
       case .truncateStream(let n): truncateAfterBodyBytes = min(truncateAfterBodyBytes ?? Int.max, max(0, n))
+      // Listen back-channel faults are applied by the Listen channel handler itself.
+      case .dropAfterFrames, .stallAfterFrames, .closeSessionAfterFrames: break
       }
     }
   }

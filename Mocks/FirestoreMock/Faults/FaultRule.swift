@@ -53,6 +53,8 @@ public struct FaultRule: Sendable, Equatable {
   /// * `"dropAfterBytes": 10`
   /// * `"truncateAfterBytes": 100`
   /// * `"stall": true`
+  /// * `"dropAfterFrames": 2`, `"stallAfterFrames": 2`, `"closeSessionAfterFrames": 2`
+  ///   (Listen back channel only; see ``Fault/dropAfterFrames(_:)``)
   ///
   /// Integers may be JSON numbers or decimal strings.
   /// - Throws: `WireFormatError` naming the problem, for unknown members, wrong types,
@@ -79,6 +81,12 @@ public struct FaultRule: Sendable, Equatable {
         faults.append(.dropConnection(afterResponseBytes: try integer(value, member: "dropAfterBytes", minimum: 0)))
       case "truncateAfterBytes":
         faults.append(.truncateStream(afterBytes: try integer(value, member: "truncateAfterBytes", minimum: 0)))
+      case "dropAfterFrames":
+        faults.append(.dropAfterFrames(try integer(value, member: key, minimum: 0)))
+      case "stallAfterFrames":
+        faults.append(.stallAfterFrames(try integer(value, member: key, minimum: 0)))
+      case "closeSessionAfterFrames":
+        faults.append(.closeSessionAfterFrames(try integer(value, member: key, minimum: 0)))
       case "stall":
         guard value == .bool(true) else { throw WireFormatError("fault rule: \"stall\" must be true") }
         faults.append(.stall)
@@ -89,7 +97,9 @@ public struct FaultRule: Sendable, Equatable {
       }
     }
     guard faults.count == 1 else {
-      let names = #""latencyMs", "error", "dropAfterBytes", "truncateAfterBytes", "stall""#
+      let names =
+        #""latencyMs", "error", "dropAfterBytes", "truncateAfterBytes", "stall", "dropAfterFrames", "stallAfterFrames", "#
+        + #""closeSessionAfterFrames""#
       throw WireFormatError("fault rule: expected exactly one of \(names); got \(faults.count)")
     }
     return FaultRule(route: route, fault: faults[0], remaining: remaining)

@@ -65,10 +65,11 @@ final class HTTPConnection {
       return .closeQuietly
     }
 
-    let request = MockHTTPRequest(
+    var request = MockHTTPRequest(
       method: head.method, rawPath: head.rawPath, path: head.path, query: head.query, headers: head.headers, body: body)
     let exempt = configuration.faultExemptPathPrefix.map { request.path.hasPrefix($0) } ?? false
     let faults = exempt ? [] : runtime.faults.consumeFaults(method: request.method, path: request.path)
+    request.faults = faults
     let plan = FaultPlan(faults)
     let logID = runtime.log.begin(
       method: request.method, path: request.path, query: head.rawQuery, headers: request.headers, bodySize: body.count, faults: faults)

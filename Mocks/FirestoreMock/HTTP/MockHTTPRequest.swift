@@ -12,12 +12,17 @@ public struct MockHTTPRequest: Sendable {
   public var headers: [(name: String, value: String)]
   /// The body (de-chunked when it was sent chunked).
   public var body: [UInt8]
+  /// The injected faults the server picked for this request (it applies most of them
+  /// itself; handlers act on the ones only they can apply, such as
+  /// ``Fault/dropAfterFrames(_:)``).
+  public var faults: [Fault]
 
   /// Creates a request.
   public init(
     method: String, rawPath: String, path: String, query: [(name: String, value: String)] = [],
-    headers: [(name: String, value: String)] = [], body: [UInt8] = []
+    headers: [(name: String, value: String)] = [], body: [UInt8] = [], faults: [Fault] = []
   ) {
+    self.faults = faults
     self.method = method
     self.rawPath = rawPath
     self.path = path

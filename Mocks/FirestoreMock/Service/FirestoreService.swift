@@ -10,6 +10,8 @@ struct FirestoreService: Sendable {
   let store: MockStore
   let faults: FaultInjector
   let requestLog: RequestLog
+  /// Serves the Listen WebChannel.
+  let listen: ListenChannelService
 
   /// Routes one request. Never throws: every failure becomes an error response.
   func handle(_ request: MockHTTPRequest) -> MockHTTPResponse {
@@ -23,6 +25,7 @@ struct FirestoreService: Sendable {
   private func route(_ request: MockHTTPRequest) throws(MockError) -> MockHTTPResponse {
     if request.path == "/" && request.method == "GET" { return .text(200, "Ok") }
     if request.path.hasPrefix("/mock/v1/") { return try admin(request) }
+    if ListenChannelService.handles(request) { return listen.handle(request) }
     if request.method == "DELETE", let db = Self.resetTarget(request.rawPath) {
       store.reset(database: db)
       return .json(200, .object([]))

@@ -11,11 +11,14 @@ import FirestoreWire
 ///
 /// Data lives until ``stop()`` or a reset (the emulator's own
 /// `DELETE /emulator/v1/projects/{p}/databases/{d}/documents`, or ``reset(projectID:database:)``).
+/// Real-time listens are served over WebChannel at `/google.firestore.v1.Firestore/Listen/channel`
+/// with incremental changes as production sends them (not the emulator's RESET and re-send).
 /// Faults are injected through ``faults`` (or `POST /mock/v1/faults`) and every request
 /// is recorded in ``requestLog`` (or `GET /mock/v1/requests`).
 public final class MockFirestoreServer: Sendable {
   private let http: MockHTTPServer
   private let store: MockStore
+  private let sessions: ListenSessionTable
 
   /// The host the server listens on.
   public var host: String { http.host }
@@ -28,9 +31,13 @@ public final class MockFirestoreServer: Sendable {
   /// Every request received, for asserting round trips.
   public var requestLog: RequestLog { http.requestLog }
 
-  private init(http: MockHTTPServer, store: MockStore) {
+  /// The number of live Listen (WebChannel) sessions.
+  public var listenSessionCount: Int { sessions.count }
+
+  private init(http: MockHTTPServer, store: MockStore, sessions: ListenSessionTable) {
     self.http = http
     self.store = store
+    self.sessions = sessions
   }
 
   /// Starts a server; it accepts connections when this returns.
@@ -42,19 +49,27 @@ public final class MockFirestoreServer: Sendable {
   ///     (the emulator waits about 2 s).
   ///   - transactionIdleTimeout: how long an unused transaction keeps its locks before it
   ///     expires, so that an abandoned one cannot block writers forever.
+  ///   - backChannelWait: a Listen back channel (WebChannel GET) completes at its first
+  ///     flush after this long, as the emulator's does after 45 s; tests use less.
   public static func start(
-    host: String = "127.0.0.1", port: Int = 0, lockTimeout: Duration = .seconds(2), transactionIdleTimeout: Duration = .seconds(30)
+    host: String = "127.0.0.1", port: Int = 0, lockTimeout: Duration = .seconds(2), transactionIdleTimeout: Duration = .seconds(30),
+    backChannelWait: Duration = .seconds(45)
   ) throws -> MockFirestoreServer {
     let store = MockStore(lockTimeout: lockTimeout, transactionIdleTimeout: transactionIdleTimeout)
     let faults = FaultInjector()
     let log = RequestLog()
-    let service = FirestoreService(store: store, faults: faults, requestLog: log)
+    let sessions = ListenSessionTable(store: store, backChannelWait: backChannelWait)
+    let service = FirestoreService(store: store, faults: faults, requestLog: log, listen: ListenChannelService(sessions: sessions))
     let http = try MockHTTPServer.start(host: host, port: port, faults: faults, requestLog: log, handler: service.handle)
-    return MockFirestoreServer(http: http, store: store)
+    return MockFirestoreServer(http: http, store: store, sessions: sessions)
   }
 
-  /// Stops accepting, closes every connection and waits for them; idempotent.
-  public func stop() { http.stop() }
+  /// Ends every Listen session (their back channels complete), then stops accepting,
+  /// closes every connection and waits for them; idempotent.
+  public func stop() {
+    sessions.stop()
+    http.stop()
+  }
 
   /// Deletes every document of a database.
   public func reset(projectID: String, database: String = "(default)") {

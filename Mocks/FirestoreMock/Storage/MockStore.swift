@@ -1,5 +1,6 @@
 import FirestoreWire
 import Foundation
+import Synchronization
 
 /// All the mock's data and transactions, behind one lock.
 ///
@@ -24,6 +25,20 @@ final class MockStore: @unchecked Sendable {
   init(lockTimeout: Duration = .seconds(2), transactionIdleTimeout: Duration = .seconds(30)) {
     self.lockTimeout = lockTimeout
     self.transactionIdleTimeout = transactionIdleTimeout
+  }
+
+  /// Called, outside the store's lock, with the database name after every commit that
+  /// carried writes and after every reset (Listen sessions re-evaluate their targets).
+  private let commitObservers = Mutex<[@Sendable (String) -> Void]>([])
+
+  /// Registers a function called after each commit with writes and each reset; it runs on
+  /// the committing thread, after the store's lock is released, so it may read the store.
+  func addCommitObserver(_ observer: @escaping @Sendable (String) -> Void) {
+    commitObservers.withLock { $0.append(observer) }
+  }
+
+  private func notifyCommit(_ database: String) {
+    for observer in commitObservers.withLock({ $0 }) { observer(database) }
   }
 
   private func locked<T>(_ body: () throws(MockError) -> T) throws(MockError) -> T {
@@ -55,9 +70,18 @@ final class MockStore: @unchecked Sendable {
     for (id, tx) in transactions where tx.database == name { transactions[id] = nil }
     condition.broadcast()
     condition.unlock()
+    notifyCommit(name)
   }
 
   // MARK: - Reads
+
+  /// A fresh read time, later than every commit applied so far: reading at it (with
+  /// ``ReadConsistency/readTime(_:)``) sees a consistent snapshot of every database.
+  func readTime() -> Timestamp {
+    condition.lock()
+    defer { condition.unlock() }
+    return nextTime()
+  }
 
   /// The snapshot a read sees, after applying its consistency selector.
   struct ReadContext {
@@ -205,6 +229,12 @@ final class MockStore: @unchecked Sendable {
 
   /// Applies writes atomically; waits for locks held by other transactions.
   func commit(_ db: String, writes: [Write], transaction: String?) throws(MockError) -> CommitResponse {
+    let response = try applyCommit(db, writes: writes, transaction: transaction)
+    if !writes.isEmpty { notifyCommit(db) }
+    return response
+  }
+
+  private func applyCommit(_ db: String, writes: [Write], transaction: String?) throws(MockError) -> CommitResponse {
     try locked { () throws(MockError) in
       if let transaction {
         guard let tx = transactions[transaction], tx.database == db else {
