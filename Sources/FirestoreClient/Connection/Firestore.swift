@@ -23,6 +23,8 @@ public final class Firestore: Sendable {
   let databaseName: String
   /// `projects/{p}/databases/{d}/documents`.
   let documentsRoot: String
+  /// Multiplexes this instance's real-time listeners over one Listen stream.
+  let listenManager = ListenManager()
 
   /// Creates a client for a database.
   ///

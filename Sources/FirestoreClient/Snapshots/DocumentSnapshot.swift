@@ -15,11 +15,14 @@ public struct DocumentSnapshot: Sendable {
   let document: Document?
   /// When the read happened, if the server said.
   public let readTime: Timestamp?
+  /// Where the snapshot came from (always the server, for now).
+  public let metadata: SnapshotMetadata
 
-  init(reference: DocumentReference, document: Document?, readTime: Timestamp?) {
+  init(reference: DocumentReference, document: Document?, readTime: Timestamp?, metadata: SnapshotMetadata = .server) {
     self.reference = reference
     self.document = document
     self.readTime = readTime
+    self.metadata = metadata
   }
 
   /// Whether the document exists.

@@ -1,6 +1,10 @@
 import FirestoreWire
 
 /// The result of a query: its documents in query order.
+///
+/// A snapshot from a listener (``QueryConvertible/snapshots``) also says what changed since
+/// the listener's previous snapshot in ``documentChanges``; one from
+/// ``QueryConvertible/getDocuments()`` has no changes.
 public struct QuerySnapshot: Sendable {
   /// The query that produced this snapshot.
   public let query: Query
@@ -8,12 +12,27 @@ public struct QuerySnapshot: Sendable {
   public let documents: [QueryDocumentSnapshot]
   /// When the read happened; present even when no document matched.
   public let readTime: Timestamp?
+  /// What changed since the listener's previous snapshot, removals first (see
+  /// ``DocumentChange``). In a listener's first snapshot every document is
+  /// ``DocumentChangeType/added``; a snapshot from ``QueryConvertible/getDocuments()`` has none.
+  public let documentChanges: [DocumentChange]
+  /// Where the snapshot came from (always the server, for now).
+  public let metadata: SnapshotMetadata
 
-  init(query: Query, documents: [QueryDocumentSnapshot], readTime: Timestamp?) {
+  init(
+    query: Query, documents: [QueryDocumentSnapshot], readTime: Timestamp?, documentChanges: [DocumentChange] = [],
+    metadata: SnapshotMetadata = .server
+  ) {
     self.query = query
     self.documents = documents
     self.readTime = readTime
+    self.documentChanges = documentChanges
+    self.metadata = metadata
   }
+
+  /// The changes since the previous snapshot; `includeMetadataChanges` is accepted for
+  /// source compatibility with the Firebase Apple SDK (metadata never changes yet).
+  public func documentChanges(includeMetadataChanges: Bool) -> [DocumentChange] { documentChanges }
 
   /// The number of documents.
   public var count: Int { documents.count }

@@ -201,12 +201,12 @@ public struct WatchState: Sendable {
       t.committedToken = t.latestToken
       let view = t.ordering.view(of: t.pending.values)
       if let old = t.emitted {
-        let changes = DocumentChange.changes(from: old, to: view, ordering: t.ordering)
+        let changes = WatchChange.changes(from: old, to: view, ordering: t.ordering)
         if !changes.isEmpty {
           actions.append(.snapshot(targetID: id, WatchSnapshot(documents: view, changes: changes, readTime: readTime, isInitial: false)))
         }
       } else {
-        let changes = view.enumerated().map { DocumentChange(kind: .added, document: $1, oldIndex: -1, newIndex: $0) }
+        let changes = view.enumerated().map { WatchChange(kind: .added, document: $1, oldIndex: -1, newIndex: $0) }
         actions.append(.snapshot(targetID: id, WatchSnapshot(documents: view, changes: changes, readTime: readTime, isInitial: true)))
       }
       t.emitted = view

@@ -4,7 +4,7 @@
 /// `oldIndex` is the position in the list after the earlier changes, an addition's or
 /// modification's `newIndex` the position it is inserted at. `-1` means "not in that list"
 /// (`oldIndex` of an addition, `newIndex` of a removal).
-public struct DocumentChange: Sendable, Equatable {
+public struct WatchChange: Sendable, Equatable {
   /// The kind of change.
   public enum Kind: Sendable, Equatable {
     /// The document entered the view.
@@ -37,7 +37,7 @@ public struct DocumentChange: Sendable, Equatable {
   ///
   /// A document present in both is `.modified` only when its `updateTime` differs (or,
   /// lacking update times, its content does), so a re-sent identical document is no change.
-  static func changes(from old: [Document], to new: [Document], ordering: DocumentOrdering) -> [DocumentChange] {
+  static func changes(from old: [Document], to new: [Document], ordering: DocumentOrdering) -> [WatchChange] {
     let oldByName = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     let newByName = Set(new.map(\.name))
     var found: [(kind: Kind, document: Document)] = old.filter { !newByName.contains($0.name) }.map { (.removed, $0) }
@@ -73,7 +73,7 @@ public struct DocumentChange: Sendable, Equatable {
         newIndex = ordering.insertionIndex(of: change.document, in: tracker)
         tracker.insert(change.document, at: newIndex)
       }
-      return DocumentChange(kind: change.kind, document: change.document, oldIndex: oldIndex, newIndex: newIndex)
+      return WatchChange(kind: change.kind, document: change.document, oldIndex: oldIndex, newIndex: newIndex)
     }
   }
 }

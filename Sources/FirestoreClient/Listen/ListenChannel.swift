@@ -1,0 +1,322 @@
+import FirestoreWire
+import Foundation
+
+/// One WebChannel session carrying one Listen stream (see `protocol-webchannel.md` §10).
+///
+/// The channel performs the handshake POST (carrying the first requests), keeps a streaming
+/// back-channel GET open (reopening it with the last processed array id whenever the server
+/// ends it or it stays silent too long), and sends later requests in forward POSTs, one at a
+/// time. It never reconnects by itself: any failure ends ``events`` with
+/// ``Event/closed(_:)`` and the owner (``ListenManager``) starts a new channel.
+actor ListenChannel {
+  /// What the channel reports, in order.
+  enum Event: Sendable {
+    /// A message from the server.
+    case response(ListenResponse)
+    /// The session is over (a failure, or the server closed it); no more events follow.
+    case closed(FirestoreError)
+  }
+
+  /// How to reach the server.
+  struct Configuration: Sendable {
+    /// The base URL, `http(s)://host[:port]`.
+    var baseURL: String
+    /// `projects/{p}/databases/{d}`.
+    var database: String
+    var transport: any Transport
+    var tokenProvider: (any TokenProvider)?
+    /// The longest a handshake or forward POST may take before the session counts as lost.
+    var requestTimeout: Duration = .seconds(30)
+    /// A back channel silent this long is reopened (1.5 × the server's keep-alive).
+    var backChannelSilence: Duration = .seconds(45)
+  }
+
+  /// The channel's events; ends after ``Event/closed(_:)`` or ``terminate()``.
+  nonisolated let events: AsyncStream<Event>
+  private let sink: AsyncStream<Event>.Continuation
+  private let configuration: Configuration
+  private var generator = SystemRandomNumberGenerator()
+
+  private var sessionID: String?
+  private var httpSessionID: String?
+  private var requestID: Int
+  private var nextMapID = 0
+  private var lastArrayID = 0
+  private nonisolated let outbox: AsyncStream<[ListenRequest]>.Continuation
+  private let outboxStream: AsyncStream<[ListenRequest]>
+  private var isClosed = false
+  private var tasks: [Task<Void, Never>] = []
+  private var backChannel: Task<Void, Never>?
+  private var watchdog: Task<Void, Never>?
+  private var backChannelGeneration = 0
+  /// How many times the back channel was reopened after the server ended it (for tests).
+  private(set) var backChannelRenewals = 0
+  /// Back channels in a row that ended without a new array.
+  private var emptyRenewals = 0
+  private var lastActivity = ContinuousClock.now
+
+  /// Creates a channel; nothing is sent before ``start(with:)``.
+  init(configuration: Configuration) {
+    self.configuration = configuration
+    requestID = Int.random(in: 0..<100_000)
+    (events, sink) = AsyncStream<Event>.makeStream()
+    (outboxStream, outbox) = AsyncStream<[ListenRequest]>.makeStream()
+  }
+
+  /// Opens the session with `requests` in the handshake body.
+  func start(with requests: [ListenRequest]) {
+    tasks.append(Task { await self.handshake(requests) })
+  }
+
+  /// Queues requests for the forward channel; they are sent in order, one POST at a time,
+  /// after the handshake. Calls are ordered as made (this does not hop to the actor).
+  nonisolated func send(_ requests: [ListenRequest]) {
+    outbox.yield(requests)
+  }
+
+  /// Ends the session: stops the back channel and tells the server (best effort).
+  func terminate() {
+    guard !isClosed else { return }
+    isClosed = true
+    sendTerminate()
+    stopAll()
+    sink.finish()
+  }
+
+  // MARK: - Handshake
+
+  private func handshake(_ requests: [ListenRequest]) async {
+    do {
+      var headers: [(name: String, value: String)] = [
+        ("X-Goog-Api-Client", "swift-firestore/0.1"), ("Google-Cloud-Resource-Prefix", configuration.database),
+      ]
+      if let token = try await token() { headers.append(("Authorization", "Bearer " + token)) }
+      let body = WebChannelForwardBody.encode(messages: requests.map(\.json), offset: 0, headers: headers)
+      nextMapID = requests.count
+      let params = WebChannelURL.handshake(database: configuration.database, requestID: requestID, zx: zx())
+      let response = try await post(params, body: body, what: "handshake")
+      httpSessionID = response.headers["x-http-session-id"]
+      let data = try await Deadline.run(configuration.requestTimeout, what: "WebChannel handshake") {
+        try await response.collectBody(limit: 1 << 20)
+      }
+      var parser = WebChannelFrameParser()
+      var sid: String?
+      for frame in try parser.append(data) {
+        for entry in try WebChannelMessage.parse(frame: frame) {
+          if case .created(let id, _, _, _, _) = entry.message { sid = id }
+        }
+      }
+      guard let sid else { throw FirestoreError(.unavailable, "the WebChannel handshake reply has no session id") }
+      sessionID = sid
+      guard !isClosed else {
+        sendTerminate()  // terminated while the handshake was under way
+        return
+      }
+      openBackChannel()
+      tasks.append(Task { await self.pump() })
+    } catch {
+      fail(error)
+    }
+  }
+
+  private func token() async throws -> String? {
+    guard let provider = configuration.tokenProvider else { return nil }
+    do {
+      return try await provider.token(forceRefresh: false)
+    } catch let error as FirestoreError {
+      throw error
+    } catch {
+      throw FirestoreError(.unauthenticated, "the token provider failed: \(error)")
+    }
+  }
+
+  // MARK: - Back channel
+
+  private func openBackChannel() {
+    backChannel?.cancel()
+    watchdog?.cancel()
+    guard let sessionID, !isClosed else { return }
+    backChannelGeneration += 1
+    let generation = backChannelGeneration
+    lastActivity = .now
+    let params = WebChannelURL.backChannel(
+      database: configuration.database, sessionID: sessionID, lastArrayID: lastArrayID, zx: zx(), httpSessionID: httpSessionID)
+    let request: HTTPRequest
+    do {
+      request = try makeRequest(method: "GET", params: params, body: nil)
+    } catch {
+      fail(error)
+      return
+    }
+    let transport = configuration.transport
+    backChannel = Task {
+      do {
+        let response = try await transport.send(request)
+        guard response.status == 200 else {
+          throw FirestoreError(
+            .unavailable, "the WebChannel back channel answered HTTP \(response.status)", httpStatus: response.status,
+            requestMethod: "GET", requestPath: WebChannelURL.path)
+        }
+        var parser = WebChannelFrameParser()
+        for try await chunk in response.body {
+          try self.receive(try parser.append(chunk), generation: generation)
+        }
+        try parser.finish()
+        self.backChannelEnded(generation: generation)
+      } catch {
+        if generation == self.backChannelGeneration && !Task.isCancelled { self.fail(error) }
+      }
+    }
+    watchdog = Task { await self.watchSilence(generation: generation) }
+  }
+
+  private func backChannelEnded(generation: Int) {
+    guard generation == backChannelGeneration, !isClosed else { return }
+    backChannelRenewals += 1
+    // The emulator answers every new back channel with at least a noop; a server that keeps
+    // ending it without any new array would otherwise make this loop spin.
+    emptyRenewals += 1
+    guard emptyRenewals <= 3 else {
+      fail(FirestoreError(.unavailable, "the WebChannel back channel keeps ending without data"))
+      return
+    }
+    openBackChannel()
+  }
+
+  /// Reopens the back channel when it has been silent for too long.
+  private func watchSilence(generation: Int) async {
+    let limit = configuration.backChannelSilence
+    while !Task.isCancelled {
+      try? await Task.sleep(for: .seconds(1))
+      guard generation == backChannelGeneration, !isClosed else { return }
+      if ContinuousClock.now - lastActivity > limit {
+        openBackChannel()
+        return
+      }
+    }
+  }
+
+  private func receive(_ frames: [JSONValue], generation: Int) throws {
+    guard !isClosed, generation == backChannelGeneration else { return }
+    lastActivity = .now
+    for frame in frames {
+      for entry in try WebChannelMessage.parse(frame: frame) where entry.id > lastArrayID {
+        lastArrayID = entry.id
+        emptyRenewals = 0
+        switch entry.message {
+        case .noop, .created: continue
+        case .stop: throw FirestoreError(.unavailable, "the server stopped the WebChannel session")
+        case .close: throw FirestoreError(.unavailable, "the server closed the WebChannel session")
+        case .data(let json):
+          if let error = Self.streamError(json) { throw error }
+          let response: ListenResponse
+          do {
+            response = try ListenResponse(json: json)
+          } catch let error as WireFormatError {
+            throw FirestoreError(.internal, "server sent a malformed ListenResponse: \(error)", underlyingError: error)
+          }
+          sink.yield(.response(response))
+        }
+      }
+    }
+  }
+
+  /// The stream error in a data message (`{"error": …}`, or production's `[{"error": …}]`).
+  static func streamError(_ json: JSONValue) -> FirestoreError? {
+    let object = json.arrayValue?.first ?? json
+    guard let error = object["error"] else { return nil }
+    let status = error["status"]?.stringValue ?? "UNKNOWN"
+    let code = FirestoreErrorCode(statusName: status) ?? .unknown
+    let message = error["message"]?.stringValue ?? "the Listen stream failed"
+    return FirestoreError(code == .ok ? .unknown : code, "Listen stream error \(status): \(message)")
+  }
+
+  // MARK: - Forward channel
+
+  private func pump() async {
+    for await batch in outboxStream {
+      guard !isClosed, let sessionID else { return }
+      requestID += 1
+      let body = WebChannelForwardBody.encode(messages: batch.map(\.json), offset: nextMapID)
+      nextMapID += batch.count
+      let params = WebChannelURL.forward(
+        database: configuration.database, sessionID: sessionID, requestID: requestID, lastArrayID: lastArrayID, zx: zx(),
+        httpSessionID: httpSessionID)
+      do {
+        let response = try await post(params, body: body, what: "forward POST")
+        _ = try await Deadline.run(configuration.requestTimeout, what: "WebChannel forward POST") {
+          try await response.collectBody(limit: 1 << 20)
+        }
+      } catch {
+        fail(error)
+        return
+      }
+    }
+  }
+
+  // MARK: - Requests
+
+  private func post(_ params: [(String, String)], body: String, what: String) async throws -> HTTPResponse {
+    let request = try makeRequest(method: "POST", params: params, body: Data(body.utf8))
+    let transport = configuration.transport
+    let response = try await Deadline.run(configuration.requestTimeout, what: "WebChannel \(what)") {
+      try await transport.send(request)
+    }
+    guard response.status == 200 else {
+      // 400 means the session is unknown or gone: a new session fixes it.
+      let code = response.status == 400 ? .unavailable : FirestoreErrorCode(httpStatus: response.status)
+      throw FirestoreError(
+        code, "the WebChannel \(what) answered HTTP \(response.status)", httpStatus: response.status, requestMethod: "POST",
+        requestPath: WebChannelURL.path)
+    }
+    return response
+  }
+
+  private func makeRequest(method: String, params: [(String, String)], body: Data?) throws -> HTTPRequest {
+    // The channel lives at the host root, not under /v1.
+    guard let url = URL(string: configuration.baseURL + WebChannelURL.path + "?" + WebChannelURL.query(params)) else {
+      throw FirestoreError(.invalidArgument, "cannot form a Listen channel URL from \"\(configuration.baseURL)\"")
+    }
+    var headers: [String: String] = [:]
+    if body != nil { headers["Content-Type"] = "application/x-www-form-urlencoded" }
+    return HTTPRequest(method: method, url: url, headers: headers, body: body)
+  }
+
+  private func sendTerminate() {
+    guard let sessionID else { return }
+    requestID += 1
+    let params = WebChannelURL.terminate(
+      database: configuration.database, sessionID: sessionID, requestID: requestID, zx: zx(), httpSessionID: httpSessionID)
+    guard let request = try? makeRequest(method: "GET", params: params, body: nil) else { return }
+    let transport = configuration.transport
+    Task {
+      _ = try? await Deadline.run(.seconds(10), what: "WebChannel terminate") {
+        try await transport.send(request).collectBody(limit: 1 << 16)
+      }
+    }
+  }
+
+  private func fail(_ error: any Error) {
+    guard !isClosed else { return }
+    isClosed = true
+    sendTerminate()
+    stopAll()
+    let failure =
+      error as? FirestoreError
+      ?? FirestoreError(.unavailable, "the Listen channel failed: \(error)", underlyingError: error as? WireFormatError)
+    sink.yield(.closed(failure))
+    sink.finish()
+  }
+
+  private func stopAll() {
+    backChannel?.cancel()
+    backChannel = nil
+    watchdog?.cancel()
+    watchdog = nil
+    for task in tasks { task.cancel() }
+    tasks = []
+    outbox.finish()
+  }
+
+  private func zx() -> String { WebChannelURL.randomZX(using: &generator) }
+}

@@ -1,0 +1,154 @@
+import FirestoreWire
+import Foundation
+
+/// Multiplexes every real-time listener of one ``Firestore`` instance over one Listen
+/// stream (a ``ListenChannel``), owning the ``WatchState`` that turns server messages into
+/// snapshots.
+///
+/// Target IDs are 2, 4, 6, … and never reused. The channel opens with the first listener
+/// and is terminated when the last one goes. When it fails, the manager backs off
+/// (1 s × 1.5 per attempt up to 60 s, jittered, slept through the settings' retry policy),
+/// opens a new channel and re-adds every live target with its resume token.
+actor ListenManager {
+  /// What a listener receives: a snapshot, or the error that ended it.
+  typealias Handler = @Sendable (Result<WatchSnapshot, FirestoreError>) -> Void
+
+  private struct Listener {
+    var target: Target
+    var handler: Handler
+  }
+
+  private var configuration: ListenChannel.Configuration?
+  private var retryPolicy = RetryPolicy()
+  private var state = WatchState()
+  private var listeners: [Int32: Listener] = [:]
+  private var nextTargetID: Int32 = 2
+  private var channel: ListenChannel?
+  private var failedAttempts = 0
+  private var isBackingOff = false
+
+  /// How many channels (handshakes) were opened, for tests.
+  private(set) var handshakeCount = 0
+  /// How many listeners are registered, for tests.
+  var listenerCount: Int { listeners.count }
+  /// The current channel, for tests.
+  var currentChannel: ListenChannel? { channel }
+
+  /// Creates a manager; it is configured by its first ``listen(_:settings:database:handler:)``.
+  init() {}
+
+  /// Starts listening to `kind` and returns the target ID that ``unlisten(_:)`` takes.
+  func listen(_ kind: Target.Kind, settings: FirestoreSettings, database: String, handler: @escaping Handler) -> Int32 {
+    if configuration == nil {
+      configuration = ListenChannel.Configuration(
+        // A back channel holds its connection for as long as the listen lasts, so by default
+        // listens get their own connections instead of taking them from the shared pool.
+        baseURL: settings.baseURL, database: database, transport: settings.transport ?? URLSessionTransport(maximumConnectionsPerHost: 4),
+        tokenProvider: settings.tokenProvider)
+      retryPolicy = settings.retryPolicy
+    }
+    let id = nextTargetID
+    nextTargetID += 2
+    let target = Target(targetID: id, kind: kind)
+    listeners[id] = Listener(target: target, handler: handler)
+    state.addTarget(target)
+    if let channel {
+      let request = self.request(.addTarget(target))
+      channel.send([request])
+    } else if !isBackingOff {
+      openChannel()
+    }
+    return id
+  }
+
+  /// Stops the listener with target ID `id`; unknown IDs are ignored.
+  func unlisten(_ id: Int32) {
+    guard listeners.removeValue(forKey: id) != nil else { return }
+    state.removeTarget(id)
+    if listeners.isEmpty {
+      closeChannel()
+    } else if let channel {
+      let request = self.request(.removeTarget(id))
+      channel.send([request])
+    }
+  }
+
+  // MARK: - Channel
+
+  private func request(_ change: ListenRequest.Change) -> ListenRequest {
+    ListenRequest(database: configuration?.database ?? "", change: change)
+  }
+
+  /// The addTarget requests that (re-)create every live target, with resume tokens.
+  private func addRequestsForAllTargets() -> [ListenRequest] {
+    listeners.keys.sorted().map { id in
+      var target = listeners[id]!.target
+      target.resumeToken = state.resumeToken(for: id)
+      return request(.addTarget(target))
+    }
+  }
+
+  private func openChannel() {
+    guard channel == nil, let configuration, !listeners.isEmpty else { return }
+    let channel = ListenChannel(configuration: configuration)
+    self.channel = channel
+    handshakeCount += 1
+    let requests = addRequestsForAllTargets()
+    Task {
+      await channel.start(with: requests)
+      for await event in channel.events {
+        await self.handle(event, from: channel)
+      }
+    }
+  }
+
+  private func closeChannel() {
+    guard let channel else { return }
+    self.channel = nil
+    failedAttempts = 0
+    state.connectionLost()
+    Task { await channel.terminate() }
+  }
+
+  private func handle(_ event: ListenChannel.Event, from source: ListenChannel) async {
+    guard source === channel else { return }
+    switch event {
+    case .response(let response):
+      failedAttempts = 0
+      for action in state.apply(response) { perform(action) }
+    case .closed(let error):
+      channel = nil
+      state.connectionLost()
+      guard !listeners.isEmpty else { return }
+      failedAttempts += 1
+      // An overloaded server gets the longest wait at once.
+      let cap = error.code == .resourceExhausted ? .seconds(60) : backoffCap(failedAttempts)
+      isBackingOff = true
+      try? await retryPolicy.sleep(retryPolicy.jitter(cap))
+      isBackingOff = false
+      if channel == nil { openChannel() }
+    }
+  }
+
+  /// 1 s, growing × 1.5 per failed attempt, at most 60 s.
+  private func backoffCap(_ attempt: Int) -> Duration {
+    var seconds = 1.0
+    for _ in 1..<max(1, attempt) { seconds = min(60, seconds * 1.5) }
+    return .milliseconds(Int64(seconds * 1000))
+  }
+
+  private func perform(_ action: WatchAction) {
+    switch action {
+    case .snapshot(let id, let snapshot):
+      listeners[id]?.handler(.success(snapshot))
+    case .targetError(let id, let code, let message):
+      guard let listener = listeners.removeValue(forKey: id) else { return }
+      listener.handler(.failure(FirestoreError(FirestoreErrorCode(rawValue: code) ?? .unknown, message)))
+      if listeners.isEmpty { closeChannel() }
+    case .resetTarget(let id):
+      guard let channel, let target = listeners[id]?.target else { return }
+      let requests = [request(.removeTarget(id)), request(.addTarget(target))]
+      channel.send(requests)
+    }
+  }
+}

@@ -1,0 +1,178 @@
+import FirestoreWire
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FirestoreClient
+
+private let docName = "projects/p/databases/(default)/documents/rooms/r1"
+
+private func add(_ id: Int) -> String { #"{"targetChange":{"targetChangeType":"ADD","targetIds":[\#(id)]}}"# }
+private func current(_ id: Int, token: String = "dG9rMQ==") -> String {
+  #"{"targetChange":{"targetChangeType":"CURRENT","targetIds":[\#(id)],"resumeToken":"\#(token)","readTime":"2026-01-01T00:00:01Z"}}"#
+}
+private func global(_ second: Int) -> String {
+  #"{"targetChange":{"resumeToken":"Z2xvYmFs","readTime":"2026-01-01T00:00:\#(second < 10 ? "0" : "")\#(second)Z"}}"#
+}
+private func change(_ id: Int, value: Int, second: Int) -> String {
+  let time = "2026-01-01T00:00:\(second < 10 ? "0" : "")\(second)Z"
+  return #"{"documentChange":{"document":{"name":"\#(docName)","fields":{"v":{"integerValue":"\#(value)"}},"#
+    + #""createTime":"2026-01-01T00:00:00Z","updateTime":"\#(time)"},"targetIds":[\#(id)]}}"#
+}
+private func delete(_ id: Int) -> String {
+  #"{"documentDelete":{"document":"\#(docName)","removedTargetIds":[\#(id)],"readTime":"2026-01-01T00:00:01Z"}}"#
+}
+
+/// Waits (up to 5 s) for `condition`.
+private func until(_ what: String, _ condition: @Sendable () async -> Bool) async throws {
+  for _ in 0..<250 {
+    if await condition() { return }
+    try await Task.sleep(for: .milliseconds(20))
+  }
+  Issue.record("timed out waiting for \(what)")
+  throw CancellationError()
+}
+
+/// Collects snapshots from a callback listener.
+private final class Received: Sendable {
+  private let items = Mutex<[DocumentSnapshot]>([])
+  private let errors = Mutex<[any Error]>([])
+  func record(_ snapshot: DocumentSnapshot?, _ error: (any Error)?) {
+    if let snapshot { items.withLock { $0.append(snapshot) } }
+    if let error { errors.withLock { $0.append(error) } }
+  }
+  var snapshots: [DocumentSnapshot] { items.withLock { $0 } }
+  var failures: [any Error] { errors.withLock { $0 } }
+}
+
+private final class SleepCounter: Sendable {
+  private let count = Mutex(0)
+  func increment() { count.withLock { $0 += 1 } }
+  var value: Int { count.withLock { $0 } }
+}
+
+@Suite("Listen channel over a fake WebChannel server")
+struct WebChannelListenClientTests {
+  private func listen(_ transport: FakeWebChannelTransport) -> (Firestore, Received, ListenerRegistration) {
+    let db = Offline.firestore(transport)
+    let received = Received()
+    let registration = db.document("rooms/r1").addSnapshotListener { received.record($0, $1) }
+    return (db, received, registration)
+  }
+
+  @Test("the handshake carries auth and the first addTarget; a missing document gives exists == false")
+  func handshake() async throws {
+    let transport = FakeWebChannelTransport()
+    let (db, received, registration) = listen(transport)
+    try await until("the back channel") { transport.backChannelCount == 1 }
+    let handshake = transport.requests[0]
+    #expect(handshake.method == "POST")
+    #expect(handshake.url.path == "/google.firestore.v1.Firestore/Listen/channel")
+    let params = FakeWebChannelTransport.params(handshake)
+    #expect(params["database"] == "projects/p/databases/(default)")
+    #expect(params["VER"] == "8")
+    let body = String(decoding: handshake.body ?? Data(), as: UTF8.self)
+    #expect(try WebChannelForwardBody.headers(in: body).contains { $0.name == "Authorization" && $0.value == "Bearer owner" })
+    let decoded = try WebChannelForwardBody.decode(body)
+    #expect(decoded.offset == 0)
+    #expect(
+      try decoded.messages.map(ListenRequest.init(json:)).map(\.change) == [.addTarget(Target(targetID: 2, kind: .documents([docName])))])
+    let back = FakeWebChannelTransport.params(transport.backChannelRequests[0])
+    #expect(back["SID"] == "SID1" && back["AID"] == "0" && back["RID"] == "rpc" && back["CI"] == "0")
+
+    transport.push([(1, add(2)), (2, delete(2)), (3, current(2)), (4, global(1))])
+    try await until("the first snapshot") { received.snapshots.count == 1 }
+    #expect(received.snapshots[0].exists == false)
+    registration.remove()
+    try await until("the terminate") {
+      transport.requests.contains { FakeWebChannelTransport.params($0)["TYPE"] == "terminate" }
+    }
+    #expect(await db.listenManager.currentChannel == nil)
+  }
+
+  @Test("an ended back channel is reopened with the last array id, and re-sent arrays are ignored")
+  func renewalAndDeduplication() async throws {
+    let transport = FakeWebChannelTransport()
+    let (db, received, registration) = listen(transport)
+    defer { registration.remove() }
+    try await until("the back channel") { transport.backChannelCount == 1 }
+    transport.push([(1, add(2)), (2, change(2, value: 1, second: 1)), (3, current(2)), (4, global(1))])
+    try await until("the first snapshot") { received.snapshots.count == 1 }
+    transport.endBackChannel()
+    try await until("a second back channel") { transport.backChannelCount == 2 }
+    #expect(FakeWebChannelTransport.params(transport.backChannelRequests[1])["AID"] == "4")
+    // Array 4 again (as a delete, to make a re-application visible), then new data.
+    transport.push([(4, delete(2)), (5, change(2, value: 2, second: 5)), (6, global(6))])
+    try await until("the second snapshot") { received.snapshots.count == 2 }
+    #expect(received.snapshots[1].exists)
+    #expect(received.snapshots[1].get("v") as? Int == 2)
+    #expect(await db.listenManager.handshakeCount == 1)
+  }
+
+  @Test("a dropped session backs off through the retry policy and re-adds targets with resume tokens")
+  func reconnect() async throws {
+    let transport = FakeWebChannelTransport()
+    let sleeps = SleepCounter()
+    var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+    settings.transport = transport
+    settings.retryPolicy.sleep = { _ in sleeps.increment() }
+    let db = Firestore(projectID: "p", settings: settings)
+    let received = Received()
+    let registration = db.document("rooms/r1").addSnapshotListener { received.record($0, $1) }
+    defer { registration.remove() }
+    try await until("the back channel") { transport.backChannelCount == 1 }
+    transport.push([(1, add(2)), (2, change(2, value: 1, second: 1)), (3, current(2, token: "cmVzdW1lKy8=")), (4, global(1))])
+    try await until("the first snapshot") { received.snapshots.count == 1 }
+
+    transport.rejectNextBackChannel()
+    transport.endBackChannel()
+    try await until("a new session") { transport.sessionCount == 2 }
+    #expect(sleeps.value == 1)
+    let handshakes = transport.requests.filter { $0.method == "POST" && FakeWebChannelTransport.params($0)["SID"] == nil }
+    let body = String(decoding: handshakes[1].body ?? Data(), as: UTF8.self)
+    let messages = try WebChannelForwardBody.decode(body).messages.map(ListenRequest.init(json:))
+    guard case .addTarget(let target) = messages.first?.change else {
+      Issue.record("no addTarget in the new handshake")
+      return
+    }
+    #expect(target.targetID == 2)
+    #expect(target.resumeToken == Data(base64Encoded: "Z2xvYmFs"))
+    #expect(body.contains("%2B") || !body.contains("+"))
+    // The old session was terminated; the listener goes on without a spurious snapshot.
+    #expect(transport.requests.contains { FakeWebChannelTransport.params($0)["TYPE"] == "terminate" })
+    try await until("the new back channel") { transport.backChannelCount == 2 }
+    transport.push([(1, add(2)), (2, #"{"targetChange":{"targetChangeType":"RESET","targetIds":[2]}}"#)])
+    transport.push([(3, change(2, value: 1, second: 1)), (4, current(2)), (5, global(9))])
+    try await Task.sleep(for: .milliseconds(200))
+    #expect(received.snapshots.count == 1)
+    #expect(received.failures.isEmpty)
+    #expect(await db.listenManager.handshakeCount == 2)
+  }
+
+  @Test("a second listener is added by a forward POST on the same session; a target error fails only it")
+  func forwardAndTargetError() async throws {
+    let transport = FakeWebChannelTransport()
+    let (db, received, registration) = listen(transport)
+    defer { registration.remove() }
+    try await until("the back channel") { transport.backChannelCount == 1 }
+    let other = Received()
+    let second = db.document("rooms/r2").addSnapshotListener { other.record($0, $1) }
+    defer { second.remove() }
+    try await until("the forward POST") {
+      transport.requests.contains { $0.method == "POST" && FakeWebChannelTransport.params($0)["SID"] != nil }
+    }
+    let forward = try #require(transport.requests.first { $0.method == "POST" && FakeWebChannelTransport.params($0)["SID"] != nil })
+    let handshakeRID = Int(FakeWebChannelTransport.params(transport.requests[0])["RID"] ?? "") ?? -1
+    #expect(FakeWebChannelTransport.params(forward)["RID"] == String(handshakeRID + 1))
+    let decoded = try WebChannelForwardBody.decode(String(decoding: forward.body ?? Data(), as: UTF8.self))
+    #expect(decoded.offset == 1)
+    transport.push([
+      (1, add(4)), (2, #"{"targetChange":{"targetChangeType":"REMOVE","targetIds":[4],"cause":{"code":7,"message":"denied"}}}"#),
+    ])
+    try await until("the error") { other.failures.count == 1 }
+    #expect((other.failures[0] as? FirestoreError)?.code == .permissionDenied)
+    #expect(received.failures.isEmpty)
+    #expect(await db.listenManager.listenerCount == 1)
+    #expect(await db.listenManager.handshakeCount == 1)
+  }
+}

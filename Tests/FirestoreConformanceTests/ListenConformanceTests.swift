@@ -1,0 +1,331 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FirestoreClient
+
+/// Collects the elements of a listen sequence in the background, so tests can await the
+/// next one with a time limit instead of hanging on a bug.
+final class SnapshotCollector<Element: Sendable>: Sendable {
+  private struct State {
+    var buffer: [Element] = []
+    var error: (any Error)?
+    var finished = false
+  }
+
+  private final class Storage: Sendable {
+    let state = Mutex(State())
+  }
+
+  private let storage = Storage()
+  private let task = Mutex<Task<Void, Never>?>(nil)
+
+  init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == Element {
+    let storage = self.storage
+    let task = Task {
+      do {
+        for try await element in sequence { storage.state.withLock { $0.buffer.append(element) } }
+        storage.state.withLock { $0.finished = true }
+      } catch {
+        storage.state.withLock {
+          $0.error = error
+          $0.finished = true
+        }
+      }
+    }
+    self.task.withLock { $0 = task }
+  }
+
+  /// The next element; fails the test (and throws) after `timeout`.
+  func next(timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async throws -> Element {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      let (element, error, finished): (Element?, (any Error)?, Bool) = storage.state.withLock { state in
+        if !state.buffer.isEmpty { return (state.buffer.removeFirst(), nil, false) }
+        return (nil, state.error, state.finished)
+      }
+      if let element { return element }
+      if let error { throw error }
+      if finished { throw ListenTestFailure("the sequence ended without an element") }
+      try await Task.sleep(for: .milliseconds(2))
+    }
+    Issue.record("no snapshot within \(timeout)", sourceLocation: sourceLocation)
+    throw ListenTestFailure("timed out")
+  }
+
+  /// The error that ended the sequence, waiting up to `timeout` for it.
+  func failure(timeout: Duration = .seconds(10)) async throws -> (any Error)? {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      if let done = storage.state.withLock({ $0.finished ? Optional($0.error) : nil }) { return done }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    return nil
+  }
+
+  /// How many elements arrived and were not taken yet.
+  var pending: Int { storage.state.withLock { $0.buffer.count } }
+
+  /// Cancels the iterating task (which stops the listen).
+  func cancel() { task.withLock { $0?.cancel() } }
+
+  deinit { task.withLock { $0?.cancel() } }
+}
+
+struct ListenTestFailure: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// The last error a callback saw.
+final class ErrorBox: Sendable {
+  private let error = Mutex<(any Error)?>(nil)
+  func set(_ value: (any Error)?) { error.withLock { $0 = value } }
+  var value: (any Error)? { error.withLock { $0 } }
+}
+
+/// Polls `condition` until it holds or `timeout` passes.
+func eventually(
+  _ what: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
+  _ condition: @Sendable () async -> Bool
+) async throws {
+  let deadline = ContinuousClock.now + timeout
+  while ContinuousClock.now < deadline {
+    if await condition() { return }
+    try await Task.sleep(for: .milliseconds(20))
+  }
+  Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
+}
+
+@Suite("Conformance: real-time listeners")
+struct ListenConformanceTests {
+  private func summary(_ snapshot: QuerySnapshot) -> [String] {
+    snapshot.documentChanges.map { change in
+      let type: String
+      switch change.type {
+      case .added: type = "added"
+      case .modified: type = "modified"
+      case .removed: type = "removed"
+      }
+      return "\(type) \(change.document.documentID) \(change.oldIndex)→\(change.newIndex)"
+    }
+  }
+
+  @Test("a query listener's first snapshot holds the current results, all added", arguments: Backend.all)
+  func initialQuerySnapshot(_ backend: Backend) async throws {
+    let writer = backend.db
+    let cities = backend.collection()
+    try await cities.document("b").setData(["pop": 2])
+    try await cities.document("a").setData(["pop": 1])
+    let db = backend.firestore()
+    let listened = db.collection(cities.path).order(by: "pop")
+    let collector = SnapshotCollector(listened.snapshots)
+    let first = try await collector.next()
+    #expect(first.documents.map(\.documentID) == ["a", "b"])
+    #expect(summary(first) == ["added a -1→0", "added b -1→1"])
+    #expect(first.metadata == SnapshotMetadata(isFromCache: false, hasPendingWrites: false))
+    #expect(first.documents.first?.get("pop") as? Int == 1)
+    #expect(first.readTime != nil)
+    _ = writer
+  }
+
+  @Test("adds, modifications and removals arrive with Firebase's indexes", arguments: Backend.all)
+  func addModifyRemove(_ backend: Backend) async throws {
+    let cities = backend.collection()
+    try await cities.document("a").setData(["pop": 1])
+    try await cities.document("b").setData(["pop": 2])
+    let db = backend.firestore()
+    let collector = SnapshotCollector(db.collection(cities.path).whereField("pop", isGreaterThanOrEqualTo: 1).order(by: "pop").snapshots)
+    #expect(summary(try await collector.next()) == ["added a -1→0", "added b -1→1"])
+
+    try await cities.document("c").setData(["pop": 3])
+    var snapshot = try await collector.next()
+    #expect(summary(snapshot) == ["added c -1→2"])
+
+    try await cities.document("a").setData(["pop": 5])
+    snapshot = try await collector.next()
+    #expect(summary(snapshot) == ["modified a 0→2"])
+    #expect(snapshot.documents.map(\.documentID) == ["b", "c", "a"])
+
+    // b leaves the query by a field change, not a delete.
+    try await cities.document("b").updateData(["pop": 0])
+    snapshot = try await collector.next()
+    #expect(summary(snapshot) == ["removed b 0→-1"])
+
+    try await cities.document("c").delete()
+    snapshot = try await collector.next()
+    #expect(summary(snapshot) == ["removed c 0→-1"])
+    #expect(snapshot.documents.map(\.documentID) == ["a"])
+  }
+
+  @Test("a RESET that re-sends unchanged documents yields no snapshot", arguments: Backend.all)
+  func resetWithoutChanges(_ backend: Backend) async throws {
+    let cities = backend.collection()
+    try await cities.document("a").setData(["pop": 1])
+    let db = backend.firestore()
+    let collector = SnapshotCollector(db.collection(cities.path).whereField("pop", isGreaterThanOrEqualTo: 1).snapshots)
+    _ = try await collector.next()
+    // A write to the collection outside the query: the emulator RESETs the target and
+    // re-sends "a" unchanged.
+    try await cities.document("outside").setData(["pop": -1])
+    // Then a real change, which must be the very next snapshot and carry only its change.
+    try await cities.document("b").setData(["pop": 2])
+    let snapshot = try await collector.next()
+    #expect(summary(snapshot) == ["added b -1→1"])
+    try await Task.sleep(for: .milliseconds(300))
+    #expect(collector.pending == 0)
+  }
+
+  @Test("a limit(toLast:) listener delivers documents in the query's order", arguments: Backend.all)
+  func limitToLast(_ backend: Backend) async throws {
+    let cities = backend.collection()
+    for (id, pop) in [("a", 1), ("b", 2), ("c", 3)] { try await cities.document(id).setData(["pop": pop]) }
+    let db = backend.firestore()
+    let collector = SnapshotCollector(db.collection(cities.path).order(by: "pop").limit(toLast: 2).snapshots)
+    var snapshot = try await collector.next()
+    #expect(snapshot.documents.map(\.documentID) == ["b", "c"])
+    #expect(summary(snapshot) == ["added b -1→0", "added c -1→1"])
+    try await cities.document("d").setData(["pop": 4])
+    snapshot = try await collector.next()
+    #expect(snapshot.documents.map(\.documentID) == ["c", "d"])
+    #expect(summary(snapshot) == ["removed b 0→-1", "added d -1→1"])
+  }
+
+  @Test("a document listener sees a missing document, its creation and its deletion", arguments: Backend.all)
+  func documentListener(_ backend: Backend) async throws {
+    let ref = backend.collection().document("doc")
+    let db = backend.firestore()
+    let collector = SnapshotCollector(db.document(ref.path).snapshots)
+    var snapshot = try await collector.next()
+    #expect(!snapshot.exists)
+    #expect(snapshot.documentID == "doc")
+    #expect(!snapshot.metadata.isFromCache)
+
+    try await ref.setData(["v": 1])
+    snapshot = try await collector.next()
+    #expect(snapshot.exists)
+    #expect(snapshot.get("v") as? Int == 1)
+
+    try await ref.delete()
+    snapshot = try await collector.next()
+    #expect(!snapshot.exists)
+  }
+
+  @Test("two listeners share one WebChannel session", arguments: Backend.all)
+  func twoListenersOneSession(_ backend: Backend) async throws {
+    let cities = backend.collection()
+    try await cities.document("a").setData(["pop": 1])
+    let db = backend.firestore()
+    let queryListener = SnapshotCollector(db.collection(cities.path).snapshots)
+    let documentListener = SnapshotCollector(db.document(cities.document("a").path).snapshots)
+    #expect(try await queryListener.next().count == 1)
+    #expect(try await documentListener.next().exists)
+    try await cities.document("a").setData(["pop": 7])
+    #expect(summary(try await queryListener.next()) == ["modified a 0→0"])
+    #expect(try await documentListener.next().get("pop") as? Int == 7)
+    #expect(await db.listenManager.handshakeCount == 1)
+    #expect(await db.listenManager.listenerCount == 2)
+  }
+
+  @Test("registration.remove() stops callbacks and removes the target", arguments: Backend.all)
+  func removeRegistration(_ backend: Backend) async throws {
+    let cities = backend.collection()
+    let db = backend.firestore()
+    let calls = Counter()
+    let registration = db.collection(cities.path).addSnapshotListener { snapshot, error in
+      #expect(error == nil)
+      #expect(snapshot != nil)
+      calls.increment()
+    }
+    try await eventually("the first callback") { calls.value == 1 }
+    registration.remove()
+    registration.remove()
+    try await eventually("the target to go") { await db.listenManager.listenerCount == 0 }
+    #expect(await db.listenManager.currentChannel == nil)
+    try await cities.document("x").setData(["v": 1])
+    try await Task.sleep(for: .milliseconds(500))
+    #expect(calls.value == 1)
+  }
+
+  @Test("cancelling the iterating task stops the listen", arguments: Backend.all)
+  func taskCancellation(_ backend: Backend) async throws {
+    let cities = backend.collection()
+    let db = backend.firestore()
+    let collector = SnapshotCollector(db.collection(cities.path).snapshots)
+    _ = try await collector.next()
+    collector.cancel()
+    try await eventually("the target to go") { await db.listenManager.listenerCount == 0 }
+    try await cities.document("x").setData(["v": 1])
+    try await Task.sleep(for: .milliseconds(500))
+    #expect(collector.pending == 0)
+
+    // Breaking out of a loop stops it too, and a new listen opens a new session.
+    for try await snapshot in db.collection(cities.path).snapshots {
+      #expect(snapshot.count == 1)
+      break
+    }
+    try await eventually("the target to go") { await db.listenManager.listenerCount == 0 }
+    #expect(await db.listenManager.handshakeCount == 2)
+  }
+
+  @Test("an invalid query fails the listener before anything is sent", arguments: Backend.all)
+  func invalidQuery(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let collector = SnapshotCollector(db.collection("cities").limit(toLast: 2).snapshots)
+    let error = try await collector.failure()
+    #expect((error as? FirestoreError)?.code == .invalidArgument)
+
+    let failed = ErrorBox()
+    let registration = db.collection("a/b").addSnapshotListener { snapshot, error in
+      #expect(snapshot == nil)
+      failed.set(error)
+    }
+    try await eventually("the callback error") { failed.value != nil }
+    #expect((failed.value as? FirestoreError)?.code == .invalidArgument)
+    registration.remove()
+    #expect(await db.listenManager.handshakeCount == 0)
+  }
+
+  @Test(
+    "the back channel is renewed when the server ends it (~45 s) and the listen goes on",
+    .enabled(if: ProcessInfo.processInfo.environment["FIRESTORE_SLOW_TESTS"] == "1"), arguments: Backend.all)
+  func backChannelRenewal(_ backend: Backend) async throws {
+    let ref = backend.collection().document("doc")
+    let db = backend.firestore()
+    let collector = SnapshotCollector(db.document(ref.path).snapshots)
+    _ = try await collector.next()
+    // As in the protocol notes: data at ~20 s keeps the client's silence timer quiet, and
+    // the first flush after the server's 45 s mark ends the GET.
+    try await Task.sleep(for: .seconds(20))
+    try await ref.setData(["v": 1])
+    #expect(try await collector.next().get("v") as? Int == 1)
+    try await Task.sleep(for: .seconds(28))
+    try await ref.setData(["v": 2])
+    #expect(try await collector.next().get("v") as? Int == 2)
+    try await eventually("a renewal") { await db.listenManager.currentChannel?.backChannelRenewals ?? 0 >= 1 }
+    try await ref.setData(["v": 3])
+    #expect(try await collector.next().get("v") as? Int == 3)
+    #expect(await db.listenManager.handshakeCount == 1)
+  }
+
+  @Test(
+    "write→snapshot latency over 100 writes (prints median and p95)",
+    .enabled(if: ProcessInfo.processInfo.environment["FIRESTORE_LISTEN_BENCH"] == "1"), arguments: Backend.all)
+  func writeToSnapshotLatency(_ backend: Backend) async throws {
+    let ref = backend.collection().document("bench")
+    try await ref.setData(["i": -1])
+    let db = backend.firestore()
+    let collector = SnapshotCollector(db.document(ref.path).snapshots)
+    _ = try await collector.next()
+    var samples: [Duration] = []
+    for i in 0..<100 {
+      let start = ContinuousClock.now
+      try await ref.setData(["i": i])
+      var snapshot = try await collector.next()
+      while snapshot.get("i") as? Int != i { snapshot = try await collector.next() }
+      samples.append(ContinuousClock.now - start)
+    }
+    samples.sort()
+    print("listen latency (\(backend)): median \(samples[49]), p95 \(samples[94])")
+  }
+}
