@@ -16,6 +16,8 @@ final class ListenSessionTable: @unchecked Sendable {
   let condition = NSCondition()
   var sessions: [String: ListenSession] = [:]
   private var stopped = false
+  /// Bumped by ``cutBackChannels()``; a back channel opened under an older value is cut.
+  private var cutEpoch = 0
 
   /// The data the targets read.
   let store: MockStore
@@ -41,6 +43,15 @@ final class ListenSessionTable: @unchecked Sendable {
 
   /// Ends every session and wakes every back channel, which then completes; later
   /// requests get 400. Call before stopping the HTTP server.
+  /// Cuts every open back channel now, as a dropped connection would: no final chunk.
+  /// Sessions survive, so clients reopen the back channel (or start anew) and resume.
+  func cutBackChannels() {
+    condition.lock()
+    cutEpoch += 1
+    condition.broadcast()
+    condition.unlock()
+  }
+
   func stop() {
     condition.lock()
     stopped = true
@@ -116,6 +127,7 @@ final class ListenSessionTable: @unchecked Sendable {
     var cursor = start
     var frames = 0
     condition.lock()
+    let epoch = cutEpoch
     setOpen(id, generation: generation, true)
     defer {
       setOpen(id, generation: generation, false)
@@ -123,6 +135,7 @@ final class ListenSessionTable: @unchecked Sendable {
     }
     while true {
       if try applyFrameFault(faults, frames: frames, id: id, generation: generation) { return }
+      if cutEpoch != epoch { throw ListenChannelDropped() }
       guard !stopped, let session = sessions[id], session.backChannelGeneration == generation else { return }
       let batch = session.queue.filter { $0.id > cursor }
       if batch.isEmpty {

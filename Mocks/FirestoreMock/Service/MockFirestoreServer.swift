@@ -34,6 +34,10 @@ public final class MockFirestoreServer: Sendable {
   /// The number of live Listen (WebChannel) sessions.
   public var listenSessionCount: Int { sessions.count }
 
+  /// Cuts every open Listen back channel at once, as a dropped connection would (no final
+  /// chunk). Sessions survive; clients reopen the back channel or reconnect, and resume.
+  public func cutListenBackChannels() { sessions.cutBackChannels() }
+
   private init(http: MockHTTPServer, store: MockStore, sessions: ListenSessionTable) {
     self.http = http
     self.store = store

@@ -1,0 +1,98 @@
+import FirestoreMock
+import Foundation
+import Testing
+
+@testable import FirestoreClient
+
+/// Listeners under a back channel that keeps breaking: the mock cuts it at random points
+/// while documents are added, changed and deleted, and every listener must still see a
+/// consistent story that ends in the server's state.
+@Suite("Listen under injected faults")
+struct ListenFaultTests {
+  /// What a listener believes, rebuilt only from the changes it was told about.
+  private struct Replica {
+    var documents: [String: Int] = [:]
+    var violations: [String] = []
+
+    mutating func apply(_ snapshot: QuerySnapshot) {
+      for change in snapshot.documentChanges {
+        let id = change.document.documentID
+        let value = change.document.get("v") as? Int ?? -1
+        switch change.type {
+        case .added:
+          if documents[id] != nil { violations.append("added \(id) twice") }
+          documents[id] = value
+        case .modified:
+          if documents[id] == nil { violations.append("modified unknown \(id)") }
+          documents[id] = value
+        case .removed:
+          if documents.removeValue(forKey: id) == nil { violations.append("removed unknown \(id)") }
+        }
+      }
+      let listed = Dictionary(uniqueKeysWithValues: snapshot.documents.map { ($0.documentID, $0.get("v") as? Int ?? -1) })
+      if listed != documents { violations.append("snapshot lists \(listed.count) documents, changes add up to \(documents.count)") }
+    }
+  }
+
+  @Test("random back-channel drops over 120 writes: no duplicate, unknown or lost change; the end state matches")
+  func dropsDuringWrites() async throws {
+    let server = try MockFirestoreServer.start()
+    defer { server.stop() }
+    var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    settings.retryPolicy.sleep = { _ in }
+    let db = Firestore(projectID: "listen-faults", settings: settings)
+    let items = db.collection("items")
+    // Two listeners on one session: all items, and a filtered view that documents enter and leave.
+    let all = SnapshotCollector(items.snapshots)
+    let even = SnapshotCollector(items.whereField("even", isEqualTo: true).snapshots)
+    var allReplica = Replica()
+    var evenReplica = Replica()
+    allReplica.apply(try await all.next())
+    evenReplica.apply(try await even.next())
+
+    var generator = SystemRandomNumberGenerator()
+    let backChannel = "GET /google.firestore.v1.Firestore/Listen/channel"
+    let getsBefore = server.requestLog.count(matching: "/Listen/channel", method: "GET")
+    var cuts = 0
+    for _ in 0..<120 {
+      // At random points: cut the open back channel, or make the next one break after a
+      // few frames, or end the whole session.
+      switch Int.random(in: 0..<12, using: &generator) {
+      case 0:
+        server.cutListenBackChannels()
+        cuts += 1
+      case 1:
+        server.faults.add(FaultRule(route: backChannel, fault: .dropAfterFrames(Int.random(in: 0...2, using: &generator)), remaining: 1))
+        server.cutListenBackChannels()
+        cuts += 1
+      case 2:
+        server.faults.add(FaultRule(route: backChannel, fault: .closeSessionAfterFrames(1), remaining: 1))
+        server.cutListenBackChannels()
+        cuts += 1
+      default:
+        break
+      }
+      let id = "d\(Int.random(in: 0..<15, using: &generator))"
+      let value = Int.random(in: 0..<1000, using: &generator)
+      if Int.random(in: 0..<4, using: &generator) == 0 {
+        try await items.document(id).delete()
+      } else {
+        try await items.document(id).setData(["v": value, "even": value % 2 == 0])
+      }
+    }
+    server.faults.removeAll()
+
+    let final = try await items.getDocuments()
+    let expected = Dictionary(uniqueKeysWithValues: final.documents.map { ($0.documentID, $0.get("v") as? Int ?? -1) })
+    let expectedEven = expected.filter { $0.value % 2 == 0 }
+    // Drain snapshots until each listener has caught up with the server (or time runs out).
+    while allReplica.documents != expected { allReplica.apply(try await all.next(timeout: .seconds(20))) }
+    while evenReplica.documents != expectedEven { evenReplica.apply(try await even.next(timeout: .seconds(20))) }
+    #expect(allReplica.violations.isEmpty, "\(allReplica.violations)")
+    #expect(evenReplica.violations.isEmpty, "\(evenReplica.violations)")
+    #expect(server.listenSessionCount <= 1)
+    // The cuts really happened: every one made the client open another back channel.
+    #expect(cuts >= 10)
+    #expect(server.requestLog.count(matching: "/Listen/channel", method: "GET") - getsBefore >= cuts)
+  }
+}
