@@ -3,10 +3,17 @@
 // Scenarios:
 //   mock-startup   MockFirestoreServer.start() until it has answered its first request
 //                  (median and p95 over 50 starts).
+//   listen         write -> snapshot latency on FIRESTORE_EMULATOR_HOST, the same
+//                  operation as bench-peer's Python S6: listen on users/u1/favorites of
+//                  project "bench" (seeded by bench-peer/seed.py), set() 100 new documents
+//                  one by one from a second client, time set() start -> the listener's
+//                  .added change; 5 warm-up writes, 20 ms apart. LISTEN_N overrides 100.
 //
 // Figures are printed, never asserted: performance is measured here, not in tests.
+import FirestoreClient
 import FirestoreMock
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -30,6 +37,69 @@ func mockStartup() async throws -> Duration {
   return clock.now - start
 }
 
+/// Write -> snapshot latency against the emulator, as bench-peer's Python S6 measures it.
+func listenLatency() async throws -> (latency: [Duration], ack: [Duration]) {
+  guard ProcessInfo.processInfo.environment["FIRESTORE_EMULATOR_HOST"] != nil else {
+    throw FirestoreError(.failedPrecondition, "set FIRESTORE_EMULATOR_HOST to an emulator seeded by bench-peer/seed.py")
+  }
+  let n = Int(ProcessInfo.processInfo.environment["LISTEN_N"] ?? "") ?? 100
+  let warm = 5
+  let listenerDB = Firestore(projectID: "bench")
+  // A separate client, with its own connections, writes: as Python uses a second client.
+  var writerSettings = FirestoreSettings()
+  writerSettings.transport = URLSessionTransport()
+  let writerDB = Firestore(projectID: "bench", settings: writerSettings)
+  let favorites = listenerDB.collection("users/u1/favorites")
+  let writerFavorites = writerDB.collection("users/u1/favorites")
+  let existing = Set((0..<50).map { String(format: "a%04d", $0 * 40) })
+  let ids = (0..<2000).map { String(format: "a%04d", $0) }.filter { !existing.contains($0) }.prefix(n + warm)
+  let cleanup = writerDB.batch()
+  for id in ids { cleanup.deleteDocument(writerFavorites.document(id)) }
+  try await cleanup.commit()
+
+  let clock = ContinuousClock()
+  let seen = Mutex<[String: ContinuousClock.Instant]>([:])
+  let initial = Mutex(false)
+  let registration = favorites.addSnapshotListener { snapshot, _ in
+    let now = clock.now
+    guard let snapshot else { return }
+    seen.withLock { seen in
+      for change in snapshot.documentChanges where change.type == .added && seen[change.document.documentID] == nil {
+        seen[change.document.documentID] = now
+      }
+    }
+    if snapshot.count >= 50 { initial.withLock { $0 = true } }
+  }
+  defer { registration.remove() }
+  let subscribe = clock.now
+  while !initial.withLock({ $0 }) {
+    guard clock.now - subscribe < .seconds(30) else { throw FirestoreError(.deadlineExceeded, "no initial snapshot") }
+    try await Task.sleep(for: .milliseconds(1))
+  }
+  var latency: [Duration] = []
+  var ack: [Duration] = []
+  for (k, id) in ids.enumerated() {
+    let t0 = clock.now
+    try await writerFavorites.document(id).setData(["starredAt": Date()])
+    let t1 = clock.now
+    var arrival: ContinuousClock.Instant?
+    while arrival == nil {
+      guard clock.now - t0 < .seconds(15) else { throw FirestoreError(.deadlineExceeded, "listener never saw \(id)") }
+      arrival = seen.withLock { $0[id] }
+      if arrival == nil { try await Task.sleep(for: .microseconds(100)) }
+    }
+    if k >= warm {
+      latency.append(arrival! - t0)
+      ack.append(t1 - t0)
+    }
+    try await Task.sleep(for: .milliseconds(20))
+  }
+  let undo = writerDB.batch()
+  for id in ids { undo.deleteDocument(writerFavorites.document(id)) }
+  try await undo.commit()
+  return (latency, ack)
+}
+
 let scenarios = CommandLine.arguments.dropFirst().isEmpty ? ["mock-startup"] : Array(CommandLine.arguments.dropFirst())
 for scenario in scenarios {
   switch scenario {
@@ -39,8 +109,14 @@ for scenario in scenarios {
     for _ in 0..<50 { samples.append(try await mockStartup()) }
     let (median, p95) = summarize(samples)
     print(String(format: "mock-startup: median %.2f ms, p95 %.2f ms (start() until the first answer; 50 runs)", median, p95))
+  case "listen":
+    let (latency, ack) = try await listenLatency()
+    let (median, p95) = summarize(latency)
+    let (ackMedian, ackP95) = summarize(ack)
+    print(String(format: "listen: write -> snapshot median %.2f ms, p95 %.2f ms over %d writes", median, p95, latency.count))
+    print(String(format: "listen-ack: set() return median %.2f ms, p95 %.2f ms", ackMedian, ackP95))
   default:
-    FileHandle.standardError.write(Data("unknown scenario \(scenario); known: mock-startup\n".utf8))
+    FileHandle.standardError.write(Data("unknown scenario \(scenario); known: mock-startup, listen\n".utf8))
     exit(2)
   }
 }

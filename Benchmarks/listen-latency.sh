@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Write -> snapshot latency of our listener beside the official Python client's on_snapshot,
+# in one run against one emulator, alternating the two ROUNDS times (default 4).
+#
+#   PEER_DIR=/path/to/writable/bench-peer-copy-with-.venv FIRESTORE_EMULATOR_HOST=127.0.0.1:8091 \
+#     bash Benchmarks/listen-latency.sh
+#
+# PEER_DIR is a copy of ../shared/bench-peer with `python3 -m venv .venv &&
+# .venv/bin/pip install google-cloud-firestore` done in it (see its README). Prints the
+# median over rounds of each round's median and p95, and our/Python ratios.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+: "${FIRESTORE_EMULATOR_HOST:?set FIRESTORE_EMULATOR_HOST}"
+: "${PEER_DIR:?set PEER_DIR to a bench-peer copy with its .venv}"
+ROUNDS=${ROUNDS:-4}
+OUT=$(mktemp -d)
+swift build -c release --product firestore-bench >/dev/null
+BENCH=$(swift build -c release --show-bin-path)/firestore-bench
+PY="$PEER_DIR/.venv/bin/python"
+
+(cd "$PEER_DIR" && "$PY" seed.py >/dev/null)
+# Warm-up of both (discarded): the emulator JIT-compiles its listen path first.
+(cd "$PEER_DIR" && "$PY" bench_python.py --only s6 --scale 0.2 >/dev/null)
+LISTEN_N=10 "$BENCH" listen >/dev/null
+
+for ((r = 1; r <= ROUNDS; r++)); do
+  if ((r % 2 == 1)); then order="py swift"; else order="swift py"; fi
+  for what in $order; do
+    if [[ $what == py ]]; then
+      (cd "$PEER_DIR" && "$PY" bench_python.py --only s6 --scale 2 --json "$OUT/py$r.json" >/dev/null)
+      "$PY" - "$OUT/py$r.json" <<'PY' >>"$OUT/py.txt"
+import json, sys
+s6 = json.load(open(sys.argv[1]))["results"]["s6"]
+print(s6["median_ms"], s6["p95_ms"])
+PY
+      echo "round $r python: $(tail -n 1 "$OUT/py.txt")"
+    else
+      line=$("$BENCH" listen | head -n 1)
+      echo "$line" | sed -E 's/.*median ([0-9.]+) ms, p95 ([0-9.]+) ms.*/\1 \2/' >>"$OUT/swift.txt"
+      echo "round $r swift: $(tail -n 1 "$OUT/swift.txt")"
+    fi
+  done
+done
+
+"$PY" - "$OUT/py.txt" "$OUT/swift.txt" <<'PY'
+import statistics, sys
+def load(p):
+    rows = [tuple(map(float, l.split())) for l in open(p) if l.strip()]
+    return statistics.median(r[0] for r in rows), statistics.median(r[1] for r in rows)
+py, sw = load(sys.argv[1]), load(sys.argv[2])
+print(f"write->snapshot, median of per-round values: swift median {sw[0]:.2f} ms (p95 {sw[1]:.2f}), "
+      f"python median {py[0]:.2f} ms (p95 {py[1]:.2f}); swift/python median {sw[0]/py[0]:.2f}x, p95 {sw[1]/py[1]:.2f}x")
+PY
+rm -rf "$OUT"
