@@ -19,8 +19,8 @@ private func change(_ id: Int, value: Int, second: Int) -> String {
   return #"{"documentChange":{"document":{"name":"\#(docName)","fields":{"v":{"integerValue":"\#(value)"}},"#
     + #""createTime":"2026-01-01T00:00:00Z","updateTime":"\#(time)"},"targetIds":[\#(id)]}}"#
 }
-private func delete(_ id: Int) -> String {
-  #"{"documentDelete":{"document":"\#(docName)","removedTargetIds":[\#(id)],"readTime":"2026-01-01T00:00:01Z"}}"#
+private func delete(_ id: Int, doc: String = docName) -> String {
+  #"{"documentDelete":{"document":"\#(doc)","removedTargetIds":[\#(id)],"readTime":"2026-01-01T00:00:01Z"}}"#
 }
 
 /// Waits (up to 5 s) for `condition`.
@@ -43,6 +43,40 @@ private final class Received: Sendable {
   }
   var snapshots: [DocumentSnapshot] { items.withLock { $0 } }
   var failures: [any Error] { errors.withLock { $0 } }
+}
+
+/// A token provider whose token the test changes, recording every `forceRefresh` asked for.
+private final class Tokens: Sendable {
+  private let state = Mutex((token: "alice", calls: [Bool]()))
+  var current: String {
+    get { state.withLock { $0.token } }
+    set { state.withLock { $0.token = newValue } }
+  }
+  var calls: [Bool] { state.withLock { $0.calls } }
+  var provider: ClosureTokenProvider {
+    ClosureTokenProvider { forceRefresh in
+      self.state.withLock { state in
+        state.calls.append(forceRefresh)
+        if forceRefresh { state.token += "+" }  // a refresh yields a new token
+        return state.token
+      }
+    }
+  }
+}
+
+/// The `Authorization` header a handshake body carries.
+private func authorization(_ request: HTTPRequest) throws -> String? {
+  let body = String(decoding: request.body ?? Data(), as: UTF8.self)
+  return try WebChannelForwardBody.headers(in: body).first { $0.name == "Authorization" }?.value
+}
+
+/// The targets a handshake (or forward POST) adds.
+private func addedTargets(_ request: HTTPRequest) throws -> [Target] {
+  let body = String(decoding: request.body ?? Data(), as: UTF8.self)
+  return try WebChannelForwardBody.decode(body).messages.map(ListenRequest.init(json:)).compactMap {
+    if case .addTarget(let target) = $0.change { return target }
+    return nil
+  }
 }
 
 private final class SleepCounter: Sendable {
@@ -174,5 +208,167 @@ struct WebChannelListenClientTests {
     #expect(received.failures.isEmpty)
     #expect(await db.listenManager.listenerCount == 1)
     #expect(await db.listenManager.handshakeCount == 1)
+  }
+}
+
+@Suite("Listen channel: token changes and wedged forward POSTs")
+struct WebChannelListenClientAuthTests {
+  private let second = "projects/p/databases/(default)/documents/rooms/r2"
+
+  private func firestore(
+    _ transport: FakeWebChannelTransport, tokens: Tokens? = nil, sleeps: SleepCounter? = nil
+  ) -> Firestore {
+    var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+    settings.transport = transport
+    if let tokens { settings.tokenProvider = tokens.provider }
+    settings.retryPolicy.sleep = { _ in sleeps?.increment() }
+    return Firestore(projectID: "p", settings: settings)
+  }
+
+  /// Opens a listener on rooms/r1 and waits for its first snapshot (value 1).
+  private func firstListener(_ db: Firestore, _ transport: FakeWebChannelTransport) async throws -> (Received, ListenerRegistration) {
+    let received = Received()
+    let registration = db.document("rooms/r1").addSnapshotListener { received.record($0, $1) }
+    try await until("the back channel") { transport.backChannelCount == 1 }
+    transport.push([(1, add(2)), (2, change(2, value: 1, second: 1)), (3, current(2)), (4, global(1))])
+    try await until("the first snapshot") { received.snapshots.count == 1 }
+    return (received, registration)
+  }
+
+  @Test("a token change before a forward POST opens a new session carrying the new token and every target")
+  func tokenChangeBeforeForwardPOST() async throws {
+    let transport = FakeWebChannelTransport()
+    let tokens = Tokens()
+    let sleeps = SleepCounter()
+    let db = firestore(transport, tokens: tokens, sleeps: sleeps)
+    let (received, registration) = try await firstListener(db, transport)
+    defer { registration.remove() }
+
+    tokens.current = "bob"
+    let other = Received()
+    let otherRegistration = db.document("rooms/r2").addSnapshotListener { other.record($0, $1) }
+    defer { otherRegistration.remove() }
+    try await until("a new session") { transport.sessionCount == 2 }
+    let handshakes = transport.handshakeRequests
+    #expect(try authorization(handshakes[0]) == "Bearer alice")
+    #expect(try authorization(handshakes[1]) == "Bearer bob")
+    let targets = try addedTargets(handshakes[1])
+    #expect(targets.map(\.targetID) == [2, 4])
+    #expect(targets.first?.resumeToken == Data(base64Encoded: "Z2xvYmFs"))
+    // The addTarget never went out on the old session, which was terminated; no backoff.
+    #expect(transport.forwardRequests.isEmpty)
+    #expect(
+      transport.requests.contains {
+        FakeWebChannelTransport.params($0)["TYPE"] == "terminate" && FakeWebChannelTransport.params($0)["SID"] == "SID1"
+      })
+    #expect(sleeps.value == 0)
+    #expect(!tokens.calls.contains(true))
+
+    try await until("the new back channel") { transport.backChannelCount == 2 }
+    transport.push([
+      (1, add(2)), (2, add(4)), (3, change(2, value: 1, second: 1)), (4, delete(4, doc: second)), (5, current(2)),
+      (6, current(4)), (7, global(9)),
+    ])
+    try await until("the second listener's snapshot") { other.snapshots.count == 1 }
+    #expect(other.snapshots[0].exists == false)
+    try await Task.sleep(for: .milliseconds(100))
+    #expect(received.snapshots.count == 1)  // the re-sent document is no change
+    #expect(received.failures.isEmpty && other.failures.isEmpty)
+    #expect(await db.listenManager.handshakeCount == 2)
+  }
+
+  @Test("a token change noticed when the back channel is renewed opens a new session")
+  func tokenChangeOnRenewal() async throws {
+    let transport = FakeWebChannelTransport()
+    let tokens = Tokens()
+    let sleeps = SleepCounter()
+    let db = firestore(transport, tokens: tokens, sleeps: sleeps)
+    let (received, registration) = try await firstListener(db, transport)
+    defer { registration.remove() }
+
+    tokens.current = "bob"
+    transport.endBackChannel()
+    try await until("a new session") { transport.sessionCount == 2 }
+    #expect(try authorization(transport.handshakeRequests[1]) == "Bearer bob")
+    #expect(try addedTargets(transport.handshakeRequests[1]).map(\.targetID) == [2])
+    // No back channel was reopened on the old session.
+    #expect(transport.backChannelRequests.filter { FakeWebChannelTransport.params($0)["SID"] == "SID1" }.count == 1)
+    #expect(sleeps.value == 0)
+    #expect(received.failures.isEmpty)
+  }
+
+  @Test("UNAUTHENTICATED refreshes the token and reconnects at once, then backs off until data flows")
+  func unauthenticated() async throws {
+    let transport = FakeWebChannelTransport()
+    let tokens = Tokens()
+    let sleeps = SleepCounter()
+    let db = firestore(transport, tokens: tokens, sleeps: sleeps)
+    // The first two back channels answer 401: the first gets an immediate new session with a
+    // refreshed token; the second (no data in between) goes through the backoff.
+    transport.rejectNextBackChannel(status: 401)
+    transport.rejectNextBackChannel(status: 401)
+    let received = Received()
+    let registration = db.document("rooms/r1").addSnapshotListener { received.record($0, $1) }
+    defer { registration.remove() }
+    try await until("a third session") { transport.sessionCount == 3 }
+    #expect(sleeps.value == 1)
+    #expect(tokens.calls == [false, true, true])
+    #expect(try transport.handshakeRequests.map(authorization) == ["Bearer alice", "Bearer alice+", "Bearer alice++"])
+
+    // Data flows, then the stream fails UNAUTHENTICATED: immediate again.
+    try await until("the third back channel") { transport.backChannelCount == 1 }
+    transport.push([(1, add(2)), (2, change(2, value: 1, second: 1)), (3, current(2)), (4, global(1))])
+    try await until("the first snapshot") { received.snapshots.count == 1 }
+    transport.push([(5, #"{"error":{"code":16,"status":"UNAUTHENTICATED","message":"token expired"}}"#)])
+    try await until("a fourth session") { transport.sessionCount == 4 }
+    #expect(sleeps.value == 1)
+    #expect(try authorization(transport.handshakeRequests[3]) == "Bearer alice+++")
+
+    // A forward POST answering 401 does the same once data has flowed again.
+    try await until("the fourth back channel") { transport.backChannelCount == 2 }
+    transport.push([(1, add(2)), (2, current(2)), (3, global(2))])
+    try await Task.sleep(for: .milliseconds(100))
+    transport.rejectNextForwardPOST(status: 401)
+    let other = db.document("rooms/r2").addSnapshotListener { _, _ in }
+    defer { other.remove() }
+    try await until("a fifth session") { transport.sessionCount == 5 }
+    #expect(sleeps.value == 1)
+    #expect(try addedTargets(transport.handshakeRequests[4]).map(\.targetID) == [2, 4])
+    #expect(received.failures.isEmpty)
+  }
+
+  @Test("a forward POST that never answers times out; the session is replaced with every target")
+  func forwardPOSTTimeout() async throws {
+    let transport = FakeWebChannelTransport()
+    defer { transport.releaseHeld() }
+    let db = firestore(transport)
+    await db.listenManager.setRequestTimeout(.milliseconds(100))
+    let (received, registration) = try await firstListener(db, transport)
+    defer { registration.remove() }
+
+    transport.holdNextForwardPOST()
+    let other = Received()
+    let otherRegistration = db.document("rooms/r2").addSnapshotListener { other.record($0, $1) }
+    defer { otherRegistration.remove() }
+    try await until("the held forward POST") { transport.forwardRequests.count == 1 }
+    try await until("a new session") { transport.sessionCount == 2 }
+    #expect(
+      transport.requests.contains {
+        FakeWebChannelTransport.params($0)["TYPE"] == "terminate" && FakeWebChannelTransport.params($0)["SID"] == "SID1"
+      })
+    let targets = try addedTargets(transport.handshakeRequests[1])
+    #expect(targets.map(\.targetID) == [2, 4])
+    #expect(targets.first?.resumeToken == Data(base64Encoded: "Z2xvYmFs"))
+
+    try await until("the new back channel") { transport.backChannelCount == 2 }
+    transport.push([
+      (1, add(2)), (2, add(4)), (3, change(2, value: 1, second: 1)), (4, delete(4, doc: second)), (5, current(2)),
+      (6, current(4)), (7, global(9)),
+    ])
+    try await until("the second listener's snapshot") { other.snapshots.count == 1 }
+    try await Task.sleep(for: .milliseconds(100))
+    #expect(received.snapshots.count == 1)
+    #expect(received.failures.isEmpty && other.failures.isEmpty)
+    #expect(await db.listenManager.handshakeCount == 2)
   }
 }

@@ -15,6 +15,9 @@ actor ListenChannel {
     case response(ListenResponse)
     /// The session is over (a failure, or the server closed it); no more events follow.
     case closed(FirestoreError)
+    /// The auth token differs from the one the session was opened with; the session was
+    /// terminated and no more events follow. Not a failure: the owner reopens at once.
+    case tokenChanged
   }
 
   /// How to reach the server.
@@ -25,8 +28,11 @@ actor ListenChannel {
     var database: String
     var transport: any Transport
     var tokenProvider: (any TokenProvider)?
-    /// The longest a handshake or forward POST may take before the session counts as lost.
-    var requestTimeout: Duration = .seconds(30)
+    /// The longest a handshake or forward POST (request and reply body) may take before the
+    /// session is terminated.
+    var requestTimeout: Duration = Configuration.defaultRequestTimeout
+    /// The default ``requestTimeout``.
+    static let defaultRequestTimeout: Duration = .seconds(30)
     /// A back channel silent this long is reopened (1.5 × the server's keep-alive).
     var backChannelSilence: Duration = .seconds(45)
   }
@@ -54,6 +60,11 @@ actor ListenChannel {
   /// Back channels in a row that ended without a new array.
   private var emptyRenewals = 0
   private var lastActivity = ContinuousClock.now
+  /// The token the handshake carried; the server keeps it for the whole session (§7).
+  private var sessionToken: String?
+  /// Fails the session when the POST in flight outlives the request timeout.
+  private var requestTimer: Task<Void, Never>?
+  private var requestSerial = 0
 
   /// Creates a channel; nothing is sent before ``start(with:)``.
   init(configuration: Configuration) {
@@ -64,8 +75,9 @@ actor ListenChannel {
   }
 
   /// Opens the session with `requests` in the handshake body.
-  func start(with requests: [ListenRequest]) {
-    tasks.append(Task { await self.handshake(requests) })
+  /// - Parameter forceRefreshToken: the previous token was rejected; ask the provider for a new one.
+  func start(with requests: [ListenRequest], forceRefreshToken: Bool = false) {
+    tasks.append(Task { await self.handshake(requests, forceRefreshToken: forceRefreshToken) })
   }
 
   /// Queues requests for the forward channel; they are sent in order, one POST at a time,
@@ -85,19 +97,21 @@ actor ListenChannel {
 
   // MARK: - Handshake
 
-  private func handshake(_ requests: [ListenRequest]) async {
+  private func handshake(_ requests: [ListenRequest], forceRefreshToken: Bool) async {
     do {
       var headers: [(name: String, value: String)] = [
         ("X-Goog-Api-Client", "swift-firestore/0.1"), ("Google-Cloud-Resource-Prefix", configuration.database),
       ]
-      if let token = try await token() { headers.append(("Authorization", "Bearer " + token)) }
+      let token = try await self.token(forceRefresh: forceRefreshToken)
+      sessionToken = token
+      if let token { headers.append(("Authorization", "Bearer " + token)) }
       let body = WebChannelForwardBody.encode(messages: requests.map(\.json), offset: 0, headers: headers)
       nextMapID = requests.count
       let params = WebChannelURL.handshake(database: configuration.database, requestID: requestID, zx: zx())
-      let response = try await post(params, body: body, what: "handshake")
-      httpSessionID = response.headers["x-http-session-id"]
-      let data = try await Deadline.run(configuration.requestTimeout, what: "WebChannel handshake") {
-        try await response.collectBody(limit: 1 << 20)
+      let data = try await timed("WebChannel handshake") {
+        let response = try await post(params, body: body, what: "handshake")
+        httpSessionID = response.headers["x-http-session-id"]
+        return try await response.collectBody(limit: 1 << 20)
       }
       var parser = WebChannelFrameParser()
       var sid: String?
@@ -119,10 +133,10 @@ actor ListenChannel {
     }
   }
 
-  private func token() async throws -> String? {
+  private func token(forceRefresh: Bool = false) async throws -> String? {
     guard let provider = configuration.tokenProvider else { return nil }
     do {
-      return try await provider.token(forceRefresh: false)
+      return try await provider.token(forceRefresh: forceRefresh)
     } catch let error as FirestoreError {
       throw error
     } catch {
@@ -153,8 +167,10 @@ actor ListenChannel {
       do {
         let response = try await transport.send(request)
         guard response.status == 200 else {
+          // 401 means the token was rejected: the owner refreshes it before reconnecting.
+          let code: FirestoreErrorCode = response.status == 401 ? .unauthenticated : .unavailable
           throw FirestoreError(
-            .unavailable, "the WebChannel back channel answered HTTP \(response.status)", httpStatus: response.status,
+            code, "the WebChannel back channel answered HTTP \(response.status)", httpStatus: response.status,
             requestMethod: "GET", requestPath: WebChannelURL.path)
         }
         var parser = WebChannelFrameParser()
@@ -162,7 +178,7 @@ actor ListenChannel {
           try self.receive(try parser.append(chunk), generation: generation)
         }
         try parser.finish()
-        self.backChannelEnded(generation: generation)
+        await self.backChannelEnded(generation: generation)
       } catch {
         if generation == self.backChannelGeneration && !Task.isCancelled { self.fail(error) }
       }
@@ -170,7 +186,7 @@ actor ListenChannel {
     watchdog = Task { await self.watchSilence(generation: generation) }
   }
 
-  private func backChannelEnded(generation: Int) {
+  private func backChannelEnded(generation: Int) async {
     guard generation == backChannelGeneration, !isClosed else { return }
     backChannelRenewals += 1
     // The emulator answers every new back channel with at least a noop; a server that keeps
@@ -180,7 +196,33 @@ actor ListenChannel {
       fail(FirestoreError(.unavailable, "the WebChannel back channel keeps ending without data"))
       return
     }
+    await renewBackChannel(generation: generation)
+  }
+
+  /// Reopens the back channel, unless the token changed: a renewal is where a long-lived
+  /// session with no forward traffic notices a new token.
+  private func renewBackChannel(generation: Int) async {
+    guard await tokenIsCurrent(), generation == backChannelGeneration else { return }
     openBackChannel()
+  }
+
+  /// Whether the provider's token is still the one the session was opened with; when it is
+  /// not (or the provider fails), the session is ended and `false` returned.
+  private func tokenIsCurrent() async -> Bool {
+    guard !isClosed else { return false }
+    let token: String?
+    do {
+      token = try await self.token()
+    } catch {
+      fail(error)
+      return false
+    }
+    guard !isClosed else { return false }
+    guard token == sessionToken else {
+      close(with: .tokenChanged)
+      return false
+    }
+    return true
   }
 
   /// Reopens the back channel when it has been silent for too long.
@@ -190,7 +232,7 @@ actor ListenChannel {
       try? await Task.sleep(for: .seconds(1))
       guard generation == backChannelGeneration, !isClosed else { return }
       if ContinuousClock.now - lastActivity > limit {
-        openBackChannel()
+        await renewBackChannel(generation: generation)
         return
       }
     }
@@ -235,7 +277,9 @@ actor ListenChannel {
 
   private func pump() async {
     for await batch in outboxStream {
-      guard !isClosed, let sessionID else { return }
+      // Headers on a forward POST are ignored (§7), so a new token needs a new session; the
+      // owner re-adds every live target there, so this batch is dropped.
+      guard await tokenIsCurrent(), let sessionID else { return }
       requestID += 1
       let body = WebChannelForwardBody.encode(messages: batch.map(\.json), offset: nextMapID)
       nextMapID += batch.count
@@ -243,9 +287,8 @@ actor ListenChannel {
         database: configuration.database, sessionID: sessionID, requestID: requestID, lastArrayID: lastArrayID, zx: zx(),
         httpSessionID: httpSessionID)
       do {
-        let response = try await post(params, body: body, what: "forward POST")
-        _ = try await Deadline.run(configuration.requestTimeout, what: "WebChannel forward POST") {
-          try await response.collectBody(limit: 1 << 20)
+        _ = try await timed("WebChannel forward POST") {
+          try await post(params, body: body, what: "forward POST").collectBody(limit: 1 << 20)
         }
       } catch {
         fail(error)
@@ -256,12 +299,38 @@ actor ListenChannel {
 
   // MARK: - Requests
 
+  /// Runs `operation`, ending the session with `deadlineExceeded` if it is not done within the
+  /// request timeout. Unlike `Deadline`, this does not wait for the operation to honour
+  /// cancellation, so a request the server never answers (the emulator wedges on an
+  /// unparseable one) cannot hold the session; the owner starts a new one.
+  private func timed<T: Sendable>(_ what: String, _ operation: () async throws -> T) async throws -> T {
+    requestSerial += 1
+    let serial = requestSerial
+    let limit = configuration.requestTimeout
+    requestTimer?.cancel()
+    requestTimer = Task {
+      guard (try? await Task.sleep(for: limit)) != nil else { return }
+      self.requestTimedOut(serial, FirestoreError(.deadlineExceeded, "\(what) did not finish within \(limit)"))
+    }
+    defer {
+      if serial == requestSerial {
+        requestTimer?.cancel()
+        requestTimer = nil
+      }
+    }
+    // A reply after a timeout is returned too: callers check `isClosed` (the handshake still
+    // terminates the session the server created).
+    return try await operation()
+  }
+
+  private func requestTimedOut(_ serial: Int, _ error: FirestoreError) {
+    guard serial == requestSerial, requestTimer != nil else { return }
+    fail(error)
+  }
+
   private func post(_ params: [(String, String)], body: String, what: String) async throws -> HTTPResponse {
     let request = try makeRequest(method: "POST", params: params, body: Data(body.utf8))
-    let transport = configuration.transport
-    let response = try await Deadline.run(configuration.requestTimeout, what: "WebChannel \(what)") {
-      try await transport.send(request)
-    }
+    let response = try await configuration.transport.send(request)
     guard response.status == 200 else {
       // 400 means the session is unknown or gone: a new session fixes it.
       let code = response.status == 400 ? .unavailable : FirestoreErrorCode(httpStatus: response.status)
@@ -297,14 +366,19 @@ actor ListenChannel {
   }
 
   private func fail(_ error: any Error) {
+    let failure =
+      error as? FirestoreError
+      ?? FirestoreError(.unavailable, "the Listen channel failed: \(error)", underlyingError: error as? WireFormatError)
+    close(with: .closed(failure))
+  }
+
+  /// Ends the session and reports `event` as the last one.
+  private func close(with event: Event) {
     guard !isClosed else { return }
     isClosed = true
     sendTerminate()
     stopAll()
-    let failure =
-      error as? FirestoreError
-      ?? FirestoreError(.unavailable, "the Listen channel failed: \(error)", underlyingError: error as? WireFormatError)
-    sink.yield(.closed(failure))
+    sink.yield(event)
     sink.finish()
   }
 
@@ -313,6 +387,8 @@ actor ListenChannel {
     backChannel = nil
     watchdog?.cancel()
     watchdog = nil
+    requestTimer?.cancel()
+    requestTimer = nil
     for task in tasks { task.cancel() }
     tasks = []
     outbox.finish()

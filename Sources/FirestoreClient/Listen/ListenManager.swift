@@ -8,7 +8,9 @@ import Foundation
 /// Target IDs are 2, 4, 6, … and never reused. The channel opens with the first listener
 /// and is terminated when the last one goes. When it fails, the manager backs off
 /// (1 s × 1.5 per attempt up to 60 s, jittered, slept through the settings' retry policy),
-/// opens a new channel and re-adds every live target with its resume token.
+/// opens a new channel and re-adds every live target with its resume token. A changed auth
+/// token, or the first `UNAUTHENTICATED` since data last flowed (with a refreshed token),
+/// reopens the channel the same way but at once.
 actor ListenManager {
   /// What a listener receives: a snapshot, or the error that ended it.
   typealias Handler = @Sendable (Result<WatchSnapshot, FirestoreError>) -> Void
@@ -26,6 +28,14 @@ actor ListenManager {
   private var channel: ListenChannel?
   private var failedAttempts = 0
   private var isBackingOff = false
+  /// The next handshake must ask for a fresh token (the last one was rejected).
+  private var forceRefreshToken = false
+  /// An `UNAUTHENTICATED` was already answered with an immediate reconnect since data last
+  /// flowed; another one backs off, so a token the server keeps rejecting cannot make the
+  /// manager spin.
+  private var retriedUnauthenticated = false
+  /// The handshake and forward POST timeout given to new channels.
+  private var requestTimeout = ListenChannel.Configuration.defaultRequestTimeout
 
   /// How many channels (handshakes) were opened, for tests.
   private(set) var handshakeCount = 0
@@ -37,6 +47,12 @@ actor ListenManager {
   /// Creates a manager; it is configured by its first ``listen(_:settings:database:handler:)``.
   init() {}
 
+  /// Sets the handshake and forward POST timeout of channels opened from now on (for tests).
+  func setRequestTimeout(_ timeout: Duration) {
+    requestTimeout = timeout
+    configuration?.requestTimeout = timeout
+  }
+
   /// Starts listening to `kind` and returns the target ID that ``unlisten(_:)`` takes.
   func listen(_ kind: Target.Kind, settings: FirestoreSettings, database: String, handler: @escaping Handler) -> Int32 {
     if configuration == nil {
@@ -44,7 +60,7 @@ actor ListenManager {
         // A back channel holds its connection for as long as the listen lasts, so by default
         // listens get their own connections instead of taking them from the shared pool.
         baseURL: settings.baseURL, database: database, transport: settings.transport ?? URLSessionTransport(maximumConnectionsPerHost: 4),
-        tokenProvider: settings.tokenProvider)
+        tokenProvider: settings.tokenProvider, requestTimeout: requestTimeout)
       retryPolicy = settings.retryPolicy
     }
     let id = nextTargetID
@@ -94,8 +110,10 @@ actor ListenManager {
     self.channel = channel
     handshakeCount += 1
     let requests = addRequestsForAllTargets()
+    let forceRefresh = forceRefreshToken
+    forceRefreshToken = false
     Task {
-      await channel.start(with: requests)
+      await channel.start(with: requests, forceRefreshToken: forceRefresh)
       for await event in channel.events {
         await self.handle(event, from: channel)
       }
@@ -115,11 +133,26 @@ actor ListenManager {
     switch event {
     case .response(let response):
       failedAttempts = 0
+      retriedUnauthenticated = false
       for action in state.apply(response) { perform(action) }
+    case .tokenChanged:
+      // Not a failure: the server is fine, the session just carries the old credentials.
+      channel = nil
+      state.connectionLost()
+      openChannel()
     case .closed(let error):
       channel = nil
       state.connectionLost()
       guard !listeners.isEmpty else { return }
+      if error.code == .unauthenticated {
+        // The token was rejected (or expired mid-session): retry at once with a fresh one.
+        forceRefreshToken = true
+        if !retriedUnauthenticated {
+          retriedUnauthenticated = true
+          openChannel()
+          return
+        }
+      }
       failedAttempts += 1
       // An overloaded server gets the longest wait at once.
       let cap = error.code == .resourceExhausted ? .seconds(60) : backoffCap(failedAttempts)
