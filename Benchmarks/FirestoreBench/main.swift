@@ -3,6 +3,7 @@
 // Scenarios:
 //   mock-startup   MockFirestoreServer.start() until it has answered its first request
 //                  (median and p95 over 50 starts).
+//   set            200 sequential single-document sets on FIRESTORE_EMULATOR_HOST (S7).
 //   listen         write -> snapshot latency on FIRESTORE_EMULATOR_HOST, the same
 //                  operation as bench-peer's Python S6: listen on users/u1/favorites of
 //                  project "bench" (seeded by bench-peer/seed.py), set() 100 new documents
@@ -109,6 +110,18 @@ for scenario in scenarios {
     for _ in 0..<50 { samples.append(try await mockStartup()) }
     let (median, p95) = summarize(samples)
     print(String(format: "mock-startup: median %.2f ms, p95 %.2f ms (start() until the first answer; 50 runs)", median, p95))
+  case "set":
+    // Sequential single-document sets, as bench-peer's S7 (no listener active).
+    let db = Firestore(projectID: "bench")
+    let clock = ContinuousClock()
+    var samples: [Duration] = []
+    for i in 0..<205 {
+      let t0 = clock.now
+      try await db.document("bench-set/d\(i % 20)").setData(["i": i, "at": Date()])
+      if i >= 5 { samples.append(clock.now - t0) }
+    }
+    let (median, p95) = summarize(samples)
+    print(String(format: "set: median %.2f ms, p95 %.2f ms over 200 sequential sets", median, p95))
   case "listen":
     let (latency, ack) = try await listenLatency()
     let (median, p95) = summarize(latency)
@@ -116,7 +129,7 @@ for scenario in scenarios {
     print(String(format: "listen: write -> snapshot median %.2f ms, p95 %.2f ms over %d writes", median, p95, latency.count))
     print(String(format: "listen-ack: set() return median %.2f ms, p95 %.2f ms", ackMedian, ackP95))
   default:
-    FileHandle.standardError.write(Data("unknown scenario \(scenario); known: mock-startup, listen\n".utf8))
+    FileHandle.standardError.write(Data("unknown scenario \(scenario); known: mock-startup, set, listen\n".utf8))
     exit(2)
   }
 }
