@@ -34,6 +34,29 @@ struct TransportTests {
     #expect(transport.requests.count == 3)
   }
 
+  @Test("the per-call timeout bounds retries and backoff together")
+  func deadlineCoversRetries() async throws {
+    func run(initialBackoff: Duration) async throws -> (FirestoreError, Int) {
+      let transport = ScriptedTransport(
+        Array(repeating: .init(method: "GET", path: Offline.root + "/c/d1", response: unavailable), count: 5))
+      var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+      settings.transport = transport
+      settings.timeout = .seconds(2)
+      settings.retryPolicy = RetryPolicy(maximumAttempts: 5, initialBackoff: initialBackoff)
+      settings.retryPolicy.jitter = { $0 }
+      settings.retryPolicy.sleep = { _ in }
+      let db = Firestore(projectID: "p", settings: settings)
+      let error = try await #require(throws: FirestoreError.self) { try await db.document("c/d1").getDocument() }
+      return (error, transport.requests.count)
+    }
+    // A retry that could only start after the deadline is not tried: the server's own
+    // error is reported at once, not a deadline error later.
+    let (late, lateCount) = try await run(initialBackoff: .seconds(5))
+    #expect(late.code == .unavailable && lateCount == 1)
+    let (quick, quickCount) = try await run(initialBackoff: .milliseconds(1))
+    #expect(quick.code == .unavailable && quickCount == 5)
+  }
+
   @Test("a non-idempotent commit is not retried on UNAVAILABLE (it may have landed)")
   func incrementNotRetried() async throws {
     let transport = ScriptedTransport([.init(method: "POST", path: Offline.root + ":commit", response: unavailable)])

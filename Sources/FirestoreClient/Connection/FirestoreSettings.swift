@@ -24,8 +24,8 @@ public struct FirestoreSettings: Sendable {
   public var tokenProvider: (any TokenProvider)?
   /// When and how failed requests are retried.
   public var retryPolicy: RetryPolicy
-  /// The longest one call may take, retries included; past it the call fails with
-  /// `deadlineExceeded`. Streaming reads apply it to the wait for the first byte.
+  /// The longest one call may take, retries and their backoff included; past it the call
+  /// fails with `deadlineExceeded`. Streaming reads apply it to the wait for the first byte.
   public var timeout: Duration
   /// What carries HTTP requests; `nil` uses the shared URLSession-based transport.
   public var transport: (any Transport)?

@@ -103,10 +103,18 @@ final class RESTClient: Sendable {
     var forceRefresh = false
     var refreshedOnce = false
     if let configurationError { throw configurationError }
+    // One deadline for the whole call, retries and their backoff included.
+    let clock = ContinuousClock()
+    let deadline = clock.now + settings.timeout
+    let expired = FirestoreError(
+      .deadlineExceeded, "\(call.method) \(urlPath(call)) did not finish within \(settings.timeout)", requestMethod: call.method,
+      requestPath: urlPath(call))
     while true {
       do {
+        let remaining = deadline - clock.now
+        guard remaining > .zero else { throw expired }
         let request = try await makeRequest(call, forceRefresh: forceRefresh)
-        let result = try await Deadline.run(settings.timeout, what: "\(call.method) \(urlPath(call))") {
+        let result = try await Deadline.run(remaining, what: "\(call.method) \(urlPath(call))") {
           let response = try await self.send(request, call: call)
           guard (200..<300).contains(response.status) else {
             throw await self.error(from: response, call: call)
@@ -120,10 +128,19 @@ final class RESTClient: Sendable {
           forceRefresh = true
           continue
         }
-        guard policy.shouldRetry(error, attempt: attempt, idempotent: call.idempotent, retriesAborted: call.retriesAborted) else {
+        guard error.code != .deadlineExceeded || clock.now < deadline,
+          policy.shouldRetry(error, attempt: attempt, idempotent: call.idempotent, retriesAborted: call.retriesAborted)
+        else {
           throw error
         }
-        try await policy.sleep(policy.jitter(policy.backoffCap(afterAttempt: attempt)))
+        let wait = policy.jitter(policy.backoffCap(afterAttempt: attempt))
+        // A retry that could only start after the deadline would fail anyway: report the real error.
+        guard clock.now + wait < deadline else { throw error }
+        do {
+          try await policy.sleep(wait)
+        } catch {
+          throw FirestoreError(.cancelled, "the call was cancelled", requestMethod: call.method, requestPath: urlPath(call))
+        }
         attempt += 1
       } catch is CancellationError {
         throw FirestoreError(.cancelled, "the call was cancelled", requestMethod: call.method, requestPath: urlPath(call))
