@@ -285,47 +285,4 @@ struct ListenConformanceTests {
     registration.remove()
     #expect(await db.listenManager.handshakeCount == 0)
   }
-
-  @Test(
-    "the back channel is renewed when the server ends it (~45 s) and the listen goes on",
-    .enabled(if: ProcessInfo.processInfo.environment["FIRESTORE_SLOW_TESTS"] == "1"), arguments: Backend.all)
-  func backChannelRenewal(_ backend: Backend) async throws {
-    let ref = backend.collection().document("doc")
-    let db = backend.firestore()
-    let collector = SnapshotCollector(db.document(ref.path).snapshots)
-    _ = try await collector.next()
-    // As in the protocol notes: data at ~20 s keeps the client's silence timer quiet, and
-    // the first flush after the server's 45 s mark ends the GET.
-    try await Task.sleep(for: .seconds(20))
-    try await ref.setData(["v": 1])
-    #expect(try await collector.next().get("v") as? Int == 1)
-    try await Task.sleep(for: .seconds(28))
-    try await ref.setData(["v": 2])
-    #expect(try await collector.next().get("v") as? Int == 2)
-    try await eventually("a renewal") { await db.listenManager.currentChannel?.backChannelRenewals ?? 0 >= 1 }
-    try await ref.setData(["v": 3])
-    #expect(try await collector.next().get("v") as? Int == 3)
-    #expect(await db.listenManager.handshakeCount == 1)
-  }
-
-  @Test(
-    "write→snapshot latency over 100 writes (prints median and p95)",
-    .enabled(if: ProcessInfo.processInfo.environment["FIRESTORE_LISTEN_BENCH"] == "1"), arguments: Backend.all)
-  func writeToSnapshotLatency(_ backend: Backend) async throws {
-    let ref = backend.collection().document("bench")
-    try await ref.setData(["i": -1])
-    let db = backend.firestore()
-    let collector = SnapshotCollector(db.document(ref.path).snapshots)
-    _ = try await collector.next()
-    var samples: [Duration] = []
-    for i in 0..<100 {
-      let start = ContinuousClock.now
-      try await ref.setData(["i": i])
-      var snapshot = try await collector.next()
-      while snapshot.get("i") as? Int != i { snapshot = try await collector.next() }
-      samples.append(ContinuousClock.now - start)
-    }
-    samples.sort()
-    print("listen latency (\(backend)): median \(samples[49]), p95 \(samples[94])")
-  }
 }

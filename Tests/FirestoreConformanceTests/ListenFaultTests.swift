@@ -95,4 +95,23 @@ struct ListenFaultTests {
     #expect(cuts >= 10)
     #expect(server.requestLog.count(matching: "/Listen/channel", method: "GET") - getsBefore >= cuts)
   }
+
+  @Test("the back channel is renewed when the server ends it, and the listen goes on in the same session")
+  func backChannelRenewal() async throws {
+    // The emulator ends a back channel after about 45 s; this mock after 300 ms.
+    let server = try MockFirestoreServer.start(backChannelWait: .milliseconds(300))
+    defer { server.stop() }
+    let db = Firestore(projectID: "renewal", settings: .emulator(host: server.hostAndPort))
+    let ref = db.document("c/doc")
+    let collector = SnapshotCollector(ref.snapshots)
+    _ = try await collector.next()
+    for v in 1...3 {
+      try await Task.sleep(for: .milliseconds(400))
+      try await ref.setData(["v": v])
+      var snapshot = try await collector.next()
+      while snapshot.get("v") as? Int != v { snapshot = try await collector.next() }
+    }
+    #expect(await db.listenManager.handshakeCount == 1)
+    #expect(server.requestLog.count(matching: "/Listen/channel", method: "GET") >= 3)
+  }
 }
