@@ -113,7 +113,7 @@ struct ListenMessageTests {
       try ListenResponse(json: JSONParser.parse(remove))
         == .targetChange(.init(kind: .remove, targetIDs: [2], cause: .init(code: 7, message: "denied"))))
     #expect(try roundTrip(remove) == remove)
-    let documentRemove = #"{"documentRemove":{"document":"n","removedTargetIds":[2,3],"readTime":"2026-11-30T03:10:06.034896Z"}}"#
+    let documentRemove = #"{"documentRemove":{"document":"n","readTime":"2026-11-30T03:10:06.034896Z","removedTargetIds":[2,3]}}"#
     #expect(try roundTrip(documentRemove) == documentRemove)
     let filter = #"{"filter":{"targetId":2,"count":3}}"#
     #expect(try ListenResponse(json: JSONParser.parse(filter)) == .filter(.init(targetID: 2, count: 3)))

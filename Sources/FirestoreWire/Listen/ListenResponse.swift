@@ -32,39 +32,45 @@ public enum ListenResponse: Sendable, Equatable {
     }
   }
 
-  /// A deleted (or, for a documents target, missing) document.
-  public struct DocumentDeleted: Sendable, Equatable {
-    /// The document's full resource name.
-    public var document: String
-    /// Targets that held the document.
-    public var removedTargetIDs: [Int32]
-    /// When the deletion was observed.
-    public var readTime: Timestamp?
-
-    /// Creates a document delete.
-    public init(document: String, removedTargetIDs: [Int32] = [], readTime: Timestamp? = nil) {
-      self.document = document
-      self.removedTargetIDs = removedTargetIDs
-      self.readTime = readTime
-    }
-  }
-
-  /// A document that left targets but may still exist.
-  public struct DocumentRemoved: Sendable, Equatable {
+  /// A document that left targets: deleted (or, for a documents target, missing), or still
+  /// there but no longer matching. The protocol's `DocumentDelete` and `DocumentRemove`
+  /// carry the same fields; the case of ``ListenResponse`` tells them apart.
+  public struct DocumentLeft: Sendable, Equatable {
     /// The document's full resource name.
     public var document: String
     /// Targets the document left.
     public var removedTargetIDs: [Int32]
-    /// When the removal was observed.
+    /// When the change was observed.
     public var readTime: Timestamp?
 
-    /// Creates a document remove.
+    /// Creates the payload.
     public init(document: String, removedTargetIDs: [Int32] = [], readTime: Timestamp? = nil) {
       self.document = document
       self.removedTargetIDs = removedTargetIDs
       self.readTime = readTime
     }
+
+    /// Reads the payload of a `documentDelete` or `documentRemove`.
+    public init(json: JSONValue) throws {
+      document = try json.requiredString("document")
+      removedTargetIDs = try json.int32Array("removedTargetIds")
+      readTime = try json.optionalTimestamp("readTime")
+    }
+
+    /// The JSON form of the payload (defaults omitted).
+    public var json: JSONValue {
+      // Member order as the emulator writes it.
+      var m: [(String, JSONValue)] = [("document", .string(document))]
+      m.append("readTime", readTime.map { .string($0.rfc3339) })
+      m.append("removedTargetIds", ListenResponse.ids(removedTargetIDs))
+      return .object(m)
+    }
   }
+
+  /// The payload of `documentDelete`: the document was deleted (or is missing).
+  public typealias DocumentDeleted = DocumentLeft
+  /// The payload of `documentRemove`: the document left targets but may still exist.
+  public typealias DocumentRemoved = DocumentLeft
 
   /// An existence filter: how many documents the server has in a target. A client holding
   /// a different number missed a change and must re-listen. The bloom filter of
@@ -97,15 +103,9 @@ public enum ListenResponse: Sendable, Equatable {
           document: try Document(json: doc), targetIDs: try c.int32Array("targetIds"),
           removedTargetIDs: try c.int32Array("removedTargetIds")))
     } else if let d = json["documentDelete"] {
-      self = .documentDelete(
-        DocumentDeleted(
-          document: try d.requiredString("document"), removedTargetIDs: try d.int32Array("removedTargetIds"),
-          readTime: try d.optionalTimestamp("readTime")))
+      self = .documentDelete(try DocumentLeft(json: d))
     } else if let r = json["documentRemove"] {
-      self = .documentRemove(
-        DocumentRemoved(
-          document: try r.requiredString("document"), removedTargetIDs: try r.int32Array("removedTargetIds"),
-          readTime: try r.optionalTimestamp("readTime")))
+      self = .documentRemove(try DocumentLeft(json: r))
     } else if let f = json["filter"] {
       // Proto3 JSON omits zeros: a missing targetId or count is 0.
       self = .filter(
@@ -128,15 +128,9 @@ public enum ListenResponse: Sendable, Equatable {
       m.append("removedTargetIds", Self.ids(c.removedTargetIDs))
       return .object([("documentChange", .object(m))])
     case .documentDelete(let d):
-      var m: [(String, JSONValue)] = [("document", .string(d.document))]
-      m.append("readTime", d.readTime.map { .string($0.rfc3339) })
-      m.append("removedTargetIds", Self.ids(d.removedTargetIDs))
-      return .object([("documentDelete", .object(m))])
+      return .object([("documentDelete", d.json)])
     case .documentRemove(let r):
-      var m: [(String, JSONValue)] = [("document", .string(r.document))]
-      m.append("removedTargetIds", Self.ids(r.removedTargetIDs))
-      m.append("readTime", r.readTime.map { .string($0.rfc3339) })
-      return .object([("documentRemove", .object(m))])
+      return .object([("documentRemove", r.json)])
     case .filter(let f):
       var m: [(String, JSONValue)] = []
       if f.targetID != 0 { m.append(("targetId", .integer(Int64(f.targetID)))) }
