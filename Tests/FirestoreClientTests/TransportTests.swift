@@ -57,6 +57,30 @@ struct TransportTests {
     #expect(quick.code == .unavailable && quickCount == 5)
   }
 
+  @Test("a transport that ignores cancellation cannot hold a call past its deadline")
+  func stuckTransport() async throws {
+    /// Hangs for 3 s whatever happens, as a wedged connection might.
+    final class StuckTransport: Transport {
+      let released = Mutex(0)
+      func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let end = ContinuousClock.now + .seconds(3)
+        while ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(10)) }
+        released.withLock { $0 += 1 }
+        throw FirestoreError(.unavailable, "released")
+      }
+    }
+    let transport = StuckTransport()
+    var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+    settings.transport = transport
+    settings.timeout = .milliseconds(100)
+    settings.retryPolicy = .none
+    let error = try await #require(throws: FirestoreError.self) {
+      try await Firestore(projectID: "p", settings: settings).document("c/d").getDocument()
+    }
+    #expect(error.code == .deadlineExceeded)
+    #expect(transport.released.withLock { $0 } == 0)  // the call returned while the transport was still stuck
+  }
+
   @Test("a non-idempotent commit is not retried on UNAVAILABLE (it may have landed)")
   func incrementNotRetried() async throws {
     let transport = ScriptedTransport([.init(method: "POST", path: Offline.root + ":commit", response: unavailable)])

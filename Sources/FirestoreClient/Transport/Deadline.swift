@@ -1,21 +1,78 @@
-/// Runs an operation with a time limit, cancelling it and failing with
-/// `deadlineExceeded` when the limit passes first.
+import Synchronization
+
+/// Runs an operation with a time limit: when the limit passes first, the call fails with
+/// `deadlineExceeded` at once and the operation is cancelled.
+///
+/// The operation runs in a task of its own, so a transport that ignores cancellation
+/// cannot hold the caller past the limit (a task group would wait for it). Cancelling the
+/// caller cancels the operation and fails the call with `CancellationError`.
 enum Deadline {
   static func run<T: Sendable>(
     _ limit: Duration, what: @autoclosure () -> String, _ operation: @escaping @Sendable () async throws -> T
   ) async throws -> T {
     let description = what()
-    return try await withThrowingTaskGroup(of: T?.self) { group in
-      group.addTask { try await operation() }
-      group.addTask {
-        try await Task.sleep(for: limit)
-        return nil
+    let race = Race<T>()
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        race.begin(
+          continuation,
+          work: Task {
+            do {
+              race.settle(.success(try await operation()))
+            } catch {
+              race.settle(.failure(error))
+            }
+          },
+          timer: Task {
+            guard (try? await Task.sleep(for: limit)) != nil else { return }
+            race.settle(.failure(FirestoreError(.deadlineExceeded, "\(description) did not finish within \(limit)")))
+          })
       }
-      defer { group.cancelAll() }
-      guard let first = try await group.next(), let value = first else {
-        throw FirestoreError(.deadlineExceeded, "\(description) did not finish within \(limit)")
-      }
-      return value
+    } onCancel: {
+      race.settle(.failure(CancellationError()))
     }
+  }
+}
+
+/// The first of the operation, the timer and the caller's cancellation to finish settles
+/// the call; the other two are then cancelled.
+private final class Race<T: Sendable>: Sendable {
+  private struct State {
+    var continuation: CheckedContinuation<T, any Error>?
+    var outcome: Result<T, any Error>?
+    var tasks: [Task<Void, Never>] = []
+  }
+
+  private let state = Mutex(State())
+
+  /// Installs the continuation and the racing tasks; settles at once if the caller was
+  /// already cancelled.
+  func begin(_ continuation: CheckedContinuation<T, any Error>, work: Task<Void, Never>, timer: Task<Void, Never>) {
+    let early: Result<T, any Error>? = state.withLock { s in
+      if let outcome = s.outcome { return outcome }
+      s.continuation = continuation
+      s.tasks = [work, timer]
+      return nil
+    }
+    if let early {
+      work.cancel()
+      timer.cancel()
+      continuation.resume(with: early)
+    }
+  }
+
+  /// Settles the call with `outcome` unless it is settled already.
+  func settle(_ outcome: Result<T, any Error>) {
+    let (continuation, tasks): (CheckedContinuation<T, any Error>?, [Task<Void, Never>]) = state.withLock { s in
+      guard s.outcome == nil else { return (nil, []) }
+      s.outcome = outcome
+      defer {
+        s.continuation = nil
+        s.tasks = []
+      }
+      return (s.continuation, s.tasks)
+    }
+    for task in tasks { task.cancel() }
+    continuation?.resume(with: outcome)
   }
 }
