@@ -3,7 +3,8 @@
 // Scenarios:
 //   mock-startup   MockFirestoreServer.start() until it has answered its first request
 //                  (median and p95 over 50 starts).
-//   set            200 sequential single-document sets on FIRESTORE_EMULATOR_HOST (S7).
+//   set            200 sequential single-document sets on FIRESTORE_EMULATOR_HOST (S7), into
+//                  SET_COLLECTION (default bench-set).
 //   listen         write -> snapshot latency on FIRESTORE_EMULATOR_HOST, the same
 //                  operation as bench-peer's Python S6: listen on users/u1/favorites of
 //                  project "bench" (seeded by bench-peer/seed.py), set() 100 new documents
@@ -113,11 +114,12 @@ for scenario in scenarios {
   case "set":
     // Sequential single-document sets, as bench-peer's S7 (no listener active).
     let db = Firestore(projectID: "bench")
+    let collection = ProcessInfo.processInfo.environment["SET_COLLECTION"] ?? "bench-set"
     let clock = ContinuousClock()
     var samples: [Duration] = []
     for i in 0..<205 {
       let t0 = clock.now
-      try await db.document("bench-set/d\(i % 20)").setData(["i": i, "at": Date()])
+      try await db.collection(collection).document("d\(i % 20)").setData(["i": i, "at": Date()])
       if i >= 5 { samples.append(clock.now - t0) }
     }
     let (median, p95) = summarize(samples)
