@@ -39,6 +39,12 @@ func mockStartup() async throws -> Duration {
   return clock.now - start
 }
 
+/// Arrival times of listened documents, and the one waiter for the next of them.
+final class ListenWaits: Sendable {
+  let seen = Mutex<[String: ContinuousClock.Instant]>([:])
+  let waiter = Mutex<(id: String, continuation: CheckedContinuation<ContinuousClock.Instant?, Never>)?>(nil)
+}
+
 /// Write -> snapshot latency against the emulator, as bench-peer's Python S6 measures it.
 func listenLatency() async throws -> (latency: [Duration], ack: [Duration]) {
   guard ProcessInfo.processInfo.environment["FIRESTORE_EMULATOR_HOST"] != nil else {
@@ -60,16 +66,25 @@ func listenLatency() async throws -> (latency: [Duration], ack: [Duration]) {
   try await cleanup.commit()
 
   let clock = ContinuousClock()
-  let seen = Mutex<[String: ContinuousClock.Instant]>([:])
+  // Arrival times, and the waiter for the document the loop is waiting on: the loop
+  // sleeps until the listener resumes it (no polling, which would steal CPU from the
+  // emulator on a 2-core machine).
+  let waits = ListenWaits()
   let initial = Mutex(false)
   let registration = favorites.addSnapshotListener { snapshot, _ in
     let now = clock.now
     guard let snapshot else { return }
-    seen.withLock { seen in
+    waits.seen.withLock { seen in
       for change in snapshot.documentChanges where change.type == .added && seen[change.document.documentID] == nil {
         seen[change.document.documentID] = now
       }
     }
+    let woken = waits.waiter.withLock { w -> (CheckedContinuation<ContinuousClock.Instant?, Never>, ContinuousClock.Instant)? in
+      guard let current = w, let at = waits.seen.withLock({ $0[current.id] }) else { return nil }
+      w = nil
+      return (current.continuation, at)
+    }
+    if let (continuation, at) = woken { continuation.resume(returning: at) }
     if snapshot.count >= 50 { initial.withLock { $0 = true } }
   }
   defer { registration.remove() }
@@ -84,14 +99,26 @@ func listenLatency() async throws -> (latency: [Duration], ack: [Duration]) {
     let t0 = clock.now
     try await writerFavorites.document(id).setData(["starredAt": Date()])
     let t1 = clock.now
-    var arrival: ContinuousClock.Instant?
-    while arrival == nil {
-      guard clock.now - t0 < .seconds(15) else { throw FirestoreError(.deadlineExceeded, "listener never saw \(id)") }
-      arrival = seen.withLock { $0[id] }
-      if arrival == nil { try await Task.sleep(for: .microseconds(100)) }
+    // A watchdog ends the wait after 15 s, so a lost snapshot fails the run instead of hanging it.
+    let watchdog = Task {
+      try await Task.sleep(for: .seconds(15))
+      waits.waiter.withLock { w in
+        w?.continuation.resume(returning: nil)
+        w = nil
+      }
     }
+    let arrival: ContinuousClock.Instant? = await withCheckedContinuation { continuation in
+      let already: ContinuousClock.Instant? = waits.waiter.withLock { w in
+        if let at = waits.seen.withLock({ $0[id] }) { return at }
+        w = (id, continuation)
+        return nil
+      }
+      if let already { continuation.resume(returning: already) }
+    }
+    watchdog.cancel()
+    guard let arrival else { throw FirestoreError(.deadlineExceeded, "listener never saw \(id)") }
     if k >= warm {
-      latency.append(arrival! - t0)
+      latency.append(arrival - t0)
       ack.append(t1 - t0)
     }
     try await Task.sleep(for: .milliseconds(20))
