@@ -40,21 +40,10 @@ struct RESTRoute: Sendable, Equatable {
     segments = decoded
   }
 
-  /// Percent-decoding that leaves `+` alone, as Google's REST front end does.
+  /// Percent-decoding that leaves `+` alone, as Google's REST front end does; `nil` for a
+  /// bad escape or invalid UTF-8. Segments are decoded one by one so that an encoded `/`
+  /// stays inside its ID.
   static func decode(_ text: String) -> String? {
-    guard text.contains("%") else { return text }
-    var bytes: [UInt8] = []
-    var iterator = Array(text.utf8).makeIterator()
-    while let byte = iterator.next() {
-      if byte == UInt8(ascii: "%") {
-        guard let high = iterator.next(), let low = iterator.next(),
-          let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-        else { return nil }
-        bytes.append(value)
-      } else {
-        bytes.append(byte)
-      }
-    }
-    return String(validating: bytes, as: UTF8.self)
+    try? HTTPRequestHead.percentDecode(ArraySlice(text.utf8), what: "path")
   }
 }

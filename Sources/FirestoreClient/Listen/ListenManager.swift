@@ -155,7 +155,9 @@ actor ListenManager {
       }
       failedAttempts += 1
       // An overloaded server gets the longest wait at once.
-      let cap = error.code == .resourceExhausted ? .seconds(60) : backoffCap(failedAttempts)
+      let cap =
+        error.code == .resourceExhausted
+        ? Self.reconnectBackoff.maximumBackoff : Self.reconnectBackoff.backoffCap(afterAttempt: failedAttempts)
       isBackingOff = true
       try? await retryPolicy.sleep(retryPolicy.jitter(cap))
       isBackingOff = false
@@ -163,12 +165,10 @@ actor ListenManager {
     }
   }
 
-  /// 1 s, growing × 1.5 per failed attempt, at most 60 s.
-  private func backoffCap(_ attempt: Int) -> Duration {
-    var seconds = 1.0
-    for _ in 1..<max(1, attempt) { seconds = min(60, seconds * 1.5) }
-    return .milliseconds(Int64(seconds * 1000))
-  }
+  /// The reconnect schedule: 1 s, growing × 1.5 per failed attempt, at most 60 s (the
+  /// Firebase SDKs' watch-stream backoff). Only its caps are used; jitter and sleep come
+  /// from the settings' retry policy.
+  private static let reconnectBackoff = RetryPolicy(initialBackoff: .seconds(1), maximumBackoff: .seconds(60), multiplier: 1.5)
 
   private func perform(_ action: WatchAction) {
     switch action {
