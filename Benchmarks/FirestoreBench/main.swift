@@ -10,6 +10,8 @@
 //                  project "bench" (seeded by bench-peer/seed.py), set() 100 new documents
 //                  one by one from a second client, time set() start -> the listener's
 //                  .added change; 5 warm-up writes, 20 ms apart. LISTEN_N overrides 100.
+//   listen-hold    keeps one listener on users/u1/favorites for HOLD_SECONDS (default 20),
+//                  to time another process's writes while our listener is attached.
 //
 // Figures are printed, never asserted: performance is measured here, not in tests.
 import FirestoreClient
@@ -55,7 +57,7 @@ func listenLatency() async throws -> (latency: [Duration], ack: [Duration]) {
   let listenerDB = Firestore(projectID: "bench")
   // A separate client, with its own connections, writes: as Python uses a second client.
   var writerSettings = FirestoreSettings()
-  writerSettings.transport = URLSessionTransport()
+  writerSettings.transport = SocketTransport()
   let writerDB = Firestore(projectID: "bench", settings: writerSettings)
   let favorites = listenerDB.collection("users/u1/favorites")
   let writerFavorites = writerDB.collection("users/u1/favorites")
@@ -151,6 +153,17 @@ for scenario in scenarios {
     }
     let (median, p95) = summarize(samples)
     print(String(format: "set: median %.2f ms, p95 %.2f ms over 200 sequential sets", median, p95))
+  case "listen-hold":
+    // Holds one listener on users/u1/favorites for HOLD_SECONDS (default 20): a load for
+    // timing writes from another process while our listener is attached.
+    let seconds = Int(ProcessInfo.processInfo.environment["HOLD_SECONDS"] ?? "") ?? 20
+    let snapshots = Mutex(0)
+    let registration = Firestore(projectID: "bench").collection("users/u1/favorites").addSnapshotListener { _, _ in
+      snapshots.withLock { $0 += 1 }
+    }
+    try await Task.sleep(for: .seconds(seconds))
+    registration.remove()
+    print("listen-hold: \(snapshots.withLock { $0 }) snapshots in \(seconds) s")
   case "listen":
     let (latency, ack) = try await listenLatency()
     let (median, p95) = summarize(latency)
@@ -158,7 +171,7 @@ for scenario in scenarios {
     print(String(format: "listen: write -> snapshot median %.2f ms, p95 %.2f ms over %d writes", median, p95, latency.count))
     print(String(format: "listen-ack: set() return median %.2f ms, p95 %.2f ms", ackMedian, ackP95))
   default:
-    FileHandle.standardError.write(Data("unknown scenario \(scenario); known: mock-startup, set, listen\n".utf8))
+    FileHandle.standardError.write(Data("unknown scenario \(scenario); known: mock-startup, set, listen, listen-hold\n".utf8))
     exit(2)
   }
 }

@@ -54,6 +54,7 @@ struct ListenFaultTests {
     let backChannel = "GET /google.firestore.v1.Firestore/Listen/channel"
     let getsBefore = server.requestLog.count(matching: "/Listen/channel", method: "GET")
     var cuts = 0
+    var cutsSeen = 0
     for _ in 0..<120 {
       // At random points: cut the open back channel, or make the next one break after a
       // few frames, or end the whole session.
@@ -71,6 +72,15 @@ struct ListenFaultTests {
         cuts += 1
       default:
         break
+      }
+      if cuts > cutsSeen {
+        // Wait for the client to reopen the back channel, so that the next cut cuts a
+        // channel that is open (a cut with none open changes nothing).
+        cutsSeen = cuts
+        let deadline = ContinuousClock.now + .seconds(10)
+        while server.requestLog.count(matching: "/Listen/channel", method: "GET") - getsBefore < cuts, ContinuousClock.now < deadline {
+          try await Task.sleep(for: .milliseconds(1))
+        }
       }
       let id = "d\(Int.random(in: 0..<15, using: &generator))"
       let value = Int.random(in: 0..<1000, using: &generator)

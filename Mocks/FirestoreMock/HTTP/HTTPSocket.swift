@@ -1,3 +1,5 @@
+import FirestoreWire
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -9,16 +11,6 @@
 /// Thin wrappers over the POSIX socket calls the mock server uses, hiding the Glibc and
 /// Darwin differences.
 enum HTTPSocket {
-  #if canImport(Darwin)
-    static let streamType = SOCK_STREAM
-    /// Darwin has no MSG_NOSIGNAL; accepted sockets get SO_NOSIGPIPE instead.
-    static let sendFlags: Int32 = 0
-  #else
-    static let streamType = Int32(SOCK_STREAM.rawValue)
-    /// MSG_NOSIGNAL: a peer that went away gives EPIPE instead of killing the process.
-    static let sendFlags = Int32(MSG_NOSIGNAL)
-  #endif
-
   /// The result of waiting for input.
   enum Wait {
     case readable
@@ -32,50 +24,38 @@ enum HTTPSocket {
     guard (0...65_535).contains(port) else {
       throw MockHTTPServer.SocketError(operation: "bind", code: EINVAL, message: "port \(port) is out of range")
     }
-    var hints = addrinfo()
-    hints.ai_family = AF_UNSPEC
-    hints.ai_socktype = streamType
-    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
-    var list: UnsafeMutablePointer<addrinfo>?
-    let rc = getaddrinfo(host, String(port), &hints, &list)
-    guard rc == 0, let list else {
-      throw MockHTTPServer.SocketError(operation: "getaddrinfo(\(host))", code: rc, message: String(cString: gai_strerror(rc)))
-    }
-    defer { freeaddrinfo(list) }
-    var candidates: [UnsafeMutablePointer<addrinfo>] = []
-    var next: UnsafeMutablePointer<addrinfo>? = list
-    while let current = next {
-      candidates.append(current)
-      next = current.pointee.ai_next
-    }
-    candidates = candidates.filter { $0.pointee.ai_family == AF_INET } + candidates.filter { $0.pointee.ai_family != AF_INET }
     var lastError = MockHTTPServer.SocketError(operation: "getaddrinfo(\(host))", code: 0, message: "no usable address")
-    for candidate in candidates {
-      let info = candidate.pointee
-      let fd = socket(info.ai_family, info.ai_socktype, info.ai_protocol)
-      guard fd >= 0 else {
-        lastError = .fromErrno("socket")
-        continue
+    let bound: (fd: Int32, port: Int)?
+    do {
+      bound = try POSIXSocket.withAddresses(host: host, port: port, passive: true) { info in
+        let fd = socket(info.ai_family, info.ai_socktype, info.ai_protocol)
+        guard fd >= 0 else {
+          lastError = .fromErrno("socket")
+          return nil
+        }
+        var one: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        guard bind(fd, info.ai_addr, info.ai_addrlen) == 0 else {
+          lastError = .fromErrno("bind(\(host):\(port))")
+          close(fd)
+          return nil
+        }
+        guard listen(fd, backlog) == 0 else {
+          lastError = .fromErrno("listen")
+          close(fd)
+          return nil
+        }
+        POSIXSocket.setCloseOnExec(fd)
+        // Non-blocking so that a connection reset between poll and accept cannot block the
+        // accept thread.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        return (fd, boundPort(fd) ?? port)
       }
-      var one: Int32 = 1
-      _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-      guard bind(fd, info.ai_addr, info.ai_addrlen) == 0 else {
-        lastError = .fromErrno("bind(\(host):\(port))")
-        close(fd)
-        continue
-      }
-      guard listen(fd, backlog) == 0 else {
-        lastError = .fromErrno("listen")
-        close(fd)
-        continue
-      }
-      setCloseOnExec(fd)
-      // Non-blocking so that a connection reset between poll and accept cannot block the
-      // accept thread.
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      return (fd, boundPort(fd) ?? port)
+    } catch {
+      throw MockHTTPServer.SocketError(operation: "getaddrinfo(\(host))", code: error.code, message: error.message)
     }
-    throw lastError
+    guard let bound else { throw lastError }
+    return bound
   }
 
   /// The local port a socket is bound to.
@@ -104,40 +84,17 @@ enum HTTPSocket {
   /// leave at once), a send timeout so a client that stops reading cannot pin a thread
   /// forever, and no SIGPIPE.
   static func configureAccepted(_ fd: Int32, sendTimeoutSeconds: Int) {
-    setCloseOnExec(fd)
+    POSIXSocket.setCloseOnExec(fd)
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-    var one: Int32 = 1
-    _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-    #if canImport(Darwin)
-      _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-    #endif
+    POSIXSocket.configure(fd)
     var timeout = timeval()
     timeout.tv_sec = numericCast(sendTimeoutSeconds)
     _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
   }
 
-  /// Marks a descriptor close-on-exec.
-  static func setCloseOnExec(_ fd: Int32) {
-    _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
-  }
-
   /// Sends every byte; `false` when the connection failed (peer gone, send timeout, shut down).
   static func sendAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> Bool {
-    bytes.withUnsafeBytes { raw in
-      guard let base = raw.baseAddress else { return true }
-      var offset = 0
-      while offset < raw.count {
-        let sent = send(fd, base + offset, raw.count - offset, sendFlags)
-        if sent > 0 {
-          offset += sent
-        } else if sent < 0 && errno == EINTR {
-          continue
-        } else {
-          return false
-        }
-      }
-      return true
-    }
+    bytes.withUnsafeBytes { POSIXSocket.sendAll(fd, $0) }
   }
 
   /// Waits until `fd` is readable (data or EOF), `wake` is readable (the server is

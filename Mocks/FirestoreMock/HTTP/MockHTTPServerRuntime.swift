@@ -1,3 +1,4 @@
+import FirestoreWire
 import Foundation
 import Synchronization
 
@@ -43,7 +44,7 @@ final class MockHTTPServerRuntime: Sendable {
   ) throws {
     var fds: [Int32] = [-1, -1]
     guard pipe(&fds) == 0 else { throw MockHTTPServer.SocketError.fromErrno("pipe") }
-    for fd in fds { HTTPSocket.setCloseOnExec(fd) }
+    for fd in fds { POSIXSocket.setCloseOnExec(fd) }
     _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
     self.wakeRead = fds[0]
     self.wakeWrite = fds[1]

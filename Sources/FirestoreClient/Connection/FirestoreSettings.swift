@@ -27,7 +27,8 @@ public struct FirestoreSettings: Sendable {
   /// The longest one call may take, retries and their backoff included; past it the call
   /// fails with `deadlineExceeded`. Streaming reads apply it to the wait for the first byte.
   public var timeout: Duration
-  /// What carries HTTP requests; `nil` uses the shared URLSession-based transport.
+  /// What carries HTTP requests; `nil` uses ``SocketTransport/shared`` (HTTP/1.1 on
+  /// sockets for `http` hosts, URLSession for `https`).
   public var transport: (any Transport)?
 
   /// Settings from the environment: the emulator when `FIRESTORE_EMULATOR_HOST` is set,

@@ -39,6 +39,8 @@ actor ListenManager {
 
   /// How many channels (handshakes) were opened, for tests.
   private(set) var handshakeCount = 0
+  /// Why the last session ended on an error, for tests to report.
+  private(set) var lastCloseError: FirestoreError?
   /// How many listeners are registered, for tests.
   var listenerCount: Int { listeners.count }
   /// The current channel, for tests.
@@ -59,7 +61,7 @@ actor ListenManager {
       configuration = ListenChannel.Configuration(
         // A back channel holds its connection for as long as the listen lasts, so by default
         // listens get their own connections instead of taking them from the shared pool.
-        baseURL: settings.baseURL, database: database, transport: settings.transport ?? URLSessionTransport(maximumConnectionsPerHost: 4),
+        baseURL: settings.baseURL, database: database, transport: settings.transport ?? SocketTransport.shared,
         tokenProvider: settings.tokenProvider, requestTimeout: requestTimeout)
       retryPolicy = settings.retryPolicy
     }
@@ -142,6 +144,7 @@ actor ListenManager {
       openChannel()
     case .closed(let error):
       channel = nil
+      lastCloseError = error
       state.connectionLost()
       guard !listeners.isEmpty else { return }
       if error.code == .unauthenticated {

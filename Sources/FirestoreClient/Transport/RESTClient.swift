@@ -43,7 +43,7 @@ final class RESTClient: Sendable {
     self.configurationError = configurationError
     self.settings = settings
     self.databasePath = databasePath
-    transport = settings.transport ?? URLSessionTransport.shared
+    transport = settings.transport ?? SocketTransport.shared
     // `/v1/projects/p/databases/d` → `projects/p/databases/d`, for routing headers.
     resourceHeader = String(databasePath.dropFirst(4))
   }

@@ -68,7 +68,7 @@ public struct HTTPResponse: Sendable {
 
 /// Carries HTTP/1.1 requests for the client.
 ///
-/// The default is ``URLSessionTransport``. Implement it to route through a proxy, to
+/// The default is ``SocketTransport``. Implement it to route through a proxy, to
 /// record traffic, or to script responses in tests. A transport reports a failure to
 /// connect or a dropped connection by throwing; any HTTP status, including errors, is a
 /// response.

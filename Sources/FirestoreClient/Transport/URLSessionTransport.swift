@@ -5,9 +5,14 @@ import Synchronization
   import FoundationNetworking
 #endif
 
-/// The default ``Transport``: URLSession (FoundationNetworking, on libcurl, on Linux) with
+/// A ``Transport`` on URLSession (FoundationNetworking, on libcurl, on Linux) with
 /// keep-alive connections and bodies streamed through a data delegate, since
-/// `URLSession.bytes(for:)` does not exist on Linux.
+/// `URLSession.bytes(for:)` does not exist on Linux. ``SocketTransport`` hands it every
+/// `https` request, for URLSession's certificate verification.
+///
+/// On Linux, FoundationNetworking polls a socket whose response is still open without
+/// blocking, so a long-lived response (a listener's back channel) costs most of a core for
+/// as long as it is open; ``SocketTransport`` does not.
 ///
 /// One instance keeps one URLSession; share it. Cancelling the calling task cancels the
 /// request. Failures to connect become `unavailable`, idle time-outs `deadlineExceeded`.

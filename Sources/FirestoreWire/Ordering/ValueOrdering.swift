@@ -106,14 +106,38 @@ public enum ValueOrdering {
   /// Compares two resource names (`projects/p/databases/d/documents/a/b`) segment by
   /// segment, as Firestore orders references and `__name__`.
   public static func compareResourceNames(_ a: String, _ b: String) -> Int {
-    if a.utf8.elementsEqual(b.utf8) { return 0 }
-    let sa = a.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-    let sb = b.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-    for (x, y) in zip(sa, sb) {
-      let c = compareSegments(x, y)
-      if c != 0 { return c }
+    let slash = UInt8(ascii: "/")
+    // Segments before the first differing byte are equal: start at the segment holding
+    // it. Names in one query share their parent, so usually only the IDs are compared.
+    let ua = a.utf8
+    let ub = b.utf8
+    var ia = ua.startIndex
+    var ib = ub.startIndex
+    var segmentA = ia
+    var segmentB = ib
+    while ia != ua.endIndex, ib != ub.endIndex, ua[ia] == ub[ib] {
+      let byte = ua[ia]
+      ia = ua.index(after: ia)
+      ib = ub.index(after: ib)
+      if byte == slash {
+        segmentA = ia
+        segmentB = ib
+      }
     }
-    return sa.count == sb.count ? 0 : (sa.count < sb.count ? -1 : 1)
+    if ia == ua.endIndex && ib == ub.endIndex { return 0 }
+    var restA = a[segmentA...].utf8
+    var restB = b[segmentB...].utf8
+    while true {
+      let endA = restA.firstIndex(of: slash) ?? restA.endIndex
+      let endB = restB.firstIndex(of: slash) ?? restB.endIndex
+      let c = compareSegments(restA[..<endA], restB[..<endB])
+      if c != 0 { return c }
+      let lastA = endA == restA.endIndex
+      let lastB = endB == restB.endIndex
+      if lastA || lastB { return lastA == lastB ? 0 : (lastA ? -1 : 1) }
+      restA = restA[restA.index(after: endA)...]
+      restB = restB[restB.index(after: endB)...]
+    }
   }
 
   /// Compares two path segments (document or collection IDs): numeric IDs (`__id42__`)

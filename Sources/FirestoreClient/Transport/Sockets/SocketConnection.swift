@@ -1,0 +1,145 @@
+import FirestoreWire
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One keep-alive TCP connection of ``SocketTransport``, carrying one request at a time
+/// with blocking calls on the thread that runs the exchange.
+///
+/// ``shutDown()`` may come from any thread (a cancelled caller): it wakes a blocked
+/// `recv`. The descriptor is closed once, under the same lock, so a late shutdown can never
+/// hit a descriptor number the system has handed out again.
+final class SocketConnection: Sendable {
+  /// Where a connection goes: host and port, as the pool keys them.
+  struct Endpoint: Hashable, Sendable, CustomStringConvertible {
+    var host: String
+    var port: Int
+    var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+  }
+
+  /// A failed socket call, with the reason as text.
+  struct Failure: Error {
+    var message: String
+  }
+
+  let endpoint: Endpoint
+  private let fd: Int32
+  /// `true` once closed; guards every use of `fd` from other threads.
+  private let closed = Mutex(false)
+  /// When the connection last went back to the pool.
+  let idleSince = Mutex(ContinuousClock.now)
+
+  private init(endpoint: Endpoint, fd: Int32) {
+    self.endpoint = endpoint
+    self.fd = fd
+  }
+
+  deinit { close() }
+
+  /// Opens a connection, trying each address of the host in turn (IPv4 first).
+  static func connect(to endpoint: Endpoint, timeout: Duration) throws -> SocketConnection {
+    var lastError = "no usable address"
+    let fd: Int32?
+    do {
+      fd = try POSIXSocket.withAddresses(host: endpoint.host, port: endpoint.port) { info -> Int32? in
+        let fd = socket(info.ai_family, info.ai_socktype, info.ai_protocol)
+        guard fd >= 0 else {
+          lastError = POSIXSocket.errnoText
+          return nil
+        }
+        POSIXSocket.setCloseOnExec(fd)
+        if let problem = connect(fd, info.ai_addr, info.ai_addrlen, timeout: timeout) {
+          lastError = problem
+          _ = closeDescriptor(fd)
+          return nil
+        }
+        POSIXSocket.configure(fd)
+        return fd
+      }
+    } catch {
+      throw Failure(message: "cannot resolve \(endpoint.host): \(error.message)")
+    }
+    guard let fd else { throw Failure(message: "cannot connect to \(endpoint): \(lastError)") }
+    return SocketConnection(endpoint: endpoint, fd: fd)
+  }
+
+  /// Connects `fd` within `timeout`; the reason on failure. Leaves `fd` blocking.
+  private static func connect(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: socklen_t, timeout: Duration) -> String? {
+    let flags = fcntl(fd, F_GETFL)
+    _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+    defer { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+    if connectSocket(fd, address, length) == 0 { return nil }
+    guard errno == EINPROGRESS || errno == EINTR else { return POSIXSocket.errnoText }
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+      let left = ContinuousClock.now.duration(to: deadline)
+      guard left > .zero else { return "connect timed out after \(timeout)" }
+      let ms = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+      let rc = poll(&pfd, 1, ms)
+      if rc < 0 && errno == EINTR { continue }
+      if rc < 0 { return POSIXSocket.errnoText }
+      if rc == 0 { continue }
+      var error: Int32 = 0
+      var size = socklen_t(MemoryLayout<Int32>.size)
+      _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size)
+      return error == 0 ? nil : String(cString: strerror(error))
+    }
+  }
+
+  /// Sends all of `bytes`.
+  func send(_ bytes: [UInt8]) throws {
+    let ok = bytes.withUnsafeBytes { POSIXSocket.sendAll(fd, $0) }
+    guard ok else { throw Failure(message: POSIXSocket.errnoText) }
+  }
+
+  /// Reads what is there (blocking until something is); `0` at the end of the stream.
+  func receive(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    while true {
+      let n = recv(fd, buffer.baseAddress, buffer.count, 0)
+      if n >= 0 { return n }
+      if errno == EINTR { continue }
+      throw Failure(message: POSIXSocket.errnoText)
+    }
+  }
+
+  /// Whether an idle connection can carry a request: the peer has neither closed it nor
+  /// sent anything unasked (either makes it readable).
+  var isReusable: Bool {
+    closed.withLock { closed in
+      guard !closed else { return false }
+      var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      return poll(&pfd, 1, 0) == 0
+    }
+  }
+
+  /// Ends both directions now, waking a thread blocked in ``receive(into:)``.
+  func shutDown() {
+    closed.withLock { closed in
+      if !closed { _ = shutdownSocket(fd) }
+    }
+  }
+
+  /// Closes the descriptor (once).
+  func close() {
+    closed.withLock { closed in
+      guard !closed else { return }
+      closed = true
+      _ = closeDescriptor(fd)
+    }
+  }
+}
+
+// The system calls by other names: inside `SocketConnection`, `close`, `connect` and
+// `shutdown` would name its own methods.
+private func closeDescriptor(_ fd: Int32) -> Int32 { close(fd) }
+private func connectSocket(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: socklen_t) -> Int32 {
+  connect(fd, address, length)
+}
+private func shutdownSocket(_ fd: Int32) -> Int32 { shutdown(fd, Int32(SHUT_RDWR)) }
