@@ -14,7 +14,7 @@ import Foundation
 /// settings.tokenProvider = EmulatorTokenProvider(uid: "alice", claims: ["admin": true])
 /// // Rules see request.auth.uid == "alice" and request.auth.token.admin == true.
 /// ```
-public struct EmulatorTokenProvider: TokenProvider, CustomStringConvertible {
+public struct EmulatorTokenProvider: TokenProvider, CustomStringConvertible, CustomReflectable {
   /// Claims the token sets itself; custom claims may not use them.
   public static let reservedClaims: Set<String> = [
     "sub", "user_id", "iss", "aud", "iat", "exp", "auth_time", "firebase", "nbf", "jti",
@@ -83,6 +83,9 @@ public struct EmulatorTokenProvider: TokenProvider, CustomStringConvertible {
 
   /// `EmulatorTokenProvider(owner)` or `EmulatorTokenProvider(uid: …)`.
   public var description: String { uid.map { "EmulatorTokenProvider(uid: \($0))" } ?? "EmulatorTokenProvider(owner)" }
+
+  /// The user ID only, so `dump` and debuggers never show the token.
+  public var customMirror: Mirror { Mirror(self, children: ["uid": uid as Any], displayStyle: .struct) }
 
   static func json(_ value: Any, path: String) throws(FirestoreError) -> JSONValue {
     switch value {
