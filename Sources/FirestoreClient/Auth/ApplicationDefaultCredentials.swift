@@ -65,14 +65,16 @@ public struct ApplicationDefaultCredentials: Sendable, CustomStringConvertible {
     let envProject = ["GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
 
     if let path = environment["GOOGLE_APPLICATION_CREDENTIALS"], !path.isEmpty {
-      return try fromFile(path, source: .environmentVariable(path: path), what: "GOOGLE_APPLICATION_CREDENTIALS file",
+      return try fromFile(
+        path, source: .environmentVariable(path: path), what: "GOOGLE_APPLICATION_CREDENTIALS file",
         project: envProject, transport: transport)
     }
     tried.append("GOOGLE_APPLICATION_CREDENTIALS is not set")
 
     if let path = gcloudFilePath(environment: environment) {
       if FileManager.default.fileExists(atPath: path) {
-        return try fromFile(path, source: .gcloudFile(path: path), what: "gcloud credentials file", project: envProject,
+        return try fromFile(
+          path, source: .gcloudFile(path: path), what: "gcloud credentials file", project: envProject,
           transport: transport)
       }
       tried.append("no gcloud credentials file at \(path) (run `gcloud auth application-default login`)")

@@ -90,7 +90,9 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
   @discardableResult
   public func signIn(withEmail email: String, password: String) async throws -> FirebaseAuthUser {
     let body = JSONValue.object([("email", .string(email)), ("password", .string(password)), ("returnSecureToken", .bool(true))])
-    return try await signIn(path: "/v1/accounts:signInWithPassword", body: body, what: "Firebase Auth sign-in of \(email)", secrets: [password]) {
+    return try await signIn(
+      path: "/v1/accounts:signInWithPassword", body: body, what: "Firebase Auth sign-in of \(email)", secrets: [password]
+    ) {
       json, uid in FirebaseAuthUser(uid: uid, email: json["email"]?.stringValue ?? email, isAnonymous: false)
     }
   }

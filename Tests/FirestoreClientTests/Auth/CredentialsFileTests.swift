@@ -70,7 +70,9 @@ struct CredentialsFileTests {
   func httpsOnly() throws {
     let credentials = try AuthFixtures.serviceAccount()
     #expect(try ServiceAccountTokenProvider(credentials: credentials).tokenURL.scheme == "https")
-    #expect(try ServiceAccountTokenProvider(credentials: credentials, tokenURL: URL(string: "http://127.0.0.1:9/token")!).tokenURL.scheme == "http")
+    #expect(
+      try ServiceAccountTokenProvider(credentials: credentials, tokenURL: URL(string: "http://127.0.0.1:9/token")!).tokenURL.scheme
+        == "http")
     let ftp = try #require(throws: FirestoreError.self) {
       try ServiceAccountTokenProvider(credentials: credentials, tokenURL: URL(string: "ftp://127.0.0.1/token")!)
     }

@@ -90,7 +90,8 @@ struct RESTAuthRetryTests {
       $0.method == "POST" && $0.url.path.hasSuffix("/Listen/channel") && !($0.url.query ?? "").contains("SID=")
     }
     let tokens = try handshakes.map { request in
-      try WebChannelForwardBody.headers(in: String(decoding: request.body ?? Data(), as: UTF8.self)).first { $0.name == "Authorization" }?.value
+      try WebChannelForwardBody.headers(in: String(decoding: request.body ?? Data(), as: UTF8.self)).first { $0.name == "Authorization" }?
+        .value
     }
     #expect(tokens == ["Bearer ya29.sa-1", "Bearer ya29.sa-2"])
   }

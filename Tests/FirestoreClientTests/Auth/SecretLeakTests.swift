@@ -45,20 +45,26 @@ struct SecretLeakTests {
     // Authorized user: provider, credentials, a revoked refresh token.
     let dir = TempDirectory()
     defer { dir.cleanUp() }
-    let userCredentials = try AuthorizedUserCredentials(contentsOf: dir.write("adc.json", ApplicationDefaultCredentialsTests.authorizedUserJSON))
+    let userCredentials = try AuthorizedUserCredentials(
+      contentsOf: dir.write("adc.json", ApplicationDefaultCredentialsTests.authorizedUserJSON))
     let user = try AuthorizedUserTokenProvider(credentials: userCredentials, tokenURL: server.tokenURL)
     let userToken = try #require(try await user.token(forceRefresh: false))
     record(user)
     record(userCredentials)
     server.update { $0.authorizedUser = nil }
-    await recordError { _ = try await AuthorizedUserTokenProvider(credentials: userCredentials, tokenURL: server.tokenURL).token(forceRefresh: false) }
+    await recordError {
+      _ = try await AuthorizedUserTokenProvider(credentials: userCredentials, tokenURL: server.tokenURL).token(forceRefresh: false)
+    }
 
     // Firebase: signed-in provider, wrong password, refresh with a revoked refresh token.
     let firebase = FirebaseAuthTokenProvider(apiKey: server.apiKey, emulatorHost: server.hostAndPort)
     try await firebase.signIn(withEmail: "ada@example.com", password: "correct-horse-battery")
     let idToken = try #require(try await firebase.token(forceRefresh: false))
     record(firebase)
-    await recordError { try await FirebaseAuthTokenProvider(apiKey: server.apiKey, emulatorHost: server.hostAndPort).signIn(withEmail: "ada@example.com", password: "wrong-horse-battery") }
+    await recordError {
+      try await FirebaseAuthTokenProvider(apiKey: server.apiKey, emulatorHost: server.hostAndPort).signIn(
+        withEmail: "ada@example.com", password: "wrong-horse-battery")
+    }
     server.update { $0.refreshTokens = [:] }
     try await Task.sleep(for: TokenRefresher.forcedRefreshReuse + .milliseconds(100))
     await recordError { _ = try await firebase.token(forceRefresh: true) }
