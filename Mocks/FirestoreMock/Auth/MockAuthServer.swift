@@ -54,6 +54,7 @@ public final class MockAuthServer: Sendable {
   public let apiKey: String
   private let http: MockHTTPServer
   private let state: Mutex<State>
+  private let isStopping = Mutex(false)
 
   /// `host:port` of the server.
   public var hostAndPort: String { "\(http.host):\(http.port)" }
@@ -80,7 +81,10 @@ public final class MockAuthServer: Sendable {
   }
 
   /// Stops the server; call it when done (the handler keeps the server alive until then).
-  public func stop() { http.stop() }
+  public func stop() {
+    isStopping.withLock { $0 = true }
+    http.stop()
+  }
 
   /// Reads the state.
   public var snapshot: State { state.withLock { $0 } }
@@ -113,7 +117,12 @@ public final class MockAuthServer: Sendable {
       let isTokenRequest = !request.path.hasSuffix("/computeMetadata/v1/") && request.path != "/computeMetadata/v1/project/project-id"
       return (s.delayMilliseconds, isTokenRequest && !s.failures.isEmpty ? s.failures.removeFirst() : nil)
     }
-    if delay > 0 { usleep(UInt32(delay) * 1000) }
+    // Waits in short steps, so that stop() (which waits for handlers) is not held up.
+    var waited = 0
+    while waited < delay, !isStopping.withLock({ $0 }) {
+      usleep(10_000)
+      waited += 10
+    }
     if let failure {
       return .json(failure, .object([("error", .string("temporarily_unavailable")), ("error_description", .string("injected failure"))]))
     }
