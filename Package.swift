@@ -12,12 +12,14 @@ let package = Package(
   ],
   targets: [
     .target(name: "FirestoreWire"),
-    .target(name: "FirestoreClient", dependencies: ["FirestoreWire"]),
+    // OpenSSL's libcrypto, for RS256 (service account assertions): Debian libssl-dev.
+    .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .target(name: "FirestoreClient", dependencies: ["FirestoreWire", "COpenSSL"]),
     .target(name: "FirestoreMock", dependencies: ["FirestoreWire"], path: "Mocks/FirestoreMock"),
     .executableTarget(name: "FirestoreMockServer", dependencies: ["FirestoreMock"], path: "Mocks/FirestoreMockServer"),
     .executableTarget(name: "firestore-bench", dependencies: ["FirestoreMock", "FirestoreClient"], path: "Benchmarks/FirestoreBench"),
     .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreWire"]),
-    .testTarget(name: "FirestoreClientTests", dependencies: ["FirestoreClient"]),
+    .testTarget(name: "FirestoreClientTests", dependencies: ["FirestoreClient", "FirestoreMock", "COpenSSL"]),
     .testTarget(name: "FirestoreConformanceTests", dependencies: ["FirestoreClient", "FirestoreMock"]),
     .testTarget(name: "FirestoreMockTests", dependencies: ["FirestoreMock"]),
   ],

@@ -41,16 +41,25 @@ public struct RequestLogEntry: Sendable {
     self.faults = faults
   }
 
+  /// A header's value as the JSON form shows it: credentials keep only their scheme
+  /// (`Bearer <redacted>`), since the request log may be printed or saved.
+  static func loggable(_ header: (name: String, value: String)) -> String {
+    guard header.name == "authorization" || header.name == "x-firebase-appcheck" else { return header.value }
+    let scheme = header.value.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
+    return header.value.contains(" ") ? "\(scheme) <redacted>" : "<redacted>"
+  }
+
   /// The entry as JSON, for an admin endpoint: `{"id":0,"time":"2026-…Z","method":"GET",
   /// "path":"/v1/…","query":"x=1","headers":[["host","…"]],"bodySize":0,"status":200,
-  /// "faults":[{"latencyMs":50}]}` (`status` is null when no response was chosen).
+  /// "faults":[{"latencyMs":50}]}` (`status` is null when no response was chosen;
+  /// `authorization` shows only its scheme).
   public var json: JSONValue {
     let interval = time.timeIntervalSince1970
     let seconds = interval.rounded(.down)
     let timestamp = Timestamp(seconds: Int64(seconds), nanoseconds: Int32(((interval - seconds) * 1e9).rounded(.down)))
     return .object([
       ("id", .integer(Int64(id))), ("time", .string(timestamp.rfc3339)), ("method", .string(method)), ("path", .string(path)),
-      ("query", .string(query)), ("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })),
+      ("query", .string(query)), ("headers", .array(headers.map { .array([.string($0.name), .string(Self.loggable($0))]) })),
       ("bodySize", .integer(Int64(bodySize))), ("status", status.map { .integer(Int64($0)) } ?? .null),
       ("faults", .array(faults.map(\.json))),
     ])

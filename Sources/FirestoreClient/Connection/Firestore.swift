@@ -44,6 +44,27 @@ public final class Firestore: Sendable {
       configurationError: Self.validate(projectID: projectID, database: database))
   }
 
+  /// Creates a client for the project the credentials name: a service account key's
+  /// `project_id`, the metadata server's project, a Firebase ID token's audience.
+  ///
+  /// ```swift
+  /// var settings = FirestoreSettings()
+  /// settings.tokenProvider = try ServiceAccountTokenProvider(contentsOf: "/secrets/key.json")
+  /// let db = try await Firestore(settings: settings)
+  /// ```
+  ///
+  /// - Throws: ``FirestoreError`` (`invalidArgument`) when the settings have no token
+  ///   provider or its credentials name no project; the provider's error when asking fails.
+  public convenience init(database: String = "(default)", settings: FirestoreSettings) async throws {
+    guard let provider = settings.tokenProvider else {
+      throw FirestoreError.invalidArgument("no project ID: the settings have no token provider to take it from; pass projectID:")
+    }
+    guard let projectID = try await provider.projectID(), !projectID.isEmpty else {
+      throw FirestoreError.invalidArgument("no project ID: the credentials of \(provider) name none; pass projectID:")
+    }
+    self.init(projectID: projectID, database: database, settings: settings)
+  }
+
   /// Checks the IDs that name the database; a bad one fails every call, naming the ID.
   private static func validate(projectID: String, database: String) -> FirestoreError? {
     for (what, id) in [("project ID", projectID), ("database ID", database)] {

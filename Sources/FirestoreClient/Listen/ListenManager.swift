@@ -173,13 +173,32 @@ actor ListenManager {
   /// from the settings' retry policy.
   private static let reconnectBackoff = RetryPolicy(initialBackoff: .seconds(1), maximumBackoff: .seconds(60), multiplier: 1.5)
 
+  /// What a target listens to, for error messages: a document or a query's collection.
+  static func describe(_ kind: Target.Kind) -> String {
+    switch kind {
+    case .documents(let names):
+      return names.map { name in "document " + (name.range(of: "/documents/").map { String(name[$0.upperBound...]) } ?? name) }
+        .joined(separator: ", ")
+    case .query(let parent, let query):
+      let collection = query.from.first?.collectionID ?? ""
+      let under = parent.range(of: "/documents/").map { String(parent[$0.upperBound...]) + "/" } ?? ""
+      return "query on \(under)\(collection)"
+    }
+  }
+
   private func perform(_ action: WatchAction) {
     switch action {
     case .snapshot(let id, let snapshot):
       listeners[id]?.handler(.success(snapshot))
     case .targetError(let id, let code, let message):
       guard let listener = listeners.removeValue(forKey: id) else { return }
-      listener.handler(.failure(FirestoreError(FirestoreErrorCode(rawValue: code) ?? .unknown, message)))
+      let errorCode = FirestoreErrorCode(rawValue: code) ?? .unknown
+      // The emulator's cause often has no message (or only whitespace): say what was refused.
+      let detail = message.trimmingCharacters(in: .whitespacesAndNewlines)
+      listener.handler(
+        .failure(
+          FirestoreError(
+            errorCode, "the server ended the listen to \(Self.describe(listener.target.kind))" + (detail.isEmpty ? "" : ": " + detail))))
       if listeners.isEmpty { closeChannel() }
     case .resetTarget(let id):
       guard let channel, let target = listeners[id]?.target else { return }

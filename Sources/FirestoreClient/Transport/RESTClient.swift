@@ -113,8 +113,11 @@ final class RESTClient: Sendable {
       do {
         let remaining = deadline - clock.now
         guard remaining > .zero else { throw expired }
-        let request = try await makeRequest(call, forceRefresh: forceRefresh)
+        let refresh = forceRefresh
+        // The token is fetched within the deadline too: a token endpoint that hangs must
+        // not hold the call past it.
         let result = try await Deadline.run(remaining, what: "\(call.method) \(urlPath(call))") {
+          let request = try await self.makeRequest(call, forceRefresh: refresh)
           let response = try await self.send(request, call: call)
           guard (200..<300).contains(response.status) else {
             throw await self.error(from: response, call: call)

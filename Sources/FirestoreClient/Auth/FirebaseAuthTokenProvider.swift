@@ -1,0 +1,189 @@
+import FirestoreWire
+import Foundation
+
+/// End-user credentials from Firebase Auth's REST API: signs in with email and password or
+/// anonymously, keeps the refresh token, and sends the user's ID token, refreshed five
+/// minutes before it expires. Security rules apply to every request.
+///
+/// Before sign-in and after ``signOut()`` no token is sent, so requests are
+/// unauthenticated. Concurrent callers share one refresh. `FIREBASE_AUTH_EMULATOR_HOST`
+/// (or `emulatorHost`) points it at the Auth emulator over plain `http`; otherwise it
+/// talks to `identitytoolkit.googleapis.com` and `securetoken.googleapis.com` over https.
+///
+/// ```swift
+/// let auth = FirebaseAuthTokenProvider(apiKey: "AIza…")
+/// let user = try await auth.signIn(withEmail: "ada@example.com", password: "…")
+/// var settings = FirestoreSettings()
+/// settings.tokenProvider = auth
+/// let db = try await Firestore(settings: settings)  // project from the ID token
+/// try await db.document("users/\(user.uid)/favorites/plan1").setData(["starredAt": Date()])
+/// ```
+///
+/// Errors name the Auth error (`INVALID_LOGIN_CREDENTIALS`, `TOKEN_EXPIRED`, …), never a
+/// password or token.
+public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvertible, CustomReflectable {
+  /// `host:port` of the Auth emulator, when one is used.
+  public let emulatorHost: String?
+  private let apiKey: String
+  private let client: TokenEndpointClient
+  private let session: LockedBox<Session?>
+  private let refresher: TokenRefresher
+
+  struct Session: Sendable {
+    var user: FirebaseAuthUser
+    var idToken: String
+    var refreshToken: String
+  }
+
+  /// Creates a signed-out provider.
+  /// - Parameters:
+  ///   - apiKey: the Firebase project's Web API key.
+  ///   - emulatorHost: `host:port` of the Auth emulator (or a test server), spoken to over
+  ///     plain `http`; by default `FIREBASE_AUTH_EMULATOR_HOST`, else production over https.
+  ///   - environment: where `FIREBASE_AUTH_EMULATOR_HOST` is read.
+  ///   - transport: what carries the requests.
+  public init(
+    apiKey: String, emulatorHost: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+    transport: (any Transport)? = nil
+  ) {
+    let host =
+      emulatorHost ?? environment["FIREBASE_AUTH_EMULATOR_HOST"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+    self.emulatorHost = host
+    self.apiKey = apiKey
+    let client = TokenEndpointClient(transport: transport)
+    self.client = client
+    let session = LockedBox<Session?>(nil)
+    self.session = session
+    let refreshURL = Self.url(service: "securetoken.googleapis.com", path: "/v1/token", apiKey: apiKey, emulatorHost: host)
+    refresher = TokenRefresher {
+      guard let refreshToken = session.value?.refreshToken else {
+        throw FirestoreError(.unauthenticated, "no Firebase Auth user is signed in")
+      }
+      let url = try refreshURL.get()
+      let what = "Firebase Auth token refresh (\(TokenEndpointClient.display(url)))"
+      let redaction = SecretRedaction(secrets: [refreshToken, apiKey])
+      let request = HTTPRequest(
+        method: "POST", url: url, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+        body: Data(TokenEndpointClient.formEncode([("grant_type", "refresh_token"), ("refresh_token", refreshToken)]).utf8))
+      let reply = try await client.send(request, what: what, redaction: redaction, refusal: Self.refusal(what: what, redaction: redaction))
+      guard let json = reply.json, let idToken = json["id_token"]?.stringValue, !idToken.isEmpty else {
+        throw FirestoreError(.unavailable, "\(what) answered without an \"id_token\"")
+      }
+      let lifetime = try OAuthTokenExchange.lifetime(json["expires_in"], field: "expires_in", what: what)
+      let newRefreshToken = json["refresh_token"]?.stringValue
+      session.withLock { current in
+        // A sign-out or another sign-in meanwhile wins over this refresh.
+        guard current?.refreshToken == refreshToken else { return }
+        current?.idToken = idToken
+        if let newRefreshToken, !newRefreshToken.isEmpty { current?.refreshToken = newRefreshToken }
+      }
+      return TokenRefresher.Fetched(value: idToken, lifetime: lifetime)
+    }
+  }
+
+  /// The signed-in user, or `nil`.
+  public var currentUser: FirebaseAuthUser? { session.value?.user }
+
+  /// Signs in with email and password (`accounts:signInWithPassword`).
+  /// - Throws: ``FirestoreError``: `unauthenticated` for wrong credentials
+  ///   (`INVALID_LOGIN_CREDENTIALS`), `permissionDenied` for a disabled user.
+  @discardableResult
+  public func signIn(withEmail email: String, password: String) async throws -> FirebaseAuthUser {
+    let body = JSONValue.object([("email", .string(email)), ("password", .string(password)), ("returnSecureToken", .bool(true))])
+    return try await signIn(
+      path: "/v1/accounts:signInWithPassword", body: body, what: "Firebase Auth sign-in of \(email)", secrets: [password]
+    ) {
+      json, uid in FirebaseAuthUser(uid: uid, email: json["email"]?.stringValue ?? email, isAnonymous: false)
+    }
+  }
+
+  /// Signs in as a new anonymous user (`accounts:signUp` with no email).
+  @discardableResult
+  public func signInAnonymously() async throws -> FirebaseAuthUser {
+    let body = JSONValue.object([("returnSecureToken", .bool(true))])
+    return try await signIn(path: "/v1/accounts:signUp", body: body, what: "Firebase Auth anonymous sign-in", secrets: [], retries: false) {
+      _, uid in FirebaseAuthUser(uid: uid, isAnonymous: true)
+    }
+  }
+
+  /// Signs out: no token is sent from now on, and a refresh in flight is discarded.
+  public func signOut() async {
+    session.withLock { $0 = nil }
+    await refresher.reset()
+  }
+
+  /// The current user's ID token (refreshed first when near expiry or `forceRefresh`),
+  /// or `nil` when no user is signed in.
+  public func token(forceRefresh: Bool) async throws -> String? {
+    guard session.value != nil else { return nil }
+    return try await refresher.token(forceRefresh: forceRefresh)
+  }
+
+  /// The project of the signed-in user's ID token (its `aud`), or `nil` when signed out.
+  public func projectID() async throws -> String? {
+    session.value.flatMap { JWT.claims(of: $0.idToken)?["aud"]?.stringValue }
+  }
+
+  private func signIn(
+    path: String, body: JSONValue, what: String, secrets: [String], retries: Bool = true,
+    user: (_ json: JSONValue, _ uid: String) -> FirebaseAuthUser
+  ) async throws -> FirebaseAuthUser {
+    let url = try Self.url(service: "identitytoolkit.googleapis.com", path: path, apiKey: apiKey, emulatorHost: emulatorHost).get()
+    var client = self.client
+    // Signing up twice would make two users; only a request that never left is repeated.
+    if !retries { client.retryPolicy.maximumAttempts = 1 }
+    let redaction = SecretRedaction(secrets: secrets + [apiKey])
+    let request = HTTPRequest(method: "POST", url: url, headers: ["Content-Type": "application/json"], body: Data(JSONWriter.bytes(body)))
+    let reply = try await client.send(request, what: what, redaction: redaction, refusal: Self.refusal(what: what, redaction: redaction))
+    guard let json = reply.json, let idToken = json["idToken"]?.stringValue, !idToken.isEmpty,
+      let refreshToken = json["refreshToken"]?.stringValue, !refreshToken.isEmpty
+    else {
+      throw FirestoreError(.unavailable, "\(what): the reply has no \"idToken\" and \"refreshToken\"")
+    }
+    guard let uid = json["localId"]?.stringValue ?? JWT.claims(of: idToken)?["sub"]?.stringValue, !uid.isEmpty else {
+      throw FirestoreError(.unavailable, "\(what): the reply names no user (\"localId\")")
+    }
+    let lifetime = try OAuthTokenExchange.lifetime(json["expiresIn"], field: "expiresIn", what: what)
+    let signedIn = user(json, uid)
+    session.withLock { $0 = Session(user: signedIn, idToken: idToken, refreshToken: refreshToken) }
+    await refresher.store(.init(value: idToken, lifetime: lifetime))
+    return signedIn
+  }
+
+  /// `http(s)://…/{service}{path}?key=…`: production, or the emulator's path-prefixed form.
+  static func url(service: String, path: String, apiKey: String, emulatorHost: String?) -> Result<URL, FirestoreError> {
+    let base = emulatorHost.map { "http://\($0)/\(service)" } ?? "https://\(service)"
+    guard let url = URL(string: base + path + "?key=" + TokenEndpointClient.percentEncode(apiKey)) else {
+      return .failure(.invalidArgument("Firebase Auth host \"\(emulatorHost ?? service)\" does not form a URL"))
+    }
+    return .success(url)
+  }
+
+  /// The error for a refusal: Firebase Auth's `{"error": {"message": "CODE : detail"}}`.
+  static func refusal(what: String, redaction: SecretRedaction) -> @Sendable (TokenEndpointClient.Reply) -> FirestoreError {
+    { reply in
+      let message = reply.json?["error"]?["message"]?.stringValue ?? ""
+      let name = message.split(separator: " ").first.map(String.init) ?? ""
+      let code: FirestoreErrorCode
+      switch name {
+      case "USER_DISABLED", "OPERATION_NOT_ALLOWED", "ADMIN_ONLY_OPERATION": code = .permissionDenied
+      case "TOO_MANY_ATTEMPTS_TRY_LATER", "QUOTA_EXCEEDED": code = .resourceExhausted
+      case "INVALID_EMAIL", "MISSING_PASSWORD", "MISSING_EMAIL", "WEAK_PASSWORD": code = .invalidArgument
+      case "": code = TokenEndpointClient.code(forStatus: reply.status)
+      default: code = reply.status >= 500 ? .unavailable : .unauthenticated
+      }
+      let detail = message.isEmpty ? "" : ": " + redaction.scrub(String(message.prefix(300)))
+      return FirestoreError(code, "\(what) answered HTTP \(reply.status)\(detail)", httpStatus: reply.status)
+    }
+  }
+
+  /// `FirebaseAuthTokenProvider(user: …)` or `(signed out)`; never a token.
+  public var description: String {
+    "FirebaseAuthTokenProvider(" + (currentUser.map { "user: \($0.uid)" } ?? "signed out") + ")"
+  }
+
+  /// The user only, so `dump` and debuggers never show a token.
+  public var customMirror: Mirror {
+    Mirror(self, children: ["currentUser": currentUser as Any, "emulatorHost": emulatorHost as Any], displayStyle: .class)
+  }
+}

@@ -1,0 +1,25 @@
+/// A provider that always returns the same token.
+///
+/// ```swift
+/// settings.tokenProvider = StaticTokenProvider("ya29.…")
+/// ```
+///
+/// Its description never shows the token.
+public struct StaticTokenProvider: TokenProvider, CustomStringConvertible, CustomReflectable {
+  /// The token sent with every request.
+  public let value: String?
+
+  /// Creates a provider for a fixed token (`nil` sends no header).
+  public init(_ value: String?) { self.value = value }
+
+  /// The emulator's administrator token, `owner`, which bypasses security rules.
+  public static let emulatorOwner = StaticTokenProvider("owner")
+
+  public func token(forceRefresh: Bool) async throws -> String? { value }
+
+  /// `StaticTokenProvider(<redacted>)`, or `StaticTokenProvider(nil)`.
+  public var description: String { value == nil ? "StaticTokenProvider(nil)" : "StaticTokenProvider(<redacted>)" }
+
+  /// No children, so `dump` and debuggers do not show the token either.
+  public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}

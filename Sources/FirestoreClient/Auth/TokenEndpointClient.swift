@@ -1,0 +1,137 @@
+import FirestoreWire
+import Foundation
+
+/// How the token providers talk to token endpoints (OAuth, the metadata server, Firebase
+/// Auth): one time limit per exchange, retries on transient failures, and errors that name
+/// the endpoint and the problem but never a secret.
+struct TokenEndpointClient: Sendable {
+  /// What carries the requests.
+  var transport: any Transport
+  /// The longest one exchange may take, retries included.
+  var timeout: Duration = .seconds(30)
+  /// Retries on network failures, 5xx and 429 (token exchanges are safe to repeat).
+  var retryPolicy = RetryPolicy(maximumAttempts: 3)
+
+  /// A reply: status, headers (names lower-cased) and the whole body.
+  struct Reply: Sendable {
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+
+    /// The body as a JSON object, or `nil`.
+    var json: JSONValue? {
+      guard let value = try? JSONParser.parse(body), value.objectValue != nil else { return nil }
+      return value
+    }
+  }
+
+  /// Creates a client; `transport` defaults to the shared URLSession transport.
+  init(transport: (any Transport)?) {
+    self.transport = transport ?? URLSessionTransport.shared
+  }
+
+  /// Sends `request` until it gets a 2xx reply, a refusal, or the policy gives up.
+  ///
+  /// - Parameters:
+  ///   - what: names the exchange in errors, e.g. `token endpoint https://…/token`.
+  ///   - redaction: secrets that must not appear in any error.
+  ///   - refusal: turns a non-2xx reply into the error to report (retried when its code
+  ///     is one the retry policy retries).
+  func send(
+    _ request: HTTPRequest, what: String, redaction: SecretRedaction,
+    refusal: @escaping @Sendable (Reply) -> FirestoreError
+  ) async throws -> Reply {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    var attempt = 1
+    while true {
+      do {
+        let remaining = deadline - clock.now
+        guard remaining > .zero else { throw FirestoreError(.deadlineExceeded, "\(what) did not answer within \(timeout)") }
+        let transport = self.transport
+        return try await Deadline.run(remaining, what: what) {
+          let response: HTTPResponse
+          do {
+            response = try await transport.send(request)
+          } catch let error as FirestoreError {
+            var copy = error
+            copy.message = "\(what): \(error.message)"
+            throw copy
+          } catch is CancellationError {
+            throw CancellationError()
+          } catch {
+            throw FirestoreError(.unavailable, "\(what): network error (\(type(of: error)))")
+          }
+          let body = try await response.collectBody(limit: 1 << 20)
+          let reply = Reply(status: response.status, headers: response.headers, body: body)
+          guard (200..<300).contains(response.status) else { throw refusal(reply) }
+          return reply
+        }
+      } catch let error as FirestoreError {
+        let clean = redaction.scrub(error)
+        guard retryPolicy.shouldRetry(clean, attempt: attempt, idempotent: true) else { throw clean }
+        let wait = retryPolicy.jitter(retryPolicy.backoffCap(afterAttempt: attempt))
+        guard clock.now + wait < deadline else { throw clean }
+        try await retryPolicy.sleep(wait)
+        attempt += 1
+      } catch is CancellationError {
+        throw FirestoreError(.cancelled, "\(what): the request was cancelled")
+      }
+    }
+  }
+
+  /// The code for a non-2xx reply of a token endpoint: 5xx and 429 are transient,
+  /// 400/401/403 mean the credentials were refused.
+  static func code(forStatus status: Int) -> FirestoreErrorCode {
+    switch status {
+    case 429: return .resourceExhausted
+    case 500..<600: return .unavailable
+    case 404: return .notFound
+    default: return .unauthenticated
+    }
+  }
+
+  /// Checks that `url` may carry secrets: `https`, or `http` when the caller configured
+  /// the host explicitly (an emulator or a mock).
+  static func checkScheme(_ url: URL, allowHTTP: Bool, what: String) throws(FirestoreError) {
+    switch url.scheme?.lowercased() {
+    case "https": return
+    case "http" where allowHTTP: return
+    case "http":
+      throw .invalidArgument("\(what) \(display(url)) is plain http; credentials are only sent over https")
+    default:
+      throw .invalidArgument("\(what) \(display(url)) is not an http(s) URL")
+    }
+  }
+
+  /// `scheme://host[:port]/path` of `url`: no query string, which may carry an API key.
+  static func display(_ url: URL) -> String {
+    var text = (url.scheme.map { $0 + "://" } ?? "") + (url.host ?? "")
+    if let port = url.port { text += ":\(port)" }
+    return text + url.path
+  }
+
+  /// `application/x-www-form-urlencoded` text of `fields`.
+  static func formEncode(_ fields: [(String, String)]) -> String {
+    fields.map { percentEncode($0) + "=" + percentEncode($1) }.joined(separator: "&")
+  }
+
+  /// `text` with everything but RFC 3986's unreserved characters percent-encoded.
+  static func percentEncode(_ text: String) -> String {
+    var out = ""
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+        UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+        out.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+      }
+    }
+    return out
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
