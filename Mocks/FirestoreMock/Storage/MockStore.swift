@@ -336,7 +336,7 @@ final class MockStore: @unchecked Sendable {
     var results: [Value] = []
     for transform in transforms {
       let segments = try fieldPath(transform.fieldPath)
-      let (newValue, result) = TransformEngine.apply(transform.kind, to: FieldMap.get(fields, segments), requestTime: time)
+      let (newValue, result) = TransformEvaluator.apply(transform.kind, to: FieldMap.get(fields, segments), requestTime: time)
       FieldMap.set(&fields, segments, newValue)
       results.append(result)
     }
