@@ -12,7 +12,9 @@ let package = Package(
   ],
   targets: [
     .target(name: "FirestoreWire"),
-    .target(name: "FirestoreClient", dependencies: ["FirestoreWire"]),
+    // SQLite from the system (Debian libsqlite3-dev) for the persistent local cache.
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .target(name: "FirestoreClient", dependencies: ["FirestoreWire", "CSQLite"]),
     .target(name: "FirestoreMock", dependencies: ["FirestoreWire"], path: "Mocks/FirestoreMock"),
     .executableTarget(name: "FirestoreMockServer", dependencies: ["FirestoreMock"], path: "Mocks/FirestoreMockServer"),
     .executableTarget(name: "firestore-bench", dependencies: ["FirestoreMock", "FirestoreClient"], path: "Benchmarks/FirestoreBench"),

@@ -40,4 +40,16 @@ public enum FieldMap {
     remove(&inner, Array(segments.dropFirst()))
     fields[first] = .map(inner)
   }
+
+  /// Copies the values at each path of `mask` from `source` into `target`, removing those
+  /// `source` lacks: what a write's update mask does to the stored fields.
+  public static func applyMask(_ mask: [[String]], from source: [String: Value], to target: inout [String: Value]) {
+    for segments in mask {
+      if let value = get(source, segments) {
+        set(&target, segments, value)
+      } else {
+        remove(&target, segments)
+      }
+    }
+  }
 }

@@ -1,0 +1,149 @@
+import FirestoreWire
+import Foundation
+
+/// The mutable state behind ``LocalStore``, always used under its lock: the cache storage,
+/// the batches of writes not yet settled, and the listeners' views.
+struct LocalStoreState {
+  /// How to (re)open the storage.
+  let settings: LocalCacheSettings
+  /// The SQLite file for a persistent cache.
+  let filePath: String?
+  /// `projects/{p}/databases/{d}/documents`.
+  let documentsRoot: String
+  let log: @Sendable (String) -> Void
+
+  /// `nil` for ``LocalCacheSettings/none``.
+  var storage: (any CacheStorage)?
+  var batches: [MutationBatch] = []
+  var nextBatchID = 1
+  var views: [Int: QueryView] = [:]
+  var nextViewID = 1
+
+  init(settings: LocalCacheSettings, filePath: String?, documentsRoot: String, log: @escaping @Sendable (String) -> Void) {
+    self.settings = settings
+    self.filePath = filePath
+    self.documentsRoot = documentsRoot
+    self.log = log
+    storage = openStorage()
+  }
+
+  // MARK: - Storage
+
+  /// Opens the configured storage. A persistent file that fails to open or verify is
+  /// reported once and rebuilt; if even that fails, the cache lives in memory.
+  private func openStorage() -> (any CacheStorage)? {
+    switch settings {
+    case .none:
+      return nil
+    case .memory(let size):
+      return MemoryCacheStorage(sizeLimit: size)
+    case .persistent(let directory, let size):
+      guard let filePath else { return MemoryCacheStorage(sizeLimit: size) }
+      do {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      } catch {
+        log("Firestore local cache: cannot create \(directory.path) (\(error)); using a memory cache instead")
+        return MemoryCacheStorage(sizeLimit: size)
+      }
+      do {
+        return try SQLiteCacheStorage(path: filePath, sizeLimit: size)
+      } catch {
+        log("Firestore local cache: \(error); discarding the file and rebuilding an empty cache")
+      }
+      SQLiteCacheStorage.remove(path: filePath)
+      do {
+        return try SQLiteCacheStorage(path: filePath, sizeLimit: size)
+      } catch {
+        log("Firestore local cache: cannot rebuild \(filePath) (\(error)); using a memory cache instead")
+        return MemoryCacheStorage(sizeLimit: size)
+      }
+    }
+  }
+
+  /// Runs `body` on the storage; a storage failure is logged once, the cache is rebuilt
+  /// empty, and `fallback` is returned (nothing is cached is always a safe answer).
+  mutating func withStorage<T>(_ fallback: T, _ body: (any CacheStorage) throws(CacheStorageError) -> T) -> T {
+    guard let storage else { return fallback }
+    do {
+      return try body(storage)
+    } catch {
+      log("Firestore local cache: \(error); discarding the cache and rebuilding it empty")
+      self.storage = nil  // closes the file before it is removed
+      if let filePath { SQLiteCacheStorage.remove(path: filePath) }
+      self.storage = openStorage()
+      return fallback
+    }
+  }
+
+  /// The path below the database root of a document's resource name, or `nil` for a name
+  /// outside this database.
+  func path(of name: String) -> String? {
+    guard name.hasPrefix(documentsRoot), name.utf8.count > documentsRoot.utf8.count + 1 else { return nil }
+    return String(name.dropFirst(documentsRoot.count + 1))
+  }
+
+  /// The cached server version of a document.
+  mutating func cached(_ name: String) -> Document? {
+    guard let path = path(of: name) else { return nil }
+    return withStorage(nil) { storage throws(CacheStorageError) in try storage.document(at: path) }
+  }
+
+  /// Stores server documents (removing `nil` ones), keeping a newer cached version over a
+  /// stale delivery.
+  mutating func store(_ documents: [(name: String, document: Document?)]) {
+    guard storage != nil, !documents.isEmpty else { return }
+    var changes: [(path: String, document: Document?)] = []
+    for (name, document) in documents {
+      guard let path = path(of: name) else { continue }
+      if let document, let newTime = document.updateTime, let held = cached(name)?.updateTime, newTime < held { continue }
+      changes.append((path, document))
+    }
+    withStorage(()) { storage throws(CacheStorageError) in try storage.apply(changes) }
+  }
+
+  // MARK: - Local documents
+
+  /// The document as this client sees it: cached server version with pending writes
+  /// applied. `known` is `false` when neither the cache nor a write says anything about it.
+  mutating func localDocument(_ name: String) -> (document: Document?, known: Bool, pending: Bool) {
+    var document = cached(name)
+    var known = document != nil
+    var pending = false
+    for batch in batches where !batch.isAcknowledged {
+      for (i, write) in batch.writes.enumerated() where write.documentName == name {
+        document = batch.apply(i, to: document)
+        known = known || LocalWriteApplier.isBlind(write)
+        pending = true
+      }
+    }
+    return (document, known, pending && document != nil)
+  }
+
+  /// The cached documents of a query's collection(s) with pending writes applied, matched,
+  /// ordered and limited locally; also the names shown with pending writes.
+  mutating func localQuery(_ query: ViewQuery) -> (documents: [Document], pending: Set<String>) {
+    guard case .query(let structured, let parent, let collectionID, let allDescendants) = query else {
+      let (document, _, pending) = localDocument(queryDocumentName(query))
+      return (document.map { [$0] } ?? [], pending ? [queryDocumentName(query)] : [])
+    }
+    let cached = withStorage([]) { storage throws(CacheStorageError) in
+      try storage.documents(parent: parent, collectionID: collectionID, allDescendants: allDescendants)
+    }
+    var current = Dictionary(cached.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    var touched = Set<String>()
+    for batch in batches where !batch.isAcknowledged {
+      for (i, write) in batch.writes.enumerated() {
+        guard let path = path(of: write.documentName), query.covers(path: path) else { continue }
+        current[write.documentName] = batch.apply(i, to: current[write.documentName])
+        touched.insert(write.documentName)
+      }
+    }
+    let results = QueryEvaluator.evaluate(structured, over: Array(current.values))
+    return (results, touched.intersection(results.map(\.name)))
+  }
+
+  private func queryDocumentName(_ query: ViewQuery) -> String {
+    if case .document(let name, _) = query { return name }
+    return ""
+  }
+}
