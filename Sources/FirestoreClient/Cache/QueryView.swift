@@ -43,10 +43,10 @@ struct QueryView {
     let ordering = query.ordering
     let old = delivered
     let previous = old?.documents ?? []
-    let changes = WatchChange.changes(from: previous, to: documents, ordering: ordering) { $0 != $1 }
+    let changes = WatchChange.changes(from: previous, to: documents, ordering: ordering, isModified: Self.differ)
     let oldPending = old?.pendingNames ?? []
     let changesWithMetadata = WatchChange.changes(from: previous, to: documents, ordering: ordering) { before, after in
-      before != after || oldPending.contains(before.name) != pendingNames.contains(after.name)
+      Self.differ(before, after) || oldPending.contains(before.name) != pendingNames.contains(after.name)
     }
     let raise: Bool
     if let old {
@@ -64,5 +64,11 @@ struct QueryView {
     return ViewSnapshot(
       documents: documents, changes: changes, changesWithMetadata: changesWithMetadata, readTime: serverReadTime,
       isFromCache: isFromCache, pendingNames: pendingNames)
+  }
+
+  /// Whether a document changed for a listener: its contents or its version. (A cached
+  /// copy may lack the create time the server's has; that is no change.)
+  private static func differ(_ a: Document, _ b: Document) -> Bool {
+    a.updateTime != b.updateTime || a.fields != b.fields
   }
 }
