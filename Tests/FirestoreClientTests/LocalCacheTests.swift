@@ -40,7 +40,8 @@ struct LocalCacheTests {
         ("usersx/z/favorites/f4", document("usersx/z/favorites/f4", [:])),
       ])
       func ids(_ parent: String, _ id: String, _ all: Bool) throws -> [String] {
-        try storage.documents(parent: parent, collectionID: id, allDescendants: all).map { String($0.name.split(separator: "/").last!) }.sorted()
+        try storage.documents(parent: parent, collectionID: id, allDescendants: all).map { String($0.name.split(separator: "/").last!) }
+          .sorted()
       }
       #expect(try ids("", "users", false) == ["ada"], "\(name)")
       #expect(try ids("users/ada", "favorites", false) == ["f1"], "\(name)")
@@ -75,12 +76,16 @@ struct LocalCacheTests {
     var bytes = 0
     do {
       let storage = try SQLiteCacheStorage(path: path, sizeLimit: 1_048_576)
-      try storage.apply([("a/b", document("a/b", ["v": .double(1.5), "m": .map(["t": .timestamp(Timestamp(seconds: 9, nanoseconds: 7))])]))])
+      try storage.apply([
+        ("a/b", document("a/b", ["v": .double(1.5), "m": .map(["t": .timestamp(Timestamp(seconds: 9, nanoseconds: 7))])]))
+      ])
       bytes = storage.byteCount
     }
     let reopened = try SQLiteCacheStorage(path: path, sizeLimit: 1_048_576)
     #expect(reopened.byteCount == bytes)
-    #expect(try reopened.document(at: "a/b") == document("a/b", ["v": .double(1.5), "m": .map(["t": .timestamp(Timestamp(seconds: 9, nanoseconds: 7))])]))
+    #expect(
+      try reopened.document(at: "a/b")
+        == document("a/b", ["v": .double(1.5), "m": .map(["t": .timestamp(Timestamp(seconds: 9, nanoseconds: 7))])]))
   }
 
   @Test("an SQLite file of another schema version is refused, naming both versions")

@@ -113,7 +113,10 @@ struct CacheConformanceTests {
       (
         "or",
         cities.whereFilter(
-          .orFilter([.whereField("state", isEqualTo: "NY"), .andFilter([.whereField("state", isEqualTo: "CA"), .whereField("pop", isLessThan: 1_000_000)])]))
+          .orFilter([
+            .whereField("state", isEqualTo: "NY"),
+            .andFilter([.whereField("state", isEqualTo: "CA"), .whereField("pop", isLessThan: 1_000_000)]),
+          ]))
       ),
       ("order + limit", cities.order(by: "name").limit(to: 3)),
       ("limit to last", cities.order(by: "pop").limit(toLast: 2)),

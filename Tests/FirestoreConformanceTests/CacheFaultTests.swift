@@ -109,7 +109,8 @@ struct CacheFaultTests {
     var first = try await collector.next()
     while first.metadata.isFromCache && first.documents.isEmpty { first = try await collector.next() }
     server.faults.add(FaultRule(route: "commit", fault: .latency(milliseconds: 300), remaining: 1))
-    server.faults.add(FaultRule(route: "commit", fault: .error(status: 403, grpcStatus: "PERMISSION_DENIED", message: "denied"), remaining: 1))
+    server.faults.add(
+      FaultRule(route: "commit", fault: .error(status: 403, grpcStatus: "PERMISSION_DENIED", message: "denied"), remaining: 1))
     let error = await #expect(throws: FirestoreError.self) {
       try await favorites.document("keep").setData(["v": 2])
     }
@@ -141,11 +142,17 @@ struct CacheFaultTests {
     let profile = try await second.document("users/ada").getDocument(source: .cache)
     #expect(profile.get("name") as? String == "Ada")
     #expect(profile.metadata.isFromCache)
-    #expect(try await second.document("users/ada/privateUserInfo/private").getDocument(source: .cache).get("email") as? String == "ada@example.com")
-    #expect(try await second.collection("users").whereField("born", isLessThan: 1900).getDocuments(source: .cache).documents.map(\.documentID) == ["ada"])
+    #expect(
+      try await second.document("users/ada/privateUserInfo/private").getDocument(source: .cache).get("email") as? String
+        == "ada@example.com")
+    #expect(
+      try await second.collection("users").whereField("born", isLessThan: 1900).getDocuments(source: .cache).documents.map(\.documentID)
+        == ["ada"])
     let fallback = try await second.document("users/ada").getDocument()
     #expect(fallback.metadata.isFromCache)
-    #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(LocalStore.fileName(projectID: "cache", databaseID: "(default)")).path))
+    #expect(
+      FileManager.default.fileExists(
+        atPath: directory.appendingPathComponent(LocalStore.fileName(projectID: "cache", databaseID: "(default)")).path))
   }
 
   @Test("a truncated cache file is reported once and rebuilt, never a crash")

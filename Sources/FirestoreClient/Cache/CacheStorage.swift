@@ -21,10 +21,14 @@ protocol CacheStorage: AnyObject {
   func apply(_ changes: [(path: String, document: Document?)]) throws(CacheStorageError)
 }
 
-/// A storage failure: the data cannot be trusted, so the store rebuilds the cache.
+/// A storage failure.
 struct CacheStorageError: Error, CustomStringConvertible {
   /// What failed, for the log.
   var description: String
+  /// Whether the stored data cannot be trusted (corrupt, truncated, foreign or of another
+  /// schema), so that the store rebuilds the cache; otherwise the failure is transient
+  /// (the file is locked, the disk full) and only the operation fails.
+  var isCorruption = true
 }
 
 /// Path arithmetic shared by the storages.

@@ -7,6 +7,13 @@ extension LocalStoreState {
   /// the cache's) with the writes it still needs applied, matched, ordered and limited.
   mutating func documents(of view: QueryView) -> (documents: [Document], pending: Set<String>) {
     guard let server = view.server else { return localQuery(view.query) }
+    // The common case, no write of this client in the way: the server's view as it is.
+    let applicable = batches.contains { batch in
+      batch.writes.indices.contains { i in
+        view.needs(batch, i) && path(of: batch.writes[i].documentName).map(view.query.covers(path:)) == true
+      }
+    }
+    if !applicable { return (view.serverDocuments, []) }
     var current = server
     var touched = Set<String>()
     for batch in batches {
@@ -70,6 +77,7 @@ extension LocalStoreState {
     }
     store(updates)
     view.server = Dictionary(snapshot.documents.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    view.serverDocuments = snapshot.documents
     view.serverReadTime = snapshot.readTime
     views[id] = view
     refresh(id)

@@ -18,6 +18,8 @@ struct LocalStoreState {
   var nextBatchID = 1
   var views: [Int: QueryView] = [:]
   var nextViewID = 1
+  /// Whether a transient storage failure was reported (they are reported once).
+  var loggedTransientFailure = false
 
   init(settings: LocalCacheSettings, filePath: String?, documentsRoot: String, log: @escaping @Sendable (String) -> Void) {
     self.settings = settings
@@ -47,6 +49,9 @@ struct LocalStoreState {
       }
       do {
         return try SQLiteCacheStorage(path: filePath, sizeLimit: size)
+      } catch  where !error.isCorruption {
+        log("Firestore local cache: \(error); using a memory cache instead")
+        return MemoryCacheStorage(sizeLimit: size)
       } catch {
         log("Firestore local cache: \(error); discarding the file and rebuilding an empty cache")
       }
@@ -60,12 +65,19 @@ struct LocalStoreState {
     }
   }
 
-  /// Runs `body` on the storage; a storage failure is logged once, the cache is rebuilt
-  /// empty, and `fallback` is returned (nothing is cached is always a safe answer).
+  /// Runs `body` on the storage and returns `fallback` when it fails (nothing cached is
+  /// always a safe answer). Damaged data is logged and the cache rebuilt empty; a
+  /// transient failure is logged the first time only.
   mutating func withStorage<T>(_ fallback: T, _ body: (any CacheStorage) throws(CacheStorageError) -> T) -> T {
     guard let storage else { return fallback }
     do {
       return try body(storage)
+    } catch  where !error.isCorruption {
+      if !loggedTransientFailure {
+        loggedTransientFailure = true
+        log("Firestore local cache: \(error); the cache is skipped while this lasts")
+      }
+      return fallback
     } catch {
       log("Firestore local cache: \(error); discarding the cache and rebuilding it empty")
       self.storage = nil  // closes the file before it is removed

@@ -16,6 +16,8 @@ struct QueryView {
   let emit: @Sendable (ViewSnapshot) -> Void
   /// The listen target's documents by name at the last server snapshot, `nil` before it.
   var server: [String: Document]?
+  /// The same documents in the target's order, as the server snapshot had them.
+  var serverDocuments: [Document] = []
   /// The read time of the last server snapshot.
   var serverReadTime: Timestamp?
   /// The last delivered state, `nil` before the first snapshot.

@@ -136,7 +136,10 @@ final class SQLiteCacheStorage: CacheStorage {
           let size = CachePath.size(of: document, path: path)
           try connection.query(
             "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?)",
-            [.text(path), .text(collection), .text(collectionID), .blob(JSONWriter.bytes(document.json)), .integer(Int64(size)), .integer(tick())])
+            [
+              .text(path), .text(collection), .text(collectionID), .blob(JSONWriter.bytes(document.json)), .integer(Int64(size)),
+              .integer(tick()),
+            ])
           byteCount += size
         } else {
           try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)])

@@ -16,7 +16,7 @@ final class SQLiteConnection {
     guard rc == SQLITE_OK, let db else {
       let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       sqlite3_close(db)
-      throw CacheStorageError(description: "cannot open \(path): \(message) (\(rc))")
+      throw CacheStorageError(description: "cannot open \(path): \(message) (\(rc))", isCorruption: false)
     }
     handle = db
     // Another instance (or process) may hold the write lock for a moment.
@@ -33,7 +33,10 @@ final class SQLiteConnection {
 
   private func failure(_ what: String, _ rc: Int32) -> CacheStorageError {
     let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
-    return CacheStorageError(description: "\(what) failed in \(path): \(message) (\(rc))")
+    // Only damage to the file is a reason to throw its data away; a lock or a full disk is not.
+    let primary = rc & 0xff
+    let corrupt = primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_FORMAT
+    return CacheStorageError(description: "\(what) failed in \(path): \(message) (\(rc))", isCorruption: corrupt)
   }
 
   /// Runs SQL statements that return nothing.

@@ -19,8 +19,11 @@ public enum QueryEvaluator {
   /// parent and collection) and returns the result in order, after cursors, offset and
   /// limit, with projection applied.
   ///
-  /// - Parameter aggregationFields: the canonical paths of an aggregation's `sum`/`avg`
-  ///   fields, which order (and so filter) like implicit orderings after the inequality fields.
+  /// - Parameters:
+  ///   - query: the query; it is not validated.
+  ///   - candidates: the documents of the queried collection(s), in any order.
+  ///   - aggregationFields: the canonical paths of an aggregation's `sum`/`avg` fields,
+  ///     which order (and so filter) like implicit orderings after the inequality fields.
   public static func evaluate(_ query: StructuredQuery, over candidates: [Document], aggregationFields: [String] = []) -> [Document] {
     let order = normalizedOrder(query, aggregationFields: aggregationFields)
     let orderPaths = order.map { segments($0.fieldPath) }
@@ -61,8 +64,9 @@ public enum QueryEvaluator {
   /// fields likewise; then `__name__` unless ordered. The implicit orderings take the
   /// direction of the last explicit one (ascending if none).
   ///
-  /// Verified on the emulator, including that paths sort name by name (`a` before
-  /// `` `a-b` `` although `` ` `` < `a`) and that an inequality on `__name__` adds nothing.
+  /// Verified on the emulator, including that paths sort name by name (`a` before the
+  /// quoted `a-b`, although a back-quote sorts before `a`) and that an inequality on
+  /// `__name__` adds nothing.
   public static func normalizedOrder(_ query: StructuredQuery, aggregationFields: [String] = []) -> [StructuredQuery.Order] {
     var result = query.orderBy
     var ordered = query.orderBy.map { segments($0.fieldPath) }

@@ -21,10 +21,12 @@ public enum TransformEvaluator {
   /// The field's new value and the transform result reported in `transformResults`.
   ///
   /// - Parameters:
+  ///   - transform: the transform to apply.
   ///   - current: the field's value before this transform (after the write's update and
   ///     any earlier transform of the same field), `nil` when absent.
   ///   - requestTime: the time of the commit.
-  public static func apply(_ transform: FieldTransform.Kind, to current: Value?, requestTime: Timestamp) -> (newValue: Value, result: Value) {
+  public static func apply(_ transform: FieldTransform.Kind, to current: Value?, requestTime: Timestamp) -> (newValue: Value, result: Value)
+  {
     switch transform {
     case .serverTimestamp:
       let ms = Timestamp(seconds: requestTime.seconds, nanoseconds: requestTime.nanoseconds - requestTime.nanoseconds % 1_000_000)
