@@ -230,4 +230,21 @@ struct CacheConformanceTests {
     try await ref.delete()
     await #expect(throws: FirestoreError.self) { try await ref.getDocument(source: .cache) }
   }
+
+  @Test("settled writes are forgotten, also those a listener never shows", arguments: Backend.all)
+  func settledWritesForgotten(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let tasks = db.collection(backend.collection().path)
+    let collector = SnapshotCollector(tasks.whereField("open", isEqualTo: true).snapshots(includeMetadataChanges: true))
+    #expect(try await collector.next().isEmpty)
+    try await tasks.document("open").setData(["open": true])
+    var snapshot = try await collector.next()
+    while snapshot.metadata.hasPendingWrites { snapshot = try await collector.next() }
+    #expect(snapshot.documents.map(\.documentID) == ["open"])
+    // Writes after the last change the listener sees: its listen reports nothing newer.
+    for i in 0..<5 { try await tasks.document("closed\(i)").setData(["open": false]) }
+    #expect(db.localStore.unsettledBatchCount == 0)
+    #expect(collector.pending == 0)
+    collector.cancel()
+  }
 }

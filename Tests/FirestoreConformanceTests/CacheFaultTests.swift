@@ -155,8 +155,8 @@ struct CacheFaultTests {
         atPath: directory.appendingPathComponent(LocalStore.fileName(projectID: "cache", databaseID: "(default)")).path))
   }
 
-  @Test("a truncated cache file is reported once and rebuilt, never a crash")
-  func truncatedFileRecovers() async throws {
+  @Test("a truncated cache file is reported once and rebuilt, never a crash", arguments: [0.02, 0.5, 0.95])
+  func truncatedFileRecovers(keeping fraction: Double) async throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let server = try MockFirestoreServer.start()
@@ -172,7 +172,7 @@ struct CacheFaultTests {
     let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
     #expect(size > 50_000)
     let handle = try FileHandle(forWritingTo: file)
-    try handle.truncate(atOffset: UInt64(size / 2))
+    try handle.truncate(atOffset: UInt64(Double(size) * fraction))
     try handle.close()
 
     let messages = Mutex<[String]>([])

@@ -35,6 +35,10 @@ final class LocalStore: Sendable {
   /// Whether documents are cached at all (not ``LocalCacheSettings/none``).
   var isCaching: Bool { state.withLock { $0.storage != nil } }
 
+  /// How many batches of writes are not settled (pending, or acknowledged but not yet seen
+  /// by every listener that shows them), for tests.
+  var unsettledBatchCount: Int { state.withLock { $0.batches.count } }
+
   /// The bytes of documents cached now.
   var cachedBytes: Int { state.withLock { $0.storage?.byteCount ?? 0 } }
 
@@ -66,10 +70,7 @@ final class LocalStore: Sendable {
     state.withLock { s in
       var updates = results.map { (name: $0.name, document: Optional($0)) }
       if isComplete {
-        let returned = Set(results.map(\.name))
-        for document in s.localQuery(query).documents where !returned.contains(document.name) {
-          if s.cached(document.name) != nil { updates.append((document.name, nil)) }
-        }
+        for name in s.staleMatches(query, returned: Set(results.map(\.name))) { updates.append((name, nil)) }
       }
       s.store(updates)
     }

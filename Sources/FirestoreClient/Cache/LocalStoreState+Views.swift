@@ -65,14 +65,16 @@ extension LocalStoreState {
         updates.append((document.name, document))
       }
       // Documents that left the results changed on the server (or the limit pushed them
-      // out): their cached version can no longer be trusted to match.
-      for name in (view.server ?? [:]).keys where !incoming.contains(name) { updates.append((name, nil)) }
+      // out): their cached version can no longer be trusted to match. Those with writes in
+      // flight stay: the writes build on them.
+      let written = Set(batches.flatMap(\.documentNames))
+      for name in (view.server ?? [:]).keys where !incoming.contains(name) && !written.contains(name) {
+        updates.append((name, nil))
+      }
       if view.server == nil && structured.limit == nil && structured.startAt == nil && structured.endAt == nil {
         // The first complete answer: cached documents that match locally but not on the
         // server are stale.
-        for document in localQuery(view.query).documents where !incoming.contains(document.name) {
-          if cached(document.name) != nil { updates.append((document.name, nil)) }
-        }
+        for name in staleMatches(view.query, returned: incoming) { updates.append((name, nil)) }
       }
     }
     store(updates)
@@ -86,10 +88,33 @@ extension LocalStoreState {
 
   /// Forgets acknowledged batches no view needs any more.
   mutating func pruneBatches() {
-    let views = Array(self.views.values)
-    batches.removeAll { batch in
-      batch.isAcknowledged && !views.contains { view in batch.writes.indices.contains { view.needs(batch, $0) } }
+    var kept: [MutationBatch] = []
+    for batch in batches {
+      if !batch.isAcknowledged || views.values.contains(where: { stillShows(batch, in: $0) }) { kept.append(batch) }
     }
+    batches = kept
+  }
+
+  /// Whether an acknowledged batch still changes what `view` shows: its listen has not
+  /// caught up with a write to a document the view holds, or that the write brings in.
+  /// (A write that leaves a document outside the view changes nothing the listen would
+  /// report, so waiting for the listen to show it would keep the batch forever.)
+  private mutating func stillShows(_ batch: MutationBatch, in view: QueryView) -> Bool {
+    for (i, write) in batch.writes.enumerated() where view.needs(batch, i) {
+      let name = write.documentName
+      guard let path = path(of: name), view.query.covers(path: path) else { continue }
+      if view.server?[name] != nil { return true }
+      // The cache already holds the write's outcome when it could be computed.
+      guard let result = cached(name) ?? batch.apply(i, to: nil) else { continue }
+      switch view.query {
+      case .document: return true
+      case .query(var structured, _, _, _):
+        structured.limit = nil
+        structured.offset = nil
+        if !QueryEvaluator.evaluate(structured, over: [result]).isEmpty { return true }
+      }
+    }
+    return false
   }
 
   // MARK: - Writes

@@ -154,6 +154,18 @@ struct LocalStoreState {
     return (results, touched.intersection(results.map(\.name)))
   }
 
+  /// Cached documents that match `query` locally but are missing from `returned`, a
+  /// complete server answer to it: their cached versions are stale. Documents with writes
+  /// in flight are left alone, as those writes still build on them.
+  mutating func staleMatches(_ query: ViewQuery, returned: Set<String>) -> [String] {
+    guard case .query(let structured, let parent, let collectionID, let allDescendants) = query else { return [] }
+    let written = Set(batches.flatMap(\.documentNames))
+    let cached = withStorage([]) { storage throws(CacheStorageError) in
+      try storage.documents(parent: parent, collectionID: collectionID, allDescendants: allDescendants)
+    }
+    return QueryEvaluator.evaluate(structured, over: cached).map(\.name).filter { !returned.contains($0) && !written.contains($0) }
+  }
+
   private func queryDocumentName(_ query: ViewQuery) -> String {
     if case .document(let name, _) = query { return name }
     return ""

@@ -35,8 +35,12 @@ extension Firestore {
     let handle = ListenHandle()
     let manager = listenManager
     continuation.onTermination = { _ in
-      store.removeView(viewID)
-      if let id = handle.cancel() { Task { await manager.unlisten(id) } }
+      // Not inline: a stream can end inside the view's own delivery, under the store's lock.
+      let id = handle.cancel()
+      Task {
+        store.removeView(viewID)
+        if let id { await manager.unlisten(id) }
+      }
     }
     let settings = self.settings
     let database = databaseName
