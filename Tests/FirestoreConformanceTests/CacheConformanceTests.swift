@@ -9,6 +9,11 @@ import Testing
 /// on the cache agree with the server's answers.
 @Suite("Conformance: local cache")
 struct CacheConformanceTests {
+  private struct Favorite: Codable, Sendable {
+    @ServerTimestamp var starredAt: Timestamp?
+    var title: String
+  }
+
   @Test(".cache after a server read returns the document, marked as from the cache", arguments: Backend.all)
   func cacheAfterServerRead(_ backend: Backend) async throws {
     let db = backend.firestore()
@@ -179,6 +184,8 @@ struct CacheConformanceTests {
     #expect((doc.get("starredAt", serverTimestampBehavior: .estimate) as? Timestamp) != nil)
     #expect((doc.get("starredAt", serverTimestampBehavior: .previous) as? NSNull) != nil)
     #expect(doc.get("title") as? String == "Soup")
+    #expect(try doc.data(as: Favorite.self).starredAt == nil)
+    #expect(try doc.snapshot.data(as: Favorite.self, with: .estimate).starredAt != nil)
     var confirmed = try await collector.next()
     while confirmed.metadata.hasPendingWrites { confirmed = try await collector.next() }
     #expect((confirmed.documents.first?.get("starredAt") as? Timestamp) != nil)

@@ -11,6 +11,8 @@ final class MemoryCacheStorage: CacheStorage {
   let sizeLimit: Int
   private(set) var byteCount = 0
   private var entries: [String: Entry] = [:]
+  /// Document paths by collection path, so that a collection's query reads only its own.
+  private var byCollection: [String: Set<String>] = [:]
   private var clock: UInt64 = 0
 
   init(sizeLimit: Int) { self.sizeLimit = sizeLimit }
@@ -27,29 +29,49 @@ final class MemoryCacheStorage: CacheStorage {
   }
 
   func documents(parent: String, collectionID: String, allDescendants: Bool) -> [Document] {
+    let collections: [String]
+    if allDescendants {
+      collections = byCollection.keys.filter { collection in
+        collection.split(separator: "/").last.map(String.init) == collectionID
+          && (parent.isEmpty || collection.hasPrefix(parent + "/"))
+      }
+    } else {
+      collections = [parent.isEmpty ? collectionID : parent + "/" + collectionID]
+    }
     var result: [Document] = []
     let now = tick()
-    for (path, entry) in entries where CachePath.matches(path, parent: parent, collectionID: collectionID, allDescendants: allDescendants) {
-      entries[path]!.lastUse = now
-      result.append(entry.document)
+    for collection in collections {
+      for path in byCollection[collection] ?? [] {
+        guard entries[path] != nil else { continue }
+        entries[path]!.lastUse = now
+        result.append(entries[path]!.document)
+      }
     }
     return result
   }
 
+  private func remove(_ path: String) {
+    guard let old = entries.removeValue(forKey: path) else { return }
+    byteCount -= old.size
+    let collection = CachePath.split(path).collection
+    byCollection[collection]?.remove(path)
+    if byCollection[collection]?.isEmpty == true { byCollection[collection] = nil }
+  }
+
   func apply(_ changes: [(path: String, document: Document?)]) {
     for (path, document) in changes {
-      if let old = entries.removeValue(forKey: path) { byteCount -= old.size }
+      remove(path)
       if let document {
         let size = CachePath.size(of: document, path: path)
         entries[path] = Entry(document: document, size: size, lastUse: tick())
+        byCollection[CachePath.split(path).collection, default: []].insert(path)
         byteCount += size
       }
     }
     guard byteCount > sizeLimit else { return }
-    for (path, entry) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
+    for (path, _) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
       guard byteCount > sizeLimit else { break }
-      entries[path] = nil
-      byteCount -= entry.size
+      remove(path)
     }
   }
 }
