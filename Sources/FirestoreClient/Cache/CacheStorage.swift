@@ -13,6 +13,9 @@ protocol CacheStorage: AnyObject {
   var byteCount: Int { get }
   /// The document at `path`, or `nil` when it is not cached.
   func document(at path: String) throws(CacheStorageError) -> Document?
+  /// The cached document's update time (cheaper than reading it), or `nil` when it is not
+  /// cached or has none. Not counted as a use.
+  func updateTime(at path: String) throws(CacheStorageError) -> Timestamp?
   /// The cached documents of the collection `collectionID` directly under `parent` (`""`
   /// for the root), or with `allDescendants` of every collection with that ID below it.
   func documents(parent: String, collectionID: String, allDescendants: Bool) throws(CacheStorageError) -> [Document]

@@ -104,13 +104,16 @@ struct LocalStoreState {
   /// stale delivery.
   mutating func store(_ documents: [(name: String, document: Document?)]) {
     guard storage != nil, !documents.isEmpty else { return }
-    var changes: [(path: String, document: Document?)] = []
-    for (name, document) in documents {
-      guard let path = path(of: name) else { continue }
-      if let document, let newTime = document.updateTime, let held = cached(name)?.updateTime, newTime < held { continue }
-      changes.append((path, document))
+    let paths = documents.map { path(of: $0.name) }
+    withStorage(()) { storage throws(CacheStorageError) in
+      var changes: [(path: String, document: Document?)] = []
+      for ((_, document), path) in zip(documents, paths) {
+        guard let path else { continue }
+        if let document, let newTime = document.updateTime, let held = try storage.updateTime(at: path), newTime < held { continue }
+        changes.append((path, document))
+      }
+      try storage.apply(changes)
     }
-    withStorage(()) { storage throws(CacheStorageError) in try storage.apply(changes) }
   }
 
   // MARK: - Local documents

@@ -28,6 +28,8 @@ final class MemoryCacheStorage: CacheStorage {
     return entries[path]!.document
   }
 
+  func updateTime(at path: String) -> Timestamp? { entries[path]?.document.updateTime }
+
   func documents(parent: String, collectionID: String, allDescendants: Bool) -> [Document] {
     let collections: [String]
     if allDescendants {

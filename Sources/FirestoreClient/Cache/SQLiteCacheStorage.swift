@@ -3,19 +3,27 @@ import Foundation
 
 /// Documents in an SQLite file, so that they outlive the process.
 ///
-/// Every change is one SQLite transaction, so a crash leaves the previous state, never a
-/// half-written one. Opening checks the file's format marker, schema version and
-/// integrity (`PRAGMA quick_check`) and throws when any is wrong; the store then rebuilds.
+/// Every change is one SQLite transaction, in write-ahead-log mode with `synchronous=NORMAL`:
+/// a crash or power loss may lose the last changes but never leaves a half-written one.
+/// Opening checks the file's format marker, schema version and integrity
+/// (`PRAGMA quick_check`) and throws when any is wrong; the store then rebuilds.
+///
+/// Reads record their use in memory; it reaches the file with the next change (or after
+/// many reads), so reading costs no disk write.
 final class SQLiteCacheStorage: CacheStorage {
   /// Marks a file as this client's cache.
   static let format = "swift-firestore-cache"
   /// The schema version; a file with another one is rebuilt.
   static let schemaVersion = "1"
+  /// Uses recorded in memory beyond which they are written out without waiting for a change.
+  private static let touchFlushThreshold = 4096
 
   let sizeLimit: Int
   private(set) var byteCount = 0
   private let connection: SQLiteConnection
   private var clock: Int64 = 0
+  /// Last-use ticks of documents read since the last write.
+  private var touches: [String: Int64] = [:]
 
   /// Opens or creates the cache file at `path`.
   init(path: String, sizeLimit: Int) throws(CacheStorageError) {
@@ -36,6 +44,8 @@ final class SQLiteCacheStorage: CacheStorage {
 
   private func openOrCreate() throws(CacheStorageError) {
     let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.first?.text }
+    try connection.query("PRAGMA journal_mode = WAL")
+    try connection.execute("PRAGMA synchronous = NORMAL")
     if tables.isEmpty {
       try connection.execute(
         """
@@ -43,7 +53,8 @@ final class SQLiteCacheStorage: CacheStorage {
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE documents (
           path TEXT PRIMARY KEY, collection TEXT NOT NULL, collection_id TEXT NOT NULL,
-          body BLOB NOT NULL, size INTEGER NOT NULL, last_use INTEGER NOT NULL);
+          body BLOB NOT NULL, size INTEGER NOT NULL, last_use INTEGER NOT NULL,
+          update_seconds INTEGER, update_nanos INTEGER);
         CREATE INDEX documents_by_collection ON documents (collection);
         CREATE INDEX documents_by_collection_id ON documents (collection_id, collection);
         CREATE INDEX documents_by_last_use ON documents (last_use);
@@ -92,8 +103,39 @@ final class SQLiteCacheStorage: CacheStorage {
 
   func document(at path: String) throws(CacheStorageError) -> Document? {
     guard let row = try connection.query("SELECT body FROM documents WHERE path = ?", [.text(path)]).first else { return nil }
-    try connection.query("UPDATE documents SET last_use = ? WHERE path = ?", [.integer(tick()), .text(path)])
-    return try decode(row.first, path: path)
+    let document = try decode(row.first, path: path)
+    try touch([path])
+    return document
+  }
+
+  func updateTime(at path: String) throws(CacheStorageError) -> Timestamp? {
+    let rows = try connection.query("SELECT update_seconds, update_nanos FROM documents WHERE path = ?", [.text(path)])
+    guard let row = rows.first, row.count == 2, let seconds = row[0].integer, let nanos = row[1].integer else { return nil }
+    return Timestamp(seconds: seconds, nanoseconds: Int32(truncatingIfNeeded: nanos))
+  }
+
+  /// Records a use of `paths`, written out with the next change.
+  private func touch(_ paths: [String]) throws(CacheStorageError) {
+    let now = tick()
+    for path in paths { touches[path] = now }
+    if touches.count > Self.touchFlushThreshold {
+      try connection.execute("BEGIN IMMEDIATE")
+      do {
+        try flushTouches()
+        try connection.execute("COMMIT")
+      } catch {
+        try? connection.execute("ROLLBACK")
+        throw error
+      }
+    }
+  }
+
+  /// Writes the recorded uses; runs inside a transaction.
+  private func flushTouches() throws(CacheStorageError) {
+    for (path, use) in touches {
+      try connection.query("UPDATE documents SET last_use = ? WHERE path = ?", [.integer(use), .text(path)])
+    }
+    touches = [:]
   }
 
   func documents(parent: String, collectionID: String, allDescendants: Bool) throws(CacheStorageError) -> [Document] {
@@ -112,14 +154,14 @@ final class SQLiteCacheStorage: CacheStorage {
     }
     let rows = try connection.query("SELECT path, body FROM documents WHERE " + condition, arguments)
     var result: [Document] = []
+    var paths: [String] = []
     result.reserveCapacity(rows.count)
     for row in rows {
       let path = row.first?.text ?? "?"
       result.append(try decode(row.count > 1 ? row[1] : nil, path: path))
+      paths.append(path)
     }
-    if !rows.isEmpty {
-      try connection.query("UPDATE documents SET last_use = ? WHERE " + condition, [.integer(tick())] + arguments)
-    }
+    try touch(paths)
     return result
   }
 
@@ -127,6 +169,7 @@ final class SQLiteCacheStorage: CacheStorage {
     let before = byteCount
     try connection.execute("BEGIN IMMEDIATE")
     do {
+      try flushTouches()
       for (path, document) in changes {
         if let old = try connection.query("SELECT size FROM documents WHERE path = ?", [.text(path)]).first?.first?.integer {
           byteCount -= Int(old)
@@ -134,12 +177,14 @@ final class SQLiteCacheStorage: CacheStorage {
         if let document {
           let (collection, collectionID, _) = CachePath.split(path)
           let size = CachePath.size(of: document, path: path)
+          let updateTime: [SQLiteConnection.Argument] =
+            document.updateTime.map { [.integer($0.seconds), .integer(Int64($0.nanoseconds))] } ?? [.null, .null]
           try connection.query(
-            "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
               .text(path), .text(collection), .text(collectionID), .blob(JSONWriter.bytes(document.json)), .integer(Int64(size)),
               .integer(tick()),
-            ])
+            ] + updateTime)
           byteCount += size
         } else {
           try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)])

@@ -51,6 +51,7 @@ final class SQLiteConnection {
     case text(String)
     case integer(Int64)
     case blob([UInt8])
+    case null
   }
 
   /// A result column.
@@ -88,6 +89,7 @@ final class SQLiteConnection {
       case .integer(let v): rc = sqlite3_bind_int64(statement, index, v)
       case .blob(let bytes):
         rc = bytes.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), transient) }
+      case .null: rc = sqlite3_bind_null(statement, index)
       }
       if rc != SQLITE_OK { throw failure("binding \(sql)", rc) }
     }
