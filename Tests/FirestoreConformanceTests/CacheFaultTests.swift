@@ -208,6 +208,27 @@ struct CacheFaultTests {
     #expect(messages.withLock { $0.count } == 1)
   }
 
+  @Test("a cache over its size evicts the documents used least recently", arguments: ["memory", "persistent"])
+  func evictionBySize(_ kind: String) async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let size = LocalCacheSettings.minimumSizeBytes
+    let (server, db) = try makeServer(
+      cache: kind == "memory" ? .memory(sizeBytes: size) : .persistent(directory: directory, sizeBytes: size))
+    defer { server.stop() }
+    let text = String(repeating: "x", count: 100_000)
+    for i in 0..<8 { try await db.document("big/d\(i)").setData(["text": text]) }
+    // d0 is read again, so d1 is now the least recently used.
+    _ = try await db.document("big/d0").getDocument(source: .cache)
+    for i in 8..<14 { try await db.document("big/d\(i)").setData(["text": text]) }
+    #expect(db.localStore.cachedBytes <= size)
+    #expect(try await db.document("big/d0").getDocument(source: .cache).exists)
+    await #expect(throws: FirestoreError.self) { try await db.document("big/d1").getDocument(source: .cache) }
+    #expect(try await db.document("big/d13").getDocument(source: .cache).exists)
+    // Evicted is only gone from the cache: the server still has it.
+    #expect(try await db.document("big/d1").getDocument().exists)
+  }
+
   @Test("cache settings below the minimum size are rejected, naming the size")
   func invalidCacheSettings() async throws {
     let db = client(host: "127.0.0.1:1", cache: .memory(sizeBytes: 1000))

@@ -137,12 +137,17 @@ struct LocalStoreState {
   /// The cached documents of a query's collection(s) with pending writes applied, matched,
   /// ordered and limited locally; also the names shown with pending writes.
   mutating func localQuery(_ query: ViewQuery) -> (documents: [Document], pending: Set<String>) {
-    guard case .query(let structured, let parent, let collectionID, let allDescendants) = query else {
-      let (document, _, pending) = localDocument(queryDocumentName(query))
-      return (document.map { [$0] } ?? [], pending ? [queryDocumentName(query)] : [])
-    }
-    let cached = withStorage([]) { storage throws(CacheStorageError) in
-      try storage.documents(parent: parent, collectionID: collectionID, allDescendants: allDescendants)
+    let structured: StructuredQuery
+    let cached: [Document]
+    switch query {
+    case .document(let name, _):
+      let (document, _, pending) = localDocument(name)
+      return (document.map { [$0] } ?? [], pending ? [name] : [])
+    case .query(let q, let parent, let collectionID, let allDescendants):
+      structured = q
+      cached = withStorage([]) { storage throws(CacheStorageError) in
+        try storage.documents(parent: parent, collectionID: collectionID, allDescendants: allDescendants)
+      }
     }
     var current = Dictionary(cached.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     var touched = Set<String>()
@@ -167,10 +172,5 @@ struct LocalStoreState {
       try storage.documents(parent: parent, collectionID: collectionID, allDescendants: allDescendants)
     }
     return QueryEvaluator.evaluate(structured, over: cached).map(\.name).filter { !returned.contains($0) && !written.contains($0) }
-  }
-
-  private func queryDocumentName(_ query: ViewQuery) -> String {
-    if case .document(let name, _) = query { return name }
-    return ""
   }
 }
