@@ -14,24 +14,7 @@ extension LocalStoreState {
       }
     }
     if !applicable { return (view.serverDocuments, []) }
-    var current = server
-    var touched = Set<String>()
-    for batch in batches {
-      for (i, write) in batch.writes.enumerated() where view.needs(batch, i) {
-        let name = write.documentName
-        guard let path = path(of: name), view.query.covers(path: path) else { continue }
-        // A document outside the server's results may still be cached (not matching before).
-        let base = current[name] ?? (touched.contains(name) ? nil : cached(name))
-        current[name] = batch.apply(i, to: base)
-        touched.insert(name)
-      }
-    }
-    let results: [Document]
-    switch view.query {
-    case .document(let name, _): results = current[name].map { [$0] } ?? []
-    case .query(let structured, _, _, _): results = QueryEvaluator.evaluate(structured, over: Array(current.values))
-    }
-    return (results, touched.intersection(results.map(\.name)))
+    return overlay(view.query, on: server, lookingUpOthers: true, applies: view.needs)
   }
 
   /// Recomputes view `id` and delivers a snapshot if its listener should hear of the change.

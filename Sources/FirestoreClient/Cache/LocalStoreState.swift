@@ -137,28 +137,45 @@ struct LocalStoreState {
   /// The cached documents of a query's collection(s) with pending writes applied, matched,
   /// ordered and limited locally; also the names shown with pending writes.
   mutating func localQuery(_ query: ViewQuery) -> (documents: [Document], pending: Set<String>) {
-    let structured: StructuredQuery
     let cached: [Document]
     switch query {
     case .document(let name, _):
       let (document, _, pending) = localDocument(name)
       return (document.map { [$0] } ?? [], pending ? [name] : [])
-    case .query(let q, let parent, let collectionID, let allDescendants):
-      structured = q
+    case .query(_, let parent, let collectionID, let allDescendants):
       cached = withStorage([]) { storage throws(CacheStorageError) in
         try storage.documents(parent: parent, collectionID: collectionID, allDescendants: allDescendants)
       }
     }
-    var current = Dictionary(cached.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    let current = Dictionary(cached.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    // Acknowledged writes are in the cache already.
+    return overlay(query, on: current, lookingUpOthers: false) { batch, _ in !batch.isAcknowledged }
+  }
+
+  /// `base` (documents by name) with the writes `applies` selects applied in order, then
+  /// matched, ordered and limited as `query` says; also the names shown with such writes.
+  ///
+  /// - Parameter lookingUpOthers: whether a written document missing from `base` is read
+  ///   from the cache (`base` is a server result, which lacks documents that did not match).
+  mutating func overlay(
+    _ query: ViewQuery, on base: [String: Document], lookingUpOthers: Bool, applies: (MutationBatch, Int) -> Bool
+  ) -> (documents: [Document], pending: Set<String>) {
+    var current = base
     var touched = Set<String>()
-    for batch in batches where !batch.isAcknowledged {
-      for (i, write) in batch.writes.enumerated() {
-        guard let path = path(of: write.documentName), query.covers(path: path) else { continue }
-        current[write.documentName] = batch.apply(i, to: current[write.documentName])
-        touched.insert(write.documentName)
+    for batch in batches {
+      for (i, write) in batch.writes.enumerated() where applies(batch, i) {
+        let name = write.documentName
+        guard let path = path(of: name), query.covers(path: path) else { continue }
+        let before = current[name] ?? (lookingUpOthers && !touched.contains(name) ? cached(name) : nil)
+        current[name] = batch.apply(i, to: before)
+        touched.insert(name)
       }
     }
-    let results = QueryEvaluator.evaluate(structured, over: Array(current.values))
+    let results: [Document]
+    switch query {
+    case .document(let name, _): results = current[name].map { [$0] } ?? []
+    case .query(let structured, _, _, _): results = QueryEvaluator.evaluate(structured, over: Array(current.values))
+    }
     return (results, touched.intersection(results.map(\.name)))
   }
 

@@ -119,14 +119,7 @@ final class SQLiteCacheStorage: CacheStorage {
     let now = tick()
     for path in paths { touches[path] = now }
     if touches.count > Self.touchFlushThreshold {
-      try connection.execute("BEGIN IMMEDIATE")
-      do {
-        try flushTouches()
-        try connection.execute("COMMIT")
-      } catch {
-        try? connection.execute("ROLLBACK")
-        throw error
-      }
+      try connection.inTransaction { () throws(CacheStorageError) in try flushTouches() }
     }
   }
 
@@ -167,41 +160,40 @@ final class SQLiteCacheStorage: CacheStorage {
 
   func apply(_ changes: [(path: String, document: Document?)]) throws(CacheStorageError) {
     let before = byteCount
-    try connection.execute("BEGIN IMMEDIATE")
     do {
-      try flushTouches()
-      for (path, document) in changes {
-        if let old = try connection.query("SELECT size FROM documents WHERE path = ?", [.text(path)]).first?.first?.integer {
-          byteCount -= Int(old)
+      try connection.inTransaction { () throws(CacheStorageError) in
+        try flushTouches()
+        for (path, document) in changes {
+          if let old = try connection.query("SELECT size FROM documents WHERE path = ?", [.text(path)]).first?.first?.integer {
+            byteCount -= Int(old)
+          }
+          if let document {
+            let (collection, collectionID, _) = CachePath.split(path)
+            let size = CachePath.size(of: document, path: path)
+            let updateTime: [SQLiteConnection.Argument] =
+              document.updateTime.map { [.integer($0.seconds), .integer(Int64($0.nanoseconds))] } ?? [.null, .null]
+            try connection.query(
+              "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+              [
+                .text(path), .text(collection), .text(collectionID), .blob(JSONWriter.bytes(document.json)), .integer(Int64(size)),
+                .integer(tick()),
+              ] + updateTime)
+            byteCount += size
+          } else {
+            try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)])
+          }
         }
-        if let document {
-          let (collection, collectionID, _) = CachePath.split(path)
-          let size = CachePath.size(of: document, path: path)
-          let updateTime: [SQLiteConnection.Argument] =
-            document.updateTime.map { [.integer($0.seconds), .integer(Int64($0.nanoseconds))] } ?? [.null, .null]
-          try connection.query(
-            "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-              .text(path), .text(collection), .text(collectionID), .blob(JSONWriter.bytes(document.json)), .integer(Int64(size)),
-              .integer(tick()),
-            ] + updateTime)
-          byteCount += size
-        } else {
-          try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)])
+        while byteCount > sizeLimit {
+          let victims = try connection.query("SELECT path, size FROM documents ORDER BY last_use LIMIT 64")
+          if victims.isEmpty { break }
+          for victim in victims {
+            guard byteCount > sizeLimit, let path = victim.first?.text else { break }
+            try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)])
+            byteCount -= Int(victim.count > 1 ? victim[1].integer ?? 0 : 0)
+          }
         }
       }
-      while byteCount > sizeLimit {
-        let victims = try connection.query("SELECT path, size FROM documents ORDER BY last_use LIMIT 64")
-        if victims.isEmpty { break }
-        for victim in victims {
-          guard byteCount > sizeLimit, let path = victim.first?.text else { break }
-          try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)])
-          byteCount -= Int(victim.count > 1 ? victim[1].integer ?? 0 : 0)
-        }
-      }
-      try connection.execute("COMMIT")
     } catch {
-      try? connection.execute("ROLLBACK")
       byteCount = before
       throw error
     }

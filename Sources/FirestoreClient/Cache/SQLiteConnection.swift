@@ -46,6 +46,19 @@ final class SQLiteConnection {
     if rc != SQLITE_OK { throw failure(sql, rc) }
   }
 
+  /// Runs `body` in one transaction: all of its changes or, when it throws, none.
+  func inTransaction<T>(_ body: () throws(CacheStorageError) -> T) throws(CacheStorageError) -> T {
+    try execute("BEGIN IMMEDIATE")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+
   /// A bound statement parameter.
   enum Argument {
     case text(String)
