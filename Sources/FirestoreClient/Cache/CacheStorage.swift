@@ -19,8 +19,8 @@ protocol CacheStorage: AnyObject {
   /// The cached documents of the collection `collectionID` directly under `parent` (`""`
   /// for the root), or with `allDescendants` of every collection with that ID below it.
   func documents(parent: String, collectionID: String, allDescendants: Bool) throws(CacheStorageError) -> [Document]
-  /// Stores (non-`nil`) or removes (`nil`) documents, all or none, then evicts the least
-  /// recently used documents while over ``sizeLimit``.
+  /// Stores (non-`nil`) or removes (`nil`) documents, all or none; then, when over
+  /// ``sizeLimit``, evicts the least recently used documents down to ``evictionTarget``.
   func apply(_ changes: [(path: String, document: Document?)]) throws(CacheStorageError)
 }
 
@@ -32,6 +32,12 @@ struct CacheStorageError: Error, CustomStringConvertible {
   /// schema), so that the store rebuilds the cache; otherwise the failure is transient
   /// (the file is locked, the disk full) and only the operation fails.
   var isCorruption = true
+}
+
+extension CacheStorage {
+  /// What eviction brings the size down to: 90 % of the limit, so that a full cache does
+  /// not evict on every write.
+  var evictionTarget: Int { sizeLimit - sizeLimit / 10 }
 }
 
 /// Path arithmetic shared by the storages.

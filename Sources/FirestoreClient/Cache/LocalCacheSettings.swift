@@ -5,8 +5,8 @@ import Foundation
 ///
 /// The default is an in-memory cache of 100 MB, as in the Firebase Apple SDK. A persistent
 /// cache survives the process: the next run that opens the same directory starts with what
-/// the previous one stored. When a cache holds more than its size, the documents used least
-/// recently are evicted.
+/// the previous one stored. When a cache grows past its size, the documents used least
+/// recently are evicted until it holds 90 % of it.
 ///
 /// ```swift
 /// var settings = FirestoreSettings()

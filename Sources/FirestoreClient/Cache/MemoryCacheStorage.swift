@@ -72,7 +72,7 @@ final class MemoryCacheStorage: CacheStorage {
     }
     guard byteCount > sizeLimit else { return }
     for (path, _) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
-      guard byteCount > sizeLimit else { break }
+      guard byteCount > evictionTarget else { break }
       remove(path)
     }
   }

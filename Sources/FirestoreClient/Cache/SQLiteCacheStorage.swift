@@ -183,11 +183,12 @@ final class SQLiteCacheStorage: CacheStorage {
             try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)])
           }
         }
-        while byteCount > sizeLimit {
+        let target = byteCount > sizeLimit ? evictionTarget : sizeLimit
+        while byteCount > target {
           let victims = try connection.query("SELECT path, size FROM documents ORDER BY last_use LIMIT 64")
           if victims.isEmpty { break }
           for victim in victims {
-            guard byteCount > sizeLimit, let path = victim.first?.text else { break }
+            guard byteCount > target, let path = victim.first?.text else { break }
             try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)])
             byteCount -= Int(victim.count > 1 ? victim[1].integer ?? 0 : 0)
           }
