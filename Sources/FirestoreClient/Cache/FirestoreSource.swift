@@ -7,8 +7,9 @@
 /// let fresh = try await ref.getDocument(source: .server)
 /// ```
 public enum FirestoreSource: Sendable, Hashable {
-  /// The server; when it cannot be reached (`unavailable`, `deadlineExceeded`), the local
-  /// cache, with ``SnapshotMetadata/isFromCache`` set. A document that is not cached then
+  /// The server; when it cannot be reached (`unavailable` or `deadlineExceeded`, once the
+  /// settings' ``RetryPolicy`` has given up), the local cache, with
+  /// ``SnapshotMetadata/isFromCache`` set. A document that is not cached then
   /// fails with the server's error; a query returns what the cache holds.
   case `default`
   /// The server only: a failure is reported, never replaced by cached data.
