@@ -1,6 +1,7 @@
 import Foundation
 
-/// How a ``Firestore`` instance connects: host, TLS, credentials, retries and time limits.
+/// How a ``Firestore`` instance connects and caches: host, TLS, credentials, retries, time
+/// limits, and the local cache.
 ///
 /// A fresh value honours `FIRESTORE_EMULATOR_HOST` the way the official server SDKs do:
 /// when it is set (`host:port`), the host becomes that address, TLS is off, and the
