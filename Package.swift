@@ -14,7 +14,9 @@ let package = Package(
     .target(name: "FirestoreWire"),
     // OpenSSL's libcrypto, for RS256 (service account assertions): Debian libssl-dev.
     .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-    .target(name: "FirestoreClient", dependencies: ["FirestoreWire", "COpenSSL"]),
+    // SQLite from the system (Debian libsqlite3-dev) for the persistent local cache.
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .target(name: "FirestoreClient", dependencies: ["FirestoreWire", "COpenSSL", "CSQLite"]),
     .target(name: "FirestoreMock", dependencies: ["FirestoreWire"], path: "Mocks/FirestoreMock"),
     .executableTarget(name: "FirestoreMockServer", dependencies: ["FirestoreMock"], path: "Mocks/FirestoreMockServer"),
     .executableTarget(name: "firestore-bench", dependencies: ["FirestoreMock", "FirestoreClient"], path: "Benchmarks/FirestoreBench"),

@@ -12,6 +12,11 @@
 //                  .added change; 5 warm-up writes, 20 ms apart. LISTEN_N overrides 100.
 //   listen-hold    keeps one listener on users/u1/favorites for HOLD_SECONDS (default 20),
 //                  to time another process's writes while our listener is attached.
+//   cache          on an in-process mock server: a filtered, ordered, limited query over
+//                  2,000 documents from .server and from .cache (50 runs each), and the
+//                  latency-compensation echo: set() start -> the same instance's listener
+//                  showing the write (pending), and -> showing it confirmed (100 writes);
+//                  with the memory cache, then the persistent (SQLite) one.
 //
 // Figures are printed, never asserted: performance is measured here, not in tests.
 import FirestoreClient
@@ -131,6 +136,101 @@ func listenLatency() async throws -> (latency: [Duration], ack: [Duration]) {
   return (latency, ack)
 }
 
+/// When each keyed event first happened, and who waits for it.
+final class Arrivals: Sendable {
+  private struct State {
+    var seen: [String: ContinuousClock.Instant] = [:]
+    var waiters: [String: CheckedContinuation<ContinuousClock.Instant, Never>] = [:]
+  }
+
+  private let state = Mutex(State())
+
+  func record(_ key: String, at time: ContinuousClock.Instant) {
+    let waiter = state.withLock { s -> CheckedContinuation<ContinuousClock.Instant, Never>? in
+      guard s.seen[key] == nil else { return nil }
+      s.seen[key] = time
+      return s.waiters.removeValue(forKey: key)
+    }
+    waiter?.resume(returning: time)
+  }
+
+  func wait(_ key: String) async -> ContinuousClock.Instant {
+    await withCheckedContinuation { continuation in
+      let time = state.withLock { s -> ContinuousClock.Instant? in
+        if let time = s.seen[key] { return time }
+        s.waiters[key] = continuation
+        return nil
+      }
+      if let time { continuation.resume(returning: time) }
+    }
+  }
+}
+
+/// Cache reads against server reads, and the latency-compensation echo, on a mock server,
+/// with the cache `kind` (`memory` or `persistent`, in a temporary directory).
+func cacheScenario(_ kind: String) async throws {
+  let server = try MockFirestoreServer.start()
+  defer { server.stop() }
+  var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("firestore-bench-\(UUID().uuidString)")
+  defer { try? FileManager.default.removeItem(at: directory) }
+  if kind == "persistent" { settings.cache = .persistent(directory: directory) }
+  let db = Firestore(projectID: "bench", settings: settings)
+  let items = db.collection("items")
+  for chunk in stride(from: 0, to: 2000, by: 500) {
+    let batch = db.batch()
+    for i in chunk..<chunk + 500 {
+      batch.setData(["i": i, "group": i % 10, "name": "item \(i)"], forDocument: items.document("d\(i)"))
+    }
+    try await batch.commit()
+  }
+  _ = try await items.getDocuments(source: .server)
+  let query = items.whereField("group", isEqualTo: 3).order(by: "i", descending: true).limit(to: 20)
+  let clock = ContinuousClock()
+  for source in [FirestoreSource.server, .cache] {
+    var samples: [Duration] = []
+    for run in 0..<55 {
+      let t0 = clock.now
+      let result = try await query.getDocuments(source: source)
+      if run >= 5 { samples.append(clock.now - t0) }
+      guard result.count == 20 else { throw FirestoreError(.internal, "expected 20 results, got \(result.count)") }
+    }
+    let (median, p95) = summarize(samples)
+    print(
+      String(format: "cache (%@): query from .%@ median %.2f ms, p95 %.2f ms (2,000 documents, 50 runs)", kind, "\(source)", median, p95))
+  }
+
+  let arrivals = Arrivals()
+  let favorites = db.collection("users/u1/favorites")
+  let listener = Task {
+    for try await snapshot in favorites.snapshots(includeMetadataChanges: true) {
+      let now = clock.now
+      for document in snapshot.documents {
+        arrivals.record((document.metadata.hasPendingWrites ? "pending " : "confirmed ") + document.documentID, at: now)
+      }
+    }
+  }
+  defer { listener.cancel() }
+  var pending: [Duration] = []
+  var confirmed: [Duration] = []
+  for i in 0..<105 {
+    let id = "meal\(i)"
+    let t0 = clock.now
+    try await favorites.document(id).setData(["starredAt": FieldValue.serverTimestamp()])
+    let shown = await arrivals.wait("pending " + id)
+    let settled = await arrivals.wait("confirmed " + id)
+    if i >= 5 {
+      pending.append(shown - t0)
+      confirmed.append(settled - t0)
+    }
+  }
+  let (pendingMedian, pendingP95) = summarize(pending)
+  let (confirmedMedian, confirmedP95) = summarize(confirmed)
+  print(String(format: "cache (%@): set() -> own listener shows it (pending) median %.3f ms, p95 %.3f ms", kind, pendingMedian, pendingP95))
+  print(
+    String(format: "cache (%@): set() -> own listener shows it confirmed median %.2f ms, p95 %.2f ms", kind, confirmedMedian, confirmedP95))
+}
+
 let scenarios = CommandLine.arguments.dropFirst().isEmpty ? ["mock-startup"] : Array(CommandLine.arguments.dropFirst())
 for scenario in scenarios {
   switch scenario {
@@ -170,8 +270,11 @@ for scenario in scenarios {
     let (ackMedian, ackP95) = summarize(ack)
     print(String(format: "listen: write -> snapshot median %.2f ms, p95 %.2f ms over %d writes", median, p95, latency.count))
     print(String(format: "listen-ack: set() return median %.2f ms, p95 %.2f ms", ackMedian, ackP95))
+  case "cache":
+    try await cacheScenario("memory")
+    try await cacheScenario("persistent")
   default:
-    FileHandle.standardError.write(Data("unknown scenario \(scenario); known: mock-startup, set, listen, listen-hold\n".utf8))
+    FileHandle.standardError.write(Data("unknown scenario \(scenario); known: mock-startup, set, listen, listen-hold, cache\n".utf8))
     exit(2)
   }
 }

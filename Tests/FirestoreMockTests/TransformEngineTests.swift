@@ -10,7 +10,7 @@ extension QueryEngineTests {
     static let now = Timestamp(seconds: 1_790_000_000, nanoseconds: 354_987_654)
 
     static func apply(_ kind: FieldTransform.Kind, _ current: Value?) -> (Value, Value) {
-      let r = TransformEngine.apply(kind, to: current, requestTime: now)
+      let r = TransformEvaluator.apply(kind, to: current, requestTime: now)
       return (r.newValue, r.result)
     }
 

@@ -276,7 +276,7 @@ struct WatchStateTests {
     let query = StructuredQuery(
       from: [.init(collectionID: "c")],
       filter: .composite(
-        op: .and, filters: [.field(path: "z", op: .notEqual, value: .null), .field(path: "a.b", op: .lessThan, value: .integer(1))]))
+        op: .and, filters: [.field(path: "z", op: .notEqual, value: .string("x")), .field(path: "a.b", op: .lessThan, value: .integer(1))]))
     #expect(
       DocumentOrdering.normalizedOrderBy(query) == [
         .init(fieldPath: "a.b", descending: false), .init(fieldPath: "z", descending: false),

@@ -265,14 +265,9 @@ final class MockStore: @unchecked Sendable {
           upserted.insert(path)
           var fields = before?.fields ?? [:]
           if let mask = write.updateMask {
-            for canonical in mask {
-              let segments = try fieldPath(canonical)
-              if let value = FieldMap.get(doc.fields, segments) {
-                FieldMap.set(&fields, segments, value)
-              } else {
-                FieldMap.remove(&fields, segments)
-              }
-            }
+            var paths: [[String]] = []
+            for canonical in mask { paths.append(try fieldPath(canonical)) }
+            FieldMap.applyMask(paths, from: doc.fields, to: &fields)
           } else {
             fields = doc.fields
           }
@@ -336,7 +331,7 @@ final class MockStore: @unchecked Sendable {
     var results: [Value] = []
     for transform in transforms {
       let segments = try fieldPath(transform.fieldPath)
-      let (newValue, result) = TransformEngine.apply(transform.kind, to: FieldMap.get(fields, segments), requestTime: time)
+      let (newValue, result) = TransformEvaluator.apply(transform.kind, to: FieldMap.get(fields, segments), requestTime: time)
       FieldMap.set(&fields, segments, newValue)
       results.append(result)
     }

@@ -25,6 +25,8 @@ public final class Firestore: Sendable {
   let documentsRoot: String
   /// Multiplexes this instance's real-time listeners over one Listen stream.
   let listenManager = ListenManager()
+  /// The local cache, pending writes and listeners' views (see ``LocalCacheSettings``).
+  let localStore: LocalStore
 
   /// Creates a client for a database.
   ///
@@ -41,7 +43,10 @@ public final class Firestore: Sendable {
     rest = RESTClient(
       settings: settings,
       databasePath: "/v1/projects/\(ResourcePath.escapeSegment(projectID))/databases/\(ResourcePath.escapeSegment(database))",
-      configurationError: Self.validate(projectID: projectID, database: database))
+      configurationError: Self.validate(projectID: projectID, database: database) ?? settings.cache.validationError)
+    localStore = LocalStore(
+      settings: settings.cache.validationError == nil ? settings.cache : .none, projectID: projectID, databaseID: database,
+      documentsRoot: documentsRoot, log: settings.logHandler)
   }
 
   /// Creates a client for the project the credentials name: a service account key's

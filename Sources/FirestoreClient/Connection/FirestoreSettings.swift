@@ -1,6 +1,7 @@
 import Foundation
 
-/// How a ``Firestore`` instance connects: host, TLS, credentials, retries and time limits.
+/// How a ``Firestore`` instance connects and caches: host, TLS, credentials, retries, time
+/// limits, and the local cache.
 ///
 /// A fresh value honours `FIRESTORE_EMULATOR_HOST` the way the official server SDKs do:
 /// when it is set (`host:port`), the host becomes that address, TLS is off, and the
@@ -30,6 +31,12 @@ public struct FirestoreSettings: Sendable {
   /// What carries HTTP requests; `nil` uses ``SocketTransport/shared`` (HTTP/1.1 on
   /// sockets for `http` hosts, URLSession for `https`).
   public var transport: (any Transport)?
+  /// Where documents read and written are kept locally: in memory (the default, 100 MB),
+  /// in an SQLite file that survives restarts, or nowhere. See ``LocalCacheSettings``.
+  public var cache: LocalCacheSettings
+  /// Receives the client's rare diagnostic messages (such as a corrupt cache file being
+  /// rebuilt); by default they are written to standard error.
+  public var logHandler: @Sendable (String) -> Void
 
   /// Settings from the environment: the emulator when `FIRESTORE_EMULATOR_HOST` is set,
   /// production otherwise.
@@ -51,6 +58,13 @@ public struct FirestoreSettings: Sendable {
     retryPolicy = RetryPolicy()
     timeout = .seconds(60)
     transport = nil
+    cache = .memory()
+    logHandler = Self.standardErrorLog
+  }
+
+  /// Writes a message to standard error, one line per message.
+  static let standardErrorLog: @Sendable (String) -> Void = { message in
+    FileHandle.standardError.write(Data("[FirestoreClient] \(message)\n".utf8))
   }
 
   /// Settings for an emulator at `host` (`"127.0.0.1:8080"`), with the `owner` token.

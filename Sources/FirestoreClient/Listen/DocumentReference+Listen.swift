@@ -16,8 +16,8 @@ extension DocumentReference {
   /// The document's state as an `AsyncSequence`; see ``snapshots``.
   ///
   /// - Parameter includeMetadataChanges: whether snapshots that differ only in
-  ///   ``SnapshotMetadata`` are delivered; accepted for compatibility with the Firebase
-  ///   Apple SDK, and without effect until the client has a cache.
+  ///   ``SnapshotMetadata`` are delivered (the server confirming a cached or pending state).
+  ///   Either way the first snapshot may come from the cache when it holds the document.
   public func snapshots(includeMetadataChanges: Bool) -> DocumentSnapshots {
     DocumentSnapshots(reference: self, includeMetadataChanges: includeMetadataChanges)
   }
@@ -39,16 +39,21 @@ extension DocumentReference {
   }
 
   /// Starts a listen of this document (a documents target).
-  func listen() -> AsyncThrowingStream<DocumentSnapshot, any Error> {
+  func listen(includeMetadataChanges: Bool) -> AsyncThrowingStream<DocumentSnapshot, any Error> {
     let kind: Result<Target.Kind, FirestoreError>
+    var view: ViewQuery?
     do throws(FirestoreError) {
-      kind = .success(.documents([try validated().name]))
+      let ref = try validated()
+      kind = .success(.documents([ref.name]))
+      view = .document(name: ref.name, path: ref.path)
     } catch {
       kind = .failure(error)
     }
     let reference = self
-    return firestore.listenStream(kind) { watch in
-      DocumentSnapshot(reference: reference, document: watch.documents.first, readTime: watch.readTime)
+    return firestore.listenStream(kind, view: view, includeMetadataChanges: includeMetadataChanges) { snapshot in
+      DocumentSnapshot(
+        reference: reference, document: snapshot.documents.first, readTime: snapshot.readTime,
+        metadata: snapshot.metadata(of: reference.name))
     }
   }
 }

@@ -19,7 +19,7 @@ public struct DocumentSnapshots: AsyncSequence, Sendable {
 
   /// Starts listening and returns the iterator.
   public func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(base: reference.listen().makeAsyncIterator())
+    AsyncIterator(base: reference.listen(includeMetadataChanges: includeMetadataChanges).makeAsyncIterator())
   }
 
   /// Yields the snapshots; dropping it stops the listen.

@@ -1,26 +1,46 @@
 import FirestoreWire
 
 extension Firestore {
-  /// A stream of listen results for `kind`, mapped by `transform`.
+  /// A stream of a listener's snapshots for target `kind`, each rendered by `render`.
   ///
-  /// Nothing is sent until the stream is created; an invalid target fails the stream at once.
-  /// Ending the stream (cancellation, the iterator going away, or an error) removes the target.
+  /// The listener's view lives in the ``LocalStore``: it may deliver a first snapshot from
+  /// the cache at once, shows this client's pending writes, and is fed every server
+  /// snapshot of the target. Nothing is sent until the stream is created; an invalid target
+  /// fails the stream at once. Ending the stream (cancellation, the iterator going away, or
+  /// an error) removes the target and the view.
   func listenStream<T: Sendable>(
-    _ kind: Result<Target.Kind, FirestoreError>, transform: @escaping @Sendable (WatchSnapshot) throws -> T
+    _ kind: Result<Target.Kind, FirestoreError>, view viewQuery: ViewQuery?, includeMetadataChanges: Bool,
+    render: @escaping @Sendable (ViewSnapshot) throws -> T
   ) -> AsyncThrowingStream<T, any Error> {
     let (stream, continuation) = AsyncThrowingStream<T, any Error>.makeStream()
     let target: Target.Kind
+    let view: ViewQuery
     do {
       if let error = rest.configurationError { throw error }
       target = try kind.get()
+      guard let viewQuery else { throw FirestoreError(.internal, "listen target without a view") }
+      view = viewQuery
     } catch {
       continuation.finish(throwing: error)
       return stream
     }
+    let store = localStore
+    let viewID = store.addView(view, includeMetadataChanges: includeMetadataChanges) { snapshot in
+      do {
+        continuation.yield(try render(snapshot))
+      } catch {
+        continuation.finish(throwing: error)
+      }
+    }
     let handle = ListenHandle()
     let manager = listenManager
     continuation.onTermination = { _ in
-      if let id = handle.cancel() { Task { await manager.unlisten(id) } }
+      // Not inline: a stream can end inside the view's own delivery, under the store's lock.
+      let id = handle.cancel()
+      Task {
+        store.removeView(viewID)
+        if let id { await manager.unlisten(id) }
+      }
     }
     let settings = self.settings
     let database = databaseName
@@ -28,12 +48,9 @@ extension Firestore {
       let id = await manager.listen(target, settings: settings, database: database) { result in
         switch result {
         case .success(let snapshot):
-          do {
-            continuation.yield(try transform(snapshot))
-          } catch {
-            continuation.finish(throwing: error)
-          }
+          store.applyWatch(viewID, snapshot)
         case .failure(let error):
+          store.removeView(viewID)
           continuation.finish(throwing: error)
         }
       }

@@ -16,8 +16,10 @@ extension QueryConvertible {
   /// The query's results as an `AsyncSequence`; see ``snapshots``.
   ///
   /// - Parameter includeMetadataChanges: whether snapshots that differ only in
-  ///   ``SnapshotMetadata`` are delivered; accepted for compatibility with the Firebase
-  ///   Apple SDK, and without effect until the client has a cache.
+  ///   ``SnapshotMetadata`` are delivered: the server's first answer when it matches the
+  ///   cached snapshot delivered before it, and the confirmation of this client's writes.
+  ///   Either way, the first snapshot may come from the cache (``SnapshotMetadata/isFromCache``)
+  ///   when the cache has matching documents, as in the Firebase Apple SDK.
   public func snapshots(includeMetadataChanges: Bool) -> QuerySnapshots {
     QuerySnapshots(query: query, includeMetadataChanges: includeMetadataChanges)
   }
@@ -41,15 +43,20 @@ extension QueryConvertible {
 }
 
 extension Query {
-  /// Starts a listen of this query (see ``Firestore/listenStream(_:transform:)``).
-  func listen() -> AsyncThrowingStream<QuerySnapshot, any Error> {
+  /// Starts a listen of this query (see ``Firestore/listenStream(_:view:includeMetadataChanges:render:)``).
+  func listen(includeMetadataChanges: Bool) -> AsyncThrowingStream<QuerySnapshot, any Error> {
     let kind: Result<Target.Kind, FirestoreError>
     let reverses: Bool
+    var view: ViewQuery?
     do throws(FirestoreError) {
       let lowered = try lowered()
       let parentName = firestore.documentsRoot + (parent.segments.isEmpty ? "" : "/" + parent.string)
       kind = .success(.query(parent: parentName, lowered.structuredQuery))
       reverses = lowered.reversesResults
+      // Listen has no offset; the view matches what the target returns.
+      var structured = lowered.structuredQuery
+      structured.offset = nil
+      view = .query(structured, parent: parent.string, collectionID: collectionID, allDescendants: allDescendants)
     } catch {
       kind = .failure(error)
       reverses = false
@@ -57,32 +64,37 @@ extension Query {
     let query = self
     // The view delivered last, in the caller's order (only needed to re-index reversed results).
     let previous = Mutex<[Document]>([])
-    return firestore.listenStream(kind) { watch in
-      var documents = watch.documents
-      var wireChanges = watch.changes
+    return firestore.listenStream(kind, view: view, includeMetadataChanges: includeMetadataChanges) { snapshot in
+      var documents = snapshot.documents
+      var wireChanges = snapshot.changes
+      var wireMetadataChanges = snapshot.changesWithMetadata
       if reverses {
         documents.reverse()
         let old = previous.withLock { old in
           defer { old = documents }
           return old
         }
-        wireChanges = ChangeReplay.changes(from: old, to: documents, kinds: watch.changes)
+        wireChanges = ChangeReplay.changes(from: old, to: documents, kinds: snapshot.changes)
+        wireMetadataChanges = ChangeReplay.changes(from: old, to: documents, kinds: snapshot.changesWithMetadata)
       }
-      let readTime = watch.readTime
-      let changes = try wireChanges.map { change in
-        let type: DocumentChangeType
-        switch change.kind {
-        case .added: type = .added
-        case .modified: type = .modified
-        case .removed: type = .removed
+      let readTime = snapshot.readTime
+      func convert(_ changes: [FirestoreWire.WatchChange]) throws -> [DocumentChange] {
+        try changes.map { change in
+          let type: DocumentChangeType
+          switch change.kind {
+          case .added: type = .added
+          case .modified: type = .modified
+          case .removed: type = .removed
+          }
+          let document = try query.snapshot(change.document, readTime: readTime, metadata: snapshot.metadata(of: change.document.name))
+          return DocumentChange(type: type, document: document, oldIndex: change.oldIndex, newIndex: change.newIndex)
         }
-        return DocumentChange(
-          type: type, document: try query.snapshot(change.document, readTime: readTime), oldIndex: change.oldIndex,
-          newIndex: change.newIndex)
       }
       return QuerySnapshot(
-        query: query, documents: try documents.map { try query.snapshot($0, readTime: readTime) }, readTime: readTime,
-        documentChanges: changes)
+        query: query,
+        documents: try documents.map { try query.snapshot($0, readTime: readTime, metadata: snapshot.metadata(of: $0.name)) },
+        readTime: readTime, documentChanges: try convert(wireChanges), metadata: snapshot.metadata,
+        metadataChanges: try convert(wireMetadataChanges))
     }
   }
 }

@@ -20,7 +20,7 @@ public struct QuerySnapshots: AsyncSequence, Sendable {
 
   /// Starts listening and returns the iterator.
   public func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(base: query.listen().makeAsyncIterator())
+    AsyncIterator(base: query.listen(includeMetadataChanges: includeMetadataChanges).makeAsyncIterator())
   }
 
   /// Yields the snapshots; dropping it stops the listen.

@@ -1,18 +1,20 @@
 /// Where a snapshot's data came from.
 ///
-/// This client has no local cache and no latency compensation yet, so both properties are
-/// always `false`: every snapshot reflects the server. They exist so that code written for
-/// the Firebase Apple SDK compiles unchanged.
+/// A snapshot read from the server has both properties `false`. One read from the local
+/// cache (``FirestoreSource/cache``, a ``FirestoreSource/default`` read that fell back, or a
+/// listener's first snapshot before the server answered) has ``isFromCache`` set; one that
+/// shows writes of this client the server has not confirmed yet has ``hasPendingWrites`` set.
 ///
 /// ```swift
-/// if !snapshot.metadata.isFromCache { print("fresh from the server") }
+/// for try await snapshot in db.collection("favorites").snapshots(includeMetadataChanges: true) {
+///   print(snapshot.metadata.hasPendingWrites ? "saving…" : "saved")
+/// }
 /// ```
 public struct SnapshotMetadata: Sendable, Hashable {
-  /// Whether the snapshot was served from the local cache rather than the server; always
-  /// `false` for now.
+  /// Whether the snapshot was served from the local cache rather than the server.
   public let isFromCache: Bool
-  /// Whether the snapshot contains local writes the server has not acknowledged yet;
-  /// always `false` for now.
+  /// Whether the snapshot contains local writes the server has not acknowledged yet (for a
+  /// listener: not yet seen on the listen stream).
   public let hasPendingWrites: Bool
 
   /// Creates metadata.

@@ -10,7 +10,37 @@ extension QueryConvertible {
   ///
   /// - Throws: `invalidArgument` for an invalid query, before any request.
   public func getDocuments() async throws -> QuerySnapshot {
-    try await query.run(consistency: nil)
+    try await getDocuments(source: .default)
+  }
+
+  /// Runs the query where `source` says.
+  ///
+  /// ```swift
+  /// let cached = try await db.collection("users").whereField("team", isEqualTo: "ios").getDocuments(source: .cache)
+  /// ```
+  ///
+  /// - Parameter source: ``FirestoreSource/server`` asks the server only;
+  ///   ``FirestoreSource/cache`` never touches the network: it evaluates the filters,
+  ///   order, cursors and limits locally over the cached documents of the collection (or
+  ///   collection group), with this client's pending writes applied, and returns what
+  ///   matches (possibly nothing); ``FirestoreSource/default`` asks the server and, when
+  ///   it is unreachable (`unavailable` or `deadlineExceeded`), the cache. Results from
+  ///   the cache have ``SnapshotMetadata/isFromCache`` set.
+  /// - Throws: `invalidArgument` for an invalid query, before any request.
+  public func getDocuments(source: FirestoreSource) async throws -> QuerySnapshot {
+    let query = self.query
+    switch source {
+    case .server:
+      return try await query.run(consistency: nil)
+    case .cache:
+      return try query.runOnCache()
+    case .default:
+      do {
+        return try await query.run(consistency: nil)
+      } catch let error as FirestoreError where error.meansOffline {
+        return try query.runOnCache()
+      }
+    }
   }
 
   /// Runs the query against the database as it was at `readTime`.
@@ -38,10 +68,20 @@ extension QueryConvertible {
           if lowered.reversesResults {
             for document in try await query.run(consistency: nil).documents { continuation.yield(document) }
           } else {
+            // The cache learns the documents in batches, not one transaction per document.
+            var unstored: [Document] = []
             for try await element in query.firestore.rest.streamArray(query.runQueryCall(lowered, consistency: nil)) {
               let response = try query.firestore.decode("runQuery element") { try RunQueryResponse(json: element) }
-              if let doc = response.document { continuation.yield(try query.snapshot(doc, readTime: response.readTime)) }
+              if let doc = response.document {
+                continuation.yield(try query.snapshot(doc, readTime: response.readTime))
+                if lowered.structuredQuery.select == nil { unstored.append(doc) }
+                if unstored.count >= 256 {
+                  query.firestore.localStore.didRunQuery(query.viewQuery(lowered), results: unstored, isComplete: false)
+                  unstored = []
+                }
+              }
             }
+            query.firestore.localStore.didRunQuery(query.viewQuery(lowered), results: unstored, isComplete: false)
           }
           continuation.finish()
         } catch {
@@ -60,8 +100,8 @@ extension Query {
       body: RunQueryRequest(structuredQuery: lowered.structuredQuery, consistency: consistency).json, idempotent: true)
   }
 
-  func snapshot(_ doc: Document, readTime: Timestamp?) throws -> QueryDocumentSnapshot {
-    QueryDocumentSnapshot(reference: try firestore.reference(forName: doc.name), document: doc, readTime: readTime)
+  func snapshot(_ doc: Document, readTime: Timestamp?, metadata: SnapshotMetadata = .server) throws -> QueryDocumentSnapshot {
+    QueryDocumentSnapshot(reference: try firestore.reference(forName: doc.name), document: doc, readTime: readTime, metadata: metadata)
   }
 
   /// Runs the query and collects the results in query order.
@@ -79,7 +119,31 @@ extension Query {
       if let t = response.readTime { readTime = t }
       if let doc = response.document { documents.append(try snapshot(doc, readTime: response.readTime)) }
     }
+    if lowered.structuredQuery.select == nil && !consistency.isHistorical {
+      let q = lowered.structuredQuery
+      let isComplete = q.limit == nil && q.offset == nil && q.startAt == nil && q.endAt == nil
+      firestore.localStore.didRunQuery(viewQuery(lowered), results: documents.map(\.document), isComplete: isComplete)
+    }
     if lowered.reversesResults { documents.reverse() }
     return QuerySnapshot(query: self, documents: documents, readTime: readTime)
+  }
+
+  /// The query as the local store evaluates it.
+  func viewQuery(_ lowered: Lowered) -> ViewQuery {
+    .query(lowered.structuredQuery, parent: parent.string, collectionID: collectionID, allDescendants: allDescendants)
+  }
+
+  /// Evaluates the query over the cache, without the network.
+  func runOnCache() throws -> QuerySnapshot {
+    if let error = firestore.rest.configurationError { throw error }
+    let lowered = try lowered()
+    let (found, pending) = firestore.localStore.query(viewQuery(lowered))
+    var documents = try found.map { doc in
+      try snapshot(doc, readTime: nil, metadata: SnapshotMetadata(isFromCache: true, hasPendingWrites: pending.contains(doc.name)))
+    }
+    if lowered.reversesResults { documents.reverse() }
+    return QuerySnapshot(
+      query: self, documents: documents, readTime: nil,
+      metadata: SnapshotMetadata(isFromCache: true, hasPendingWrites: !pending.isEmpty))
   }
 }

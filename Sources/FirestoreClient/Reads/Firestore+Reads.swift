@@ -63,6 +63,9 @@ extension Firestore {
         }
       }
     }
+    if mask == nil, !consistency.isHistorical {
+      localStore.didRead(found.map { (name: $0.key, document: $0.value.0) })
+    }
     return try references.map { ref in
       guard let (doc, readTime) = found[ref.name] else {
         throw FirestoreError(.internal, "batchGet reply has no result for \(ref.path)")
@@ -94,20 +97,72 @@ extension Firestore {
 }
 
 extension DocumentReference {
-  /// Reads the document. A missing document is not an error: the snapshot's `exists` is `false`.
+  /// Reads the document from the server, falling back to the local cache when the server
+  /// cannot be reached: ``getDocument(source:)`` with ``FirestoreSource/default``.
+  /// A missing document is not an error: the snapshot's `exists` is `false`.
   ///
   /// ```swift
   /// let snapshot = try await db.document("users/ada").getDocument()
   /// ```
   public func getDocument() async throws -> DocumentSnapshot {
+    try await getDocument(source: .default)
+  }
+
+  /// Reads the document from where `source` says.
+  ///
+  /// ```swift
+  /// // The screen fills from the cache at once (it survives restarts with a persistent
+  /// // cache), then the server's version replaces it.
+  /// if let cached = try? await ref.getDocument(source: .cache) { show(cached) }
+  /// show(try await ref.getDocument(source: .server))
+  /// ```
+  ///
+  /// - Parameter source: ``FirestoreSource/server`` reads the server only;
+  ///   ``FirestoreSource/cache`` never touches the network and fails with `unavailable`
+  ///   when the document is not cached (a document this client deleted reads as missing);
+  ///   ``FirestoreSource/default`` reads the server and, when it is unreachable
+  ///   (`unavailable` or `deadlineExceeded`), the cache, rethrowing the server's error if
+  ///   the document is not cached. Snapshots from the cache have
+  ///   ``SnapshotMetadata/isFromCache`` set and show this client's pending writes.
+  public func getDocument(source: FirestoreSource) async throws -> DocumentSnapshot {
     let ref = try validated()
-    do {
-      let reply = try await firestore.rest.unary(.init(method: "GET", path: "documents/" + ref.resourcePath.urlEscaped, idempotent: true))
-      let doc = try firestore.decode("document") { try Document(json: reply) }
-      return DocumentSnapshot(reference: ref, document: doc, readTime: nil)
-    } catch let error as FirestoreError where error.serverStatus == "NOT_FOUND" {
-      return DocumentSnapshot(reference: ref, document: nil, readTime: nil)
+    switch source {
+    case .server:
+      return try await ref.serverSnapshot()
+    case .cache:
+      if let error = firestore.rest.configurationError { throw error }
+      guard let snapshot = ref.cachedSnapshot() else {
+        throw FirestoreError(.unavailable, "document \(ref.path) is not in the local cache (read with source .cache)")
+      }
+      return snapshot
+    case .default:
+      do {
+        return try await ref.serverSnapshot()
+      } catch let error as FirestoreError where error.meansOffline {
+        guard let snapshot = ref.cachedSnapshot() else { throw error }
+        return snapshot
+      }
     }
+  }
+
+  /// The server's version of the document; the cache learns it.
+  private func serverSnapshot() async throws -> DocumentSnapshot {
+    var document: Document?
+    do {
+      let reply = try await firestore.rest.unary(.init(method: "GET", path: "documents/" + resourcePath.urlEscaped, idempotent: true))
+      document = try firestore.decode("document") { try Document(json: reply) }
+    } catch let error as FirestoreError where error.serverStatus == "NOT_FOUND" {
+      document = nil
+    }
+    firestore.localStore.didRead([(name, document)])
+    return DocumentSnapshot(reference: self, document: document, readTime: nil)
+  }
+
+  /// The cached version with pending writes applied, or `nil` when the cache has none.
+  private func cachedSnapshot() -> DocumentSnapshot? {
+    guard let (document, pending) = firestore.localStore.document(name) else { return nil }
+    return DocumentSnapshot(
+      reference: self, document: document, readTime: nil, metadata: SnapshotMetadata(isFromCache: true, hasPendingWrites: pending))
   }
 
   /// Reads the document as it was at `readTime` (within Firestore's retention window).

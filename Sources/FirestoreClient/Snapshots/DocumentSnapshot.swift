@@ -15,7 +15,7 @@ public struct DocumentSnapshot: Sendable {
   let document: Document?
   /// When the read happened, if the server said.
   public let readTime: Timestamp?
-  /// Where the snapshot came from (always the server, for now).
+  /// Whether the snapshot came from the local cache and has writes the server has not confirmed.
   public let metadata: SnapshotMetadata
 
   init(reference: DocumentReference, document: Document?, readTime: Timestamp?, metadata: SnapshotMetadata = .server) {
@@ -41,30 +41,60 @@ public struct DocumentSnapshot: Sendable {
   ///
   /// Integers come back as `Int`, doubles as `Double`, timestamps as ``Timestamp``, bytes
   /// as `Data`, null as `NSNull`, references as ``DocumentReference``, maps as
-  /// `[String: any Sendable]` and arrays as `[any Sendable]`.
-  public func data() -> [String: any Sendable]? {
-    document.map { UserDataWriter(firestore: reference.firestore).convert($0.fields) }
+  /// `[String: any Sendable]` and arrays as `[any Sendable]`. A server timestamp this
+  /// client wrote that the server has not set yet is `NSNull` (see ``data(with:)``).
+  public func data() -> [String: any Sendable]? { data(with: .none) }
+
+  /// The fields as Swift values, with each pending server timestamp (see
+  /// ``FieldValue/serverTimestamp()``) shown as `behavior` says; `nil` when the document
+  /// does not exist.
+  ///
+  /// ```swift
+  /// let data = snapshot.data(with: .estimate)  // pending timestamps: the local write time
+  /// ```
+  public func data(with behavior: ServerTimestampBehavior) -> [String: any Sendable]? {
+    fields(with: behavior).map { UserDataWriter(firestore: reference.firestore).convert($0) }
   }
 
   /// The fields in Firestore's own value type, exact to the wire, or `nil` when missing.
-  public var fields: [String: FirestoreWire.Value]? { document?.fields }
+  /// A pending server timestamp is `null`.
+  public var fields: [String: FirestoreWire.Value]? { fields(with: .none) }
+
+  /// The fields with pending server timestamps resolved; no copy when there are none.
+  private func fields(with behavior: ServerTimestampBehavior) -> [String: FirestoreWire.Value]? {
+    guard let document else { return nil }
+    guard metadata.hasPendingWrites, ServerTimestampSentinel.contains(document.fields) else { return document.fields }
+    return ServerTimestampSentinel.resolve(document.fields, behavior)
+  }
 
   /// The value at a dotted path or ``FieldPath``, or `nil` when absent (or the path is invalid).
   public func get(_ field: some FieldPathConvertible) -> (any Sendable)? {
-    guard let value = value(at: field) else { return nil }
+    get(field, serverTimestampBehavior: .none)
+  }
+
+  /// The value at a dotted path or ``FieldPath``, a pending server timestamp shown as
+  /// `serverTimestampBehavior` says, or `nil` when absent (or the path is invalid).
+  public func get(_ field: some FieldPathConvertible, serverTimestampBehavior: ServerTimestampBehavior) -> (any Sendable)? {
+    guard let value = value(at: field, serverTimestampBehavior: serverTimestampBehavior) else { return nil }
     return UserDataWriter(firestore: reference.firestore).convert(value)
   }
 
-  /// The wire value at a dotted path or ``FieldPath``, or `nil` when absent.
+  /// The wire value at a dotted path or ``FieldPath``, or `nil` when absent (a pending
+  /// server timestamp is `null`).
   public func value(at field: some FieldPathConvertible) -> FirestoreWire.Value? {
+    value(at: field, serverTimestampBehavior: .none)
+  }
+
+  private func value(at field: some FieldPathConvertible, serverTimestampBehavior: ServerTimestampBehavior) -> FirestoreWire.Value? {
     guard let document, let path = try? field.fieldPath() else { return nil }
     if path.isDocumentID { return .reference(document.name) }
     var current: FirestoreWire.Value = .map(document.fields)
     for segment in path.segments {
-      guard case .map(let m) = current, let next = m[segment] else { return nil }
+      // A pending server timestamp is a leaf, whatever its placeholder looks like.
+      guard ServerTimestampSentinel.decode(current) == nil, case .map(let m) = current, let next = m[segment] else { return nil }
       current = next
     }
-    return current
+    return metadata.hasPendingWrites ? ServerTimestampSentinel.resolve(current, serverTimestampBehavior) : current
   }
 
   /// The value at a dotted path or ``FieldPath``, or `nil` when absent.

@@ -6,9 +6,9 @@ public struct QueryDocumentSnapshot: Sendable {
   public let snapshot: DocumentSnapshot
   let document: Document
 
-  init(reference: DocumentReference, document: Document, readTime: Timestamp?) {
+  init(reference: DocumentReference, document: Document, readTime: Timestamp?, metadata: SnapshotMetadata = .server) {
     self.document = document
-    snapshot = DocumentSnapshot(reference: reference, document: document, readTime: readTime)
+    snapshot = DocumentSnapshot(reference: reference, document: document, readTime: readTime, metadata: metadata)
   }
 
   /// Where the document lives.
@@ -23,15 +23,27 @@ public struct QueryDocumentSnapshot: Sendable {
   public var updateTime: Timestamp? { document.updateTime }
   /// Always `true`.
   public var exists: Bool { true }
+  /// Whether the document came from the cache and has writes the server has not confirmed.
+  public var metadata: SnapshotMetadata { snapshot.metadata }
 
   /// The fields as Swift values (see ``DocumentSnapshot/data()``); empty for an ID-only projection.
   public func data() -> [String: any Sendable] { snapshot.data() ?? [:] }
 
-  /// The fields in Firestore's own value type.
-  public var fields: [String: FirestoreWire.Value] { document.fields }
+  /// The fields as Swift values, pending server timestamps shown as `behavior` says (see
+  /// ``DocumentSnapshot/data(with:)``).
+  public func data(with behavior: ServerTimestampBehavior) -> [String: any Sendable] { snapshot.data(with: behavior) ?? [:] }
+
+  /// The fields in Firestore's own value type (pending server timestamps as `null`).
+  public var fields: [String: FirestoreWire.Value] { snapshot.fields ?? [:] }
 
   /// The value at a dotted path or ``FieldPath``, or `nil` when absent.
   public func get(_ field: some FieldPathConvertible) -> (any Sendable)? { snapshot.get(field) }
+
+  /// The value at a dotted path or ``FieldPath``, a pending server timestamp shown as
+  /// `serverTimestampBehavior` says, or `nil` when absent.
+  public func get(_ field: some FieldPathConvertible, serverTimestampBehavior: ServerTimestampBehavior) -> (any Sendable)? {
+    snapshot.get(field, serverTimestampBehavior: serverTimestampBehavior)
+  }
 
   /// The wire value at a dotted path or ``FieldPath``, or `nil` when absent.
   public func value(at field: some FieldPathConvertible) -> FirestoreWire.Value? { snapshot.value(at: field) }

@@ -16,23 +16,30 @@ public struct QuerySnapshot: Sendable {
   /// ``DocumentChange``). In a listener's first snapshot every document is
   /// ``DocumentChangeType/added``; a snapshot from ``QueryConvertible/getDocuments()`` has none.
   public let documentChanges: [DocumentChange]
-  /// Where the snapshot came from (always the server, for now).
+  /// Whether the snapshot came from the local cache and shows writes the server has not
+  /// confirmed.
   public let metadata: SnapshotMetadata
+  /// ``documentChanges`` plus documents whose only change is their metadata.
+  let metadataChanges: [DocumentChange]
 
   init(
     query: Query, documents: [QueryDocumentSnapshot], readTime: Timestamp?, documentChanges: [DocumentChange] = [],
-    metadata: SnapshotMetadata = .server
+    metadata: SnapshotMetadata = .server, metadataChanges: [DocumentChange]? = nil
   ) {
     self.query = query
     self.documents = documents
     self.readTime = readTime
     self.documentChanges = documentChanges
     self.metadata = metadata
+    self.metadataChanges = metadataChanges ?? documentChanges
   }
 
-  /// The changes since the previous snapshot; `includeMetadataChanges` is accepted for
-  /// source compatibility with the Firebase Apple SDK (metadata never changes yet).
-  public func documentChanges(includeMetadataChanges: Bool) -> [DocumentChange] { documentChanges }
+  /// The changes since the previous snapshot; with `includeMetadataChanges`, documents
+  /// whose only change is their ``SnapshotMetadata`` (a pending write confirmed) are
+  /// included as ``DocumentChangeType/modified``.
+  public func documentChanges(includeMetadataChanges: Bool) -> [DocumentChange] {
+    includeMetadataChanges ? metadataChanges : documentChanges
+  }
 
   /// The number of documents.
   public var count: Int { documents.count }

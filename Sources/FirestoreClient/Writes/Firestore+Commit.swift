@@ -16,15 +16,31 @@ extension Firestore {
         .invalidArgument,
         "commit of \(writes.count) writes is \(size) bytes; Firestore's request limit is \(Self.maximumRequestBytes) bytes (10 MiB)")
     }
-    let reply = try await rest.unary(call)
-    let response = try decode("commit response") { try CommitResponse(json: reply) }
-    guard response.writeResults.count == writes.count || writes.isEmpty else {
-      throw FirestoreError(.internal, "commit returned \(response.writeResults.count) results for \(writes.count) writes")
+    if let error = rest.configurationError { throw error }
+    // Latency compensation: listeners show the writes now, and take them back on failure.
+    // A transaction's writes depend on its reads, so they show only once committed.
+    let batchID = transaction == nil && !writes.isEmpty ? localStore.addBatch(writes) : nil
+    let results: [WriteResult]
+    do {
+      let reply = try await rest.unary(call)
+      let response = try decode("commit response") { try CommitResponse(json: reply) }
+      guard response.writeResults.count == writes.count || writes.isEmpty else {
+        throw FirestoreError(.internal, "commit returned \(response.writeResults.count) results for \(writes.count) writes")
+      }
+      let commitTime = response.commitTime ?? Timestamp(seconds: 0, nanoseconds: 0)
+      results = response.writeResults.map {
+        WriteResult(updateTime: $0.updateTime ?? commitTime, commitTime: commitTime, transformResults: $0.transformResults)
+      }
+    } catch {
+      if let batchID { localStore.rejectBatch(batchID) }
+      throw error
     }
-    let commitTime = response.commitTime ?? Timestamp(seconds: 0, nanoseconds: 0)
-    return response.writeResults.map {
-      WriteResult(updateTime: $0.updateTime ?? commitTime, commitTime: commitTime, transformResults: $0.transformResults)
+    if let batchID {
+      localStore.acknowledgeBatch(batchID, results: results)
+    } else if !writes.isEmpty {
+      localStore.didCommit(writes, results: results)
     }
+    return results
   }
 
   /// Runs a wire decoding step, turning its failure into `internal` with the thing named.

@@ -28,7 +28,7 @@ public struct DocumentOrdering: Sendable {
 
   private init(orderBy: [StructuredQuery.Order], limit: Int?) {
     var keys = orderBy.map { order in
-      let segments = order.fieldPath == CanonicalFieldPath.documentKey ? [] : Self.segments(order.fieldPath)
+      let segments = order.fieldPath == CanonicalFieldPath.documentKey ? [] : QueryEvaluator.segments(order.fieldPath)
       return Key(segments: segments, descending: order.descending)
     }
     // The name always breaks ties, so the order is total.
@@ -41,20 +41,7 @@ public struct DocumentOrdering: Sendable {
   /// fields in field-path order, then `__name__`, the implicit ones in the direction of the
   /// last explicit order.
   public static func normalizedOrderBy(_ query: StructuredQuery) -> [StructuredQuery.Order] {
-    var result = query.orderBy
-    var seen = Set(query.orderBy.map { segments($0.fieldPath) })
-    let direction = query.orderBy.last?.descending ?? false
-    var inequalities: [[String]] = []
-    collectInequalityFields(query.filter, into: &inequalities)
-    inequalities.sort { compareFieldPaths($0, $1) < 0 }
-    for path in inequalities where !seen.contains(path) && path != [CanonicalFieldPath.documentKey] {
-      seen.insert(path)
-      result.append(StructuredQuery.Order(fieldPath: CanonicalFieldPath.encode(path), descending: direction))
-    }
-    if !seen.contains([CanonicalFieldPath.documentKey]) {
-      result.append(StructuredQuery.Order(fieldPath: CanonicalFieldPath.documentKey, descending: direction))
-    }
-    return result
+    QueryEvaluator.normalizedOrder(query)
   }
 
   /// Compares two documents: negative when `a` comes first, zero only for the same name.
@@ -67,7 +54,7 @@ public struct DocumentOrdering: Sendable {
       if key.segments.isEmpty {
         c = ValueOrdering.compareResourceNames(a.name, b.name)
       } else {
-        switch (Self.value(key.segments, in: a), Self.value(key.segments, in: b)) {
+        switch (FieldMap.get(a.fields, key.segments), FieldMap.get(b.fields, key.segments)) {
         case (let x?, let y?): c = ValueOrdering.compare(x, y)
         case (nil, nil): c = 0
         case (nil, _): c = -1
@@ -99,47 +86,5 @@ public struct DocumentOrdering: Sendable {
       if compare(documents[mid], document) < 0 { low = mid + 1 } else { high = mid }
     }
     return low
-  }
-
-  // MARK: - Helpers
-
-  private static func segments(_ fieldPath: String) -> [String] {
-    // A path the server accepted always decodes; keep a malformed one as a single name.
-    (try? CanonicalFieldPath.decode(fieldPath)) ?? [fieldPath]
-  }
-
-  private static func value(_ segments: [String], in document: Document) -> Value? {
-    guard let first = segments.first, var value = document.fields[first] else { return nil }
-    for name in segments.dropFirst() {
-      guard case .map(let map) = value, let next = map[name] else { return nil }
-      value = next
-    }
-    return value
-  }
-
-  private static func compareFieldPaths(_ a: [String], _ b: [String]) -> Int {
-    for (x, y) in zip(a, b) {
-      let c = ValueOrdering.compareUTF8(x, y)
-      if c != 0 { return c }
-    }
-    return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
-  }
-
-  /// Fields with range, `!=`, `NOT_IN`, `IS_NOT_NAN` or `IS_NOT_NULL` filters: the server
-  /// orders by them implicitly.
-  private static func collectInequalityFields(_ filter: QueryFilter?, into paths: inout [[String]]) {
-    switch filter {
-    case .field(let path, let op, _):
-      switch op {
-      case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .notEqual, .notIn: paths.append(segments(path))
-      case .equal, .arrayContains, .in, .arrayContainsAny: break
-      }
-    case .unary(let path, let op):
-      if op == .isNotNaN || op == .isNotNull { paths.append(segments(path)) }
-    case .composite(_, let filters):
-      for f in filters { collectInequalityFields(f, into: &paths) }
-    case nil:
-      break
-    }
   }
 }

@@ -38,13 +38,22 @@ public struct WatchChange: Sendable, Equatable {
   /// A document present in both is `.modified` only when its `updateTime` differs (or,
   /// lacking update times, its content does), so a re-sent identical document is no change.
   static func changes(from old: [Document], to new: [Document], ordering: DocumentOrdering) -> [WatchChange] {
+    changes(from: old, to: new, ordering: ordering) { before, after in
+      before.updateTime != after.updateTime || (after.updateTime == nil && before != after)
+    }
+  }
+
+  /// The changes that turn the sorted view `old` into the sorted view `new`, where a
+  /// document present in both is `.modified` when `isModified(before, after)` says so.
+  public static func changes(
+    from old: [Document], to new: [Document], ordering: DocumentOrdering, isModified: (Document, Document) -> Bool
+  ) -> [WatchChange] {
     let oldByName = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     let newByName = Set(new.map(\.name))
     var found: [(kind: Kind, document: Document)] = old.filter { !newByName.contains($0.name) }.map { (.removed, $0) }
     for doc in new {
       if let before = oldByName[doc.name] {
-        let changed = before.updateTime != doc.updateTime || (doc.updateTime == nil && before != doc)
-        if changed { found.append((.modified, doc)) }
+        if isModified(before, doc) { found.append((.modified, doc)) }
       } else {
         found.append((.added, doc))
       }

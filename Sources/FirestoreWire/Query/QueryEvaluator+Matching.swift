@@ -1,6 +1,4 @@
-import FirestoreWire
-
-extension QueryEngine {
+extension QueryEvaluator {
   /// Whether `document` satisfies `filter`, with the emulator's semantics (all verified):
   ///
   /// * a missing field matches nothing, not even `!=` or `NOT_IN`;
@@ -15,7 +13,7 @@ extension QueryEngine {
   /// * `IS_NOT_NULL` and `IS_NOT_NAN` need a present, non-null value (`IS_NOT_NAN` also
   ///   excludes `NaN`); `IS_NULL`/`IS_NAN` match exactly `null`/`NaN`;
   /// * an empty `AND` matches everything (an empty `OR` is rejected by the validator).
-  static func matches(_ filter: QueryFilter, _ document: Document) -> Bool {
+  public static func matches(_ filter: QueryFilter, _ document: Document) -> Bool {
     switch filter {
     case .composite(.and, let filters):
       return filters.allSatisfy { matches($0, document) }

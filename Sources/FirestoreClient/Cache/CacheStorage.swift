@@ -1,0 +1,66 @@
+import FirestoreWire
+
+/// Where a ``LocalStore`` keeps server documents: in memory or in an SQLite file.
+///
+/// Keys are document paths relative to the database root (`users/ada`). Reads count as use
+/// for least-recently-used eviction, which ``apply(_:)`` runs when the documents held
+/// exceed ``sizeLimit``. Implementations are not thread-safe: the store calls them under
+/// its lock.
+protocol CacheStorage: AnyObject {
+  /// The most bytes of documents kept.
+  var sizeLimit: Int { get }
+  /// The bytes of documents held now.
+  var byteCount: Int { get }
+  /// The document at `path`, or `nil` when it is not cached.
+  func document(at path: String) throws(CacheStorageError) -> Document?
+  /// The cached document's update time (cheaper than reading it), or `nil` when it is not
+  /// cached or has none. Not counted as a use.
+  func updateTime(at path: String) throws(CacheStorageError) -> Timestamp?
+  /// The cached documents of the collection `collectionID` directly under `parent` (`""`
+  /// for the root), or with `allDescendants` of every collection with that ID below it.
+  func documents(parent: String, collectionID: String, allDescendants: Bool) throws(CacheStorageError) -> [Document]
+  /// Stores (non-`nil`) or removes (`nil`) documents, all or none; then, when over
+  /// ``sizeLimit``, evicts the least recently used documents down to ``evictionTarget``.
+  func apply(_ changes: [(path: String, document: Document?)]) throws(CacheStorageError)
+}
+
+/// A storage failure.
+struct CacheStorageError: Error, CustomStringConvertible {
+  /// What failed, for the log.
+  var description: String
+  /// Whether the stored data cannot be trusted (corrupt, truncated, foreign or of another
+  /// schema), so that the store rebuilds the cache; otherwise the failure is transient
+  /// (the file is locked, the disk full) and only the operation fails.
+  var isCorruption = true
+}
+
+extension CacheStorage {
+  /// What eviction brings the size down to: 90 % of the limit, so that a full cache does
+  /// not evict on every write.
+  var evictionTarget: Int { sizeLimit - sizeLimit / 10 }
+}
+
+/// Path arithmetic shared by the storages.
+enum CachePath {
+  /// The collection path (`users/ada/favorites`) and collection ID of a document path.
+  static func split(_ path: String) -> (collection: String, collectionID: String, parent: String) {
+    let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+    let collectionSegments = segments.dropLast()
+    let collection = collectionSegments.joined(separator: "/")
+    let parent = collectionSegments.dropLast().joined(separator: "/")
+    return (collection, String(collectionSegments.last ?? ""), parent)
+  }
+
+  /// Whether the document at `path` belongs to the query's collection(s).
+  static func matches(_ path: String, parent: String, collectionID: String, allDescendants: Bool) -> Bool {
+    let (collection, id, documentParent) = split(path)
+    guard id == collectionID else { return false }
+    if !allDescendants { return documentParent == parent }
+    return parent.isEmpty || collection.hasPrefix(parent + "/")
+  }
+
+  /// The bytes a document takes for eviction: its Firestore storage size.
+  static func size(of document: Document, path: String) -> Int {
+    DocumentSize.of(name: path, fields: document.fields)
+  }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Where a ``Firestore`` instance keeps the documents it has read, for ``FirestoreSource/cache``
+/// reads, offline fallback, listeners' first snapshots and latency compensation.
+///
+/// The default is an in-memory cache of 100 MB, as in the Firebase Apple SDK. A persistent
+/// cache survives the process: the next run that opens the same directory starts with what
+/// the previous one stored. When a cache grows past its size, the documents used least
+/// recently are evicted until it holds 90 % of it.
+///
+/// ```swift
+/// var settings = FirestoreSettings()
+/// settings.cache = .persistent(directory: URL(fileURLWithPath: "/var/lib/myapp/firestore"))
+/// let db = Firestore(projectID: "my-project", settings: settings)
+/// ```
+public enum LocalCacheSettings: Sendable, Hashable {
+  /// A cache in memory, at most `sizeBytes` of documents; gone when the instance is.
+  case memory(sizeBytes: Int = LocalCacheSettings.defaultSizeBytes)
+  /// A cache in an SQLite file inside `directory` (created if needed), at most `sizeBytes` of
+  /// documents. Instances of the same project and database opening the same directory
+  /// share it. A corrupt, truncated or incompatible file is reported once through
+  /// ``FirestoreSettings/logHandler`` and rebuilt empty.
+  case persistent(directory: URL, sizeBytes: Int = LocalCacheSettings.defaultSizeBytes)
+  /// No cache: ``FirestoreSource/cache`` finds nothing and the server's results are not kept.
+  /// Listeners still show this client's pending writes at once.
+  case none
+
+  /// The default size, 100 MB, as in the Firebase Apple SDK.
+  public static let defaultSizeBytes = 100 * 1_048_576
+  /// The smallest size accepted, 1 MB, as in the Firebase Apple SDK.
+  public static let minimumSizeBytes = 1_048_576
+
+  /// The configured size, or `nil` for ``none``.
+  public var sizeBytes: Int? {
+    switch self {
+    case .memory(let size), .persistent(_, let size): return size
+    case .none: return nil
+    }
+  }
+
+  /// `invalidArgument` naming the problem, or `nil` when the settings are usable.
+  var validationError: FirestoreError? {
+    if let size = sizeBytes, size < Self.minimumSizeBytes {
+      return .invalidArgument("cache size \(size) bytes is below the minimum of \(Self.minimumSizeBytes) bytes (1 MB)")
+    }
+    if case .persistent(let directory, _) = self, !directory.isFileURL {
+      return .invalidArgument("persistent cache directory \(directory) is not a file URL")
+    }
+    return nil
+  }
+}

@@ -1,0 +1,193 @@
+import FirestoreWire
+import Foundation
+
+/// The mutable state behind ``LocalStore``, always used under its lock: the cache storage,
+/// the batches of writes not yet settled, and the listeners' views.
+struct LocalStoreState {
+  /// How to (re)open the storage.
+  let settings: LocalCacheSettings
+  /// The SQLite file for a persistent cache.
+  let filePath: String?
+  /// `projects/{p}/databases/{d}/documents`.
+  let documentsRoot: String
+  let log: @Sendable (String) -> Void
+
+  /// `nil` for ``LocalCacheSettings/none``.
+  var storage: (any CacheStorage)?
+  var batches: [MutationBatch] = []
+  var nextBatchID = 1
+  var views: [Int: QueryView] = [:]
+  var nextViewID = 1
+  /// Whether a transient storage failure was reported (they are reported once).
+  var loggedTransientFailure = false
+
+  init(settings: LocalCacheSettings, filePath: String?, documentsRoot: String, log: @escaping @Sendable (String) -> Void) {
+    self.settings = settings
+    self.filePath = filePath
+    self.documentsRoot = documentsRoot
+    self.log = log
+    storage = openStorage()
+  }
+
+  // MARK: - Storage
+
+  /// Opens the configured storage. A persistent file that fails to open or verify is
+  /// reported once and rebuilt; if even that fails, the cache lives in memory.
+  private func openStorage() -> (any CacheStorage)? {
+    switch settings {
+    case .none:
+      return nil
+    case .memory(let size):
+      return MemoryCacheStorage(sizeLimit: size)
+    case .persistent(let directory, let size):
+      guard let filePath else { return MemoryCacheStorage(sizeLimit: size) }
+      do {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      } catch {
+        log("Firestore local cache: cannot create \(directory.path) (\(error)); using a memory cache instead")
+        return MemoryCacheStorage(sizeLimit: size)
+      }
+      do {
+        return try SQLiteCacheStorage(path: filePath, sizeLimit: size)
+      } catch  where !error.isCorruption {
+        log("Firestore local cache: \(error); using a memory cache instead")
+        return MemoryCacheStorage(sizeLimit: size)
+      } catch {
+        log("Firestore local cache: \(error); discarding the file and rebuilding an empty cache")
+      }
+      SQLiteCacheStorage.remove(path: filePath)
+      do {
+        return try SQLiteCacheStorage(path: filePath, sizeLimit: size)
+      } catch {
+        log("Firestore local cache: cannot rebuild \(filePath) (\(error)); using a memory cache instead")
+        return MemoryCacheStorage(sizeLimit: size)
+      }
+    }
+  }
+
+  /// Runs `body` on the storage and returns `fallback` when it fails (nothing cached is
+  /// always a safe answer). Damaged data is logged and the cache rebuilt empty; a
+  /// transient failure is logged the first time only.
+  mutating func withStorage<T>(_ fallback: T, _ body: (any CacheStorage) throws(CacheStorageError) -> T) -> T {
+    guard let storage else { return fallback }
+    do {
+      return try body(storage)
+    } catch  where !error.isCorruption {
+      if !loggedTransientFailure {
+        loggedTransientFailure = true
+        log("Firestore local cache: \(error); the cache is skipped while this lasts")
+      }
+      return fallback
+    } catch {
+      log("Firestore local cache: \(error); discarding the cache and rebuilding it empty")
+      self.storage = nil  // closes the file before it is removed
+      if let filePath { SQLiteCacheStorage.remove(path: filePath) }
+      self.storage = openStorage()
+      return fallback
+    }
+  }
+
+  /// The path below the database root of a document's resource name, or `nil` for a name
+  /// outside this database.
+  func path(of name: String) -> String? {
+    guard name.hasPrefix(documentsRoot), name.utf8.count > documentsRoot.utf8.count + 1 else { return nil }
+    return String(name.dropFirst(documentsRoot.count + 1))
+  }
+
+  /// The cached server version of a document.
+  mutating func cached(_ name: String) -> Document? {
+    guard let path = path(of: name) else { return nil }
+    return withStorage(nil) { storage throws(CacheStorageError) in try storage.document(at: path) }
+  }
+
+  /// Stores server documents (removing `nil` ones), keeping a newer cached version over a
+  /// stale delivery.
+  mutating func store(_ documents: [(name: String, document: Document?)]) {
+    guard storage != nil, !documents.isEmpty else { return }
+    let paths = documents.map { path(of: $0.name) }
+    withStorage(()) { storage throws(CacheStorageError) in
+      var changes: [(path: String, document: Document?)] = []
+      for ((_, document), path) in zip(documents, paths) {
+        guard let path else { continue }
+        if let document, let newTime = document.updateTime, let held = try storage.updateTime(at: path), newTime < held { continue }
+        changes.append((path, document))
+      }
+      try storage.apply(changes)
+    }
+  }
+
+  // MARK: - Local documents
+
+  /// The document as this client sees it: cached server version with pending writes
+  /// applied. `known` is `false` when neither the cache nor a write says anything about it.
+  mutating func localDocument(_ name: String) -> (document: Document?, known: Bool, pending: Bool) {
+    var document = cached(name)
+    var known = document != nil
+    var pending = false
+    for batch in batches where !batch.isAcknowledged {
+      for (i, write) in batch.writes.enumerated() where write.documentName == name {
+        document = batch.apply(i, to: document)
+        known = known || LocalWriteApplier.isBlind(write)
+        pending = true
+      }
+    }
+    return (document, known, pending && document != nil)
+  }
+
+  /// The cached documents of a query's collection(s) with pending writes applied, matched,
+  /// ordered and limited locally; also the names shown with pending writes.
+  mutating func localQuery(_ query: ViewQuery) -> (documents: [Document], pending: Set<String>) {
+    let cached: [Document]
+    switch query {
+    case .document(let name, _):
+      let (document, _, pending) = localDocument(name)
+      return (document.map { [$0] } ?? [], pending ? [name] : [])
+    case .query(_, let parent, let collectionID, let allDescendants):
+      cached = withStorage([]) { storage throws(CacheStorageError) in
+        try storage.documents(parent: parent, collectionID: collectionID, allDescendants: allDescendants)
+      }
+    }
+    let current = Dictionary(cached.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    // Acknowledged writes are in the cache already.
+    return overlay(query, on: current, lookingUpOthers: false) { batch, _ in !batch.isAcknowledged }
+  }
+
+  /// `base` (documents by name) with the writes `applies` selects applied in order, then
+  /// matched, ordered and limited as `query` says; also the names shown with such writes.
+  ///
+  /// - Parameter lookingUpOthers: whether a written document missing from `base` is read
+  ///   from the cache (`base` is a server result, which lacks documents that did not match).
+  mutating func overlay(
+    _ query: ViewQuery, on base: [String: Document], lookingUpOthers: Bool, applies: (MutationBatch, Int) -> Bool
+  ) -> (documents: [Document], pending: Set<String>) {
+    var current = base
+    var touched = Set<String>()
+    for batch in batches {
+      for (i, write) in batch.writes.enumerated() where applies(batch, i) {
+        let name = write.documentName
+        guard let path = path(of: name), query.covers(path: path) else { continue }
+        let before = current[name] ?? (lookingUpOthers && !touched.contains(name) ? cached(name) : nil)
+        current[name] = batch.apply(i, to: before)
+        touched.insert(name)
+      }
+    }
+    let results: [Document]
+    switch query {
+    case .document(let name, _): results = current[name].map { [$0] } ?? []
+    case .query(let structured, _, _, _): results = QueryEvaluator.evaluate(structured, over: Array(current.values))
+    }
+    return (results, touched.intersection(results.map(\.name)))
+  }
+
+  /// Cached documents that match `query` locally but are missing from `returned`, a
+  /// complete server answer to it: their cached versions are stale. Documents with writes
+  /// in flight are left alone, as those writes still build on them.
+  mutating func staleMatches(_ query: ViewQuery, returned: Set<String>) -> [String] {
+    guard case .query(let structured, let parent, let collectionID, let allDescendants) = query else { return [] }
+    let written = Set(batches.flatMap(\.documentNames))
+    let cached = withStorage([]) { storage throws(CacheStorageError) in
+      try storage.documents(parent: parent, collectionID: collectionID, allDescendants: allDescendants)
+    }
+    return QueryEvaluator.evaluate(structured, over: cached).map(\.name).filter { !returned.contains($0) && !written.contains($0) }
+  }
+}

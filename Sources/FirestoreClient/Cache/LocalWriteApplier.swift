@@ -1,0 +1,78 @@
+import FirestoreWire
+
+/// Applies a ``FirestoreWire/Write`` to a document on the client, as the server will: for
+/// latency compensation (before the commit answers, server timestamps as placeholders) and
+/// for updating the cache once it has (with the server's transform results).
+enum LocalWriteApplier {
+  /// The document after `write`, or `nil` when it does not exist afterwards.
+  ///
+  /// A write whose precondition fails against `base` leaves `base` as it is (the server
+  /// will reject it). Times are kept from `base`; the caller sets them when they are known.
+  ///
+  /// - Parameters:
+  ///   - base: the document before the write, `nil` when it does not exist.
+  ///   - localWriteTime: when the write was made; pending server timestamps carry it.
+  ///   - transformResults: the commit's results for this write, or `nil` while pending.
+  static func apply(_ write: Write, to base: Document?, localWriteTime: Timestamp, transformResults: [Value]?) -> Document? {
+    switch write.currentDocument {
+    case .exists(true)?, .updateTime?:
+      if base == nil { return nil }
+    case .exists(false)?:
+      if base != nil { return base }
+    case nil:
+      break
+    }
+    var fields: [String: Value]
+    switch write.operation {
+    case .delete:
+      return nil
+    case .update(let doc):
+      if let mask = write.updateMask {
+        fields = base?.fields ?? [:]
+        FieldMap.applyMask(mask.map(QueryEvaluator.segments), from: doc.fields, to: &fields)
+      } else {
+        fields = doc.fields
+      }
+    case .transform:
+      fields = base?.fields ?? [:]
+    }
+    for (i, transform) in write.updateTransforms.enumerated() {
+      let path = QueryEvaluator.segments(transform.fieldPath)
+      let current = FieldMap.get(fields, path)
+      let value: Value
+      if let results = transformResults, i < results.count, !isArrayTransform(transform.kind) {
+        value = results[i]
+      } else if case .serverTimestamp = transform.kind {
+        value = ServerTimestampSentinel.make(localWriteTime: localWriteTime, previous: current)
+      } else {
+        value = TransformEvaluator.apply(transform.kind, to: current, requestTime: localWriteTime).newValue
+      }
+      FieldMap.set(&fields, path, value)
+    }
+    return Document(
+      name: write.documentName, fields: fields, createTime: base?.createTime, updateTime: base?.updateTime)
+  }
+
+  /// Whether the write's outcome does not depend on the document before it: a delete, or a
+  /// whole-document set without transforms that read the old value.
+  static func isBlind(_ write: Write) -> Bool {
+    switch write.operation {
+    case .delete: return write.currentDocument == nil
+    case .transform: return false
+    case .update:
+      return write.updateMask == nil && (write.currentDocument == nil || write.currentDocument == .exists(false))
+        && write.updateTransforms.allSatisfy {
+          if case .serverTimestamp = $0.kind { return true }
+          return false
+        }
+    }
+  }
+
+  /// Array transforms report `null` as their result; their value is computed locally.
+  private static func isArrayTransform(_ kind: FieldTransform.Kind) -> Bool {
+    switch kind {
+    case .appendMissingElements, .removeAllFromArray: return true
+    default: return false
+    }
+  }
+}

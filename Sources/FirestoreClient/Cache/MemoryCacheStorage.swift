@@ -1,0 +1,79 @@
+import FirestoreWire
+
+/// Documents in a dictionary, evicted least recently used first.
+final class MemoryCacheStorage: CacheStorage {
+  private struct Entry {
+    var document: Document
+    var size: Int
+    var lastUse: UInt64
+  }
+
+  let sizeLimit: Int
+  private(set) var byteCount = 0
+  private var entries: [String: Entry] = [:]
+  /// Document paths by collection path, so that a collection's query reads only its own.
+  private var byCollection: [String: Set<String>] = [:]
+  private var clock: UInt64 = 0
+
+  init(sizeLimit: Int) { self.sizeLimit = sizeLimit }
+
+  private func tick() -> UInt64 {
+    clock += 1
+    return clock
+  }
+
+  func document(at path: String) -> Document? {
+    guard entries[path] != nil else { return nil }
+    entries[path]!.lastUse = tick()
+    return entries[path]!.document
+  }
+
+  func updateTime(at path: String) -> Timestamp? { entries[path]?.document.updateTime }
+
+  func documents(parent: String, collectionID: String, allDescendants: Bool) -> [Document] {
+    let collections: [String]
+    if allDescendants {
+      collections = byCollection.keys.filter { collection in
+        collection.split(separator: "/").last.map(String.init) == collectionID
+          && (parent.isEmpty || collection.hasPrefix(parent + "/"))
+      }
+    } else {
+      collections = [parent.isEmpty ? collectionID : parent + "/" + collectionID]
+    }
+    var result: [Document] = []
+    let now = tick()
+    for collection in collections {
+      for path in byCollection[collection] ?? [] {
+        guard entries[path] != nil else { continue }
+        entries[path]!.lastUse = now
+        result.append(entries[path]!.document)
+      }
+    }
+    return result
+  }
+
+  private func remove(_ path: String) {
+    guard let old = entries.removeValue(forKey: path) else { return }
+    byteCount -= old.size
+    let collection = CachePath.split(path).collection
+    byCollection[collection]?.remove(path)
+    if byCollection[collection]?.isEmpty == true { byCollection[collection] = nil }
+  }
+
+  func apply(_ changes: [(path: String, document: Document?)]) {
+    for (path, document) in changes {
+      remove(path)
+      if let document {
+        let size = CachePath.size(of: document, path: path)
+        entries[path] = Entry(document: document, size: size, lastUse: tick())
+        byCollection[CachePath.split(path).collection, default: []].insert(path)
+        byteCount += size
+      }
+    }
+    guard byteCount > sizeLimit else { return }
+    for (path, _) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
+      guard byteCount > evictionTarget else { break }
+      remove(path)
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import FirestoreWire
+
+/// One listener's view in the ``LocalStore``: the server's latest results for its target
+/// and what was delivered last, from which each new ``ViewSnapshot`` is computed.
+struct QueryView {
+  /// What was delivered last.
+  struct Delivered {
+    var documents: [Document]
+    var pendingNames: Set<String>
+    var isFromCache: Bool
+  }
+
+  let query: ViewQuery
+  let includeMetadataChanges: Bool
+  /// Receives each snapshot; called under the store's lock, so it must not call the store.
+  let emit: @Sendable (ViewSnapshot) -> Void
+  /// The listen target's documents by name at the last server snapshot, `nil` before it.
+  var server: [String: Document]?
+  /// The same documents in the target's order, as the server snapshot had them.
+  var serverDocuments: [Document] = []
+  /// The read time of the last server snapshot.
+  var serverReadTime: Timestamp?
+  /// The last delivered state, `nil` before the first snapshot.
+  var delivered: Delivered?
+
+  /// Whether this view must still apply write `index` of `batch` over its server data.
+  ///
+  /// Pending writes always apply. An acknowledged write applies only while the listen has
+  /// not caught up: the server data is older than the commit, and the document is not yet
+  /// at the write's version. (A cache-only view reads the cache, which already has it.)
+  func needs(_ batch: MutationBatch, _ index: Int) -> Bool {
+    guard let commitTime = batch.commitTime else { return true }
+    guard let server, let readTime = serverReadTime, readTime < commitTime else { return false }
+    if let updateTime = batch.acknowledgements?[index].updateTime, let held = server[batch.writes[index].documentName]?.updateTime,
+      held >= updateTime
+    {
+      return false
+    }
+    return true
+  }
+
+  /// The snapshot to deliver for the new state, or `nil` when the listener must not hear of it.
+  mutating func snapshot(documents: [Document], pendingNames: Set<String>) -> ViewSnapshot? {
+    let isFromCache = server == nil
+    let ordering = query.ordering
+    let old = delivered
+    let previous = old?.documents ?? []
+    let changes = WatchChange.changes(from: previous, to: documents, ordering: ordering, isModified: Self.differ)
+    let oldPending = old?.pendingNames ?? []
+    let changesWithMetadata = WatchChange.changes(from: previous, to: documents, ordering: ordering) { before, after in
+      Self.differ(before, after) || oldPending.contains(before.name) != pendingNames.contains(after.name)
+    }
+    let raise: Bool
+    if let old {
+      let metadataChanged =
+        old.isFromCache != isFromCache || old.pendingNames.isEmpty != pendingNames.isEmpty
+        || changesWithMetadata.count != changes.count
+      raise = !changes.isEmpty || (includeMetadataChanges && metadataChanged)
+    } else {
+      // As the Apple SDK: the first snapshot comes from the server, or earlier from the
+      // cache when it has something to show.
+      raise = !isFromCache || !documents.isEmpty
+    }
+    guard raise else { return nil }
+    delivered = Delivered(documents: documents, pendingNames: pendingNames, isFromCache: isFromCache)
+    return ViewSnapshot(
+      documents: documents, changes: changes, changesWithMetadata: changesWithMetadata, readTime: serverReadTime,
+      isFromCache: isFromCache, pendingNames: pendingNames)
+  }
+
+  /// Whether a document changed for a listener: its contents or its version. (A cached
+  /// copy may lack the create time the server's has; that is no change.)
+  private static func differ(_ a: Document, _ b: Document) -> Bool {
+    a.updateTime != b.updateTime || a.fields != b.fields
+  }
+}

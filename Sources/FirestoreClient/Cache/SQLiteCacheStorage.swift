@@ -1,0 +1,202 @@
+import FirestoreWire
+import Foundation
+
+/// Documents in an SQLite file, so that they outlive the process.
+///
+/// Every change is one SQLite transaction, in write-ahead-log mode with `synchronous=NORMAL`:
+/// a crash or power loss may lose the last changes but never leaves a half-written one.
+/// Opening checks the file's format marker, schema version and integrity
+/// (`PRAGMA quick_check`) and throws when any is wrong; the store then rebuilds.
+///
+/// Reads record their use in memory; it reaches the file with the next change (or after
+/// many reads), so reading costs no disk write.
+final class SQLiteCacheStorage: CacheStorage {
+  /// Marks a file as this client's cache.
+  static let format = "swift-firestore-cache"
+  /// The schema version; a file with another one is rebuilt.
+  static let schemaVersion = "1"
+  /// Uses recorded in memory beyond which they are written out without waiting for a change.
+  private static let touchFlushThreshold = 4096
+
+  let sizeLimit: Int
+  private(set) var byteCount = 0
+  private let connection: SQLiteConnection
+  private var clock: Int64 = 0
+  /// Last-use ticks of documents read since the last write.
+  private var touches: [String: Int64] = [:]
+
+  /// Opens or creates the cache file at `path`.
+  init(path: String, sizeLimit: Int) throws(CacheStorageError) {
+    self.sizeLimit = sizeLimit
+    connection = try SQLiteConnection(path: path)
+    do {
+      try openOrCreate()
+    } catch {
+      connection.close()
+      throw error
+    }
+  }
+
+  /// Deletes the cache file at `path` and SQLite's side files.
+  static func remove(path: String) {
+    for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+  }
+
+  private func openOrCreate() throws(CacheStorageError) {
+    let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.first?.text }
+    try connection.query("PRAGMA journal_mode = WAL")
+    try connection.execute("PRAGMA synchronous = NORMAL")
+    if tables.isEmpty {
+      try connection.execute(
+        """
+        BEGIN IMMEDIATE;
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE documents (
+          path TEXT PRIMARY KEY, collection TEXT NOT NULL, collection_id TEXT NOT NULL,
+          body BLOB NOT NULL, size INTEGER NOT NULL, last_use INTEGER NOT NULL,
+          update_seconds INTEGER, update_nanos INTEGER);
+        CREATE INDEX documents_by_collection ON documents (collection);
+        CREATE INDEX documents_by_collection_id ON documents (collection_id, collection);
+        CREATE INDEX documents_by_last_use ON documents (last_use);
+        INSERT INTO meta VALUES ('format', '\(Self.format)'), ('schema', '\(Self.schemaVersion)');
+        COMMIT;
+        """)
+      return
+    }
+    guard tables.contains("meta"), tables.contains("documents") else {
+      throw CacheStorageError(description: "\(connection.path) is not a swift-firestore cache (tables: \(tables.sorted()))")
+    }
+    let meta = try connection.query("SELECT key, value FROM meta")
+    var values: [String: String] = [:]
+    for row in meta where row.count == 2 { if let k = row[0].text, let v = row[1].text { values[k] = v } }
+    guard values["format"] == Self.format else {
+      throw CacheStorageError(description: "\(connection.path) is not a swift-firestore cache")
+    }
+    guard values["schema"] == Self.schemaVersion else {
+      throw CacheStorageError(
+        description: "\(connection.path) has cache schema \(values["schema"] ?? "none"), this client uses \(Self.schemaVersion)")
+    }
+    let check = try connection.query("PRAGMA quick_check").compactMap { $0.first?.text }
+    guard check == ["ok"] else {
+      throw CacheStorageError(description: "\(connection.path) failed its integrity check: \(check.prefix(3).joined(separator: "; "))")
+    }
+    let totals = try connection.query("SELECT COALESCE(SUM(size), 0), COALESCE(MAX(last_use), 0) FROM documents")
+    byteCount = Int(totals.first?[0].integer ?? 0)
+    clock = totals.first?[1].integer ?? 0
+  }
+
+  private func tick() -> Int64 {
+    clock += 1
+    return clock
+  }
+
+  private func decode(_ column: SQLiteConnection.Column?, path: String) throws(CacheStorageError) -> Document {
+    guard case .blob(let bytes)? = column else {
+      throw CacheStorageError(description: "cached document \(path) has no body")
+    }
+    do {
+      return try Document(json: JSONParser.parse(bytes))
+    } catch {
+      throw CacheStorageError(description: "cached document \(path) does not parse: \(error)")
+    }
+  }
+
+  func document(at path: String) throws(CacheStorageError) -> Document? {
+    guard let row = try connection.query("SELECT body FROM documents WHERE path = ?", [.text(path)]).first else { return nil }
+    let document = try decode(row.first, path: path)
+    try touch([path])
+    return document
+  }
+
+  func updateTime(at path: String) throws(CacheStorageError) -> Timestamp? {
+    let rows = try connection.query("SELECT update_seconds, update_nanos FROM documents WHERE path = ?", [.text(path)])
+    guard let row = rows.first, row.count == 2, let seconds = row[0].integer, let nanos = row[1].integer else { return nil }
+    return Timestamp(seconds: seconds, nanoseconds: Int32(truncatingIfNeeded: nanos))
+  }
+
+  /// Records a use of `paths`, written out with the next change.
+  private func touch(_ paths: [String]) throws(CacheStorageError) {
+    let now = tick()
+    for path in paths { touches[path] = now }
+    if touches.count > Self.touchFlushThreshold {
+      try connection.inTransaction { () throws(CacheStorageError) in try flushTouches() }
+    }
+  }
+
+  /// Writes the recorded uses; runs inside a transaction.
+  private func flushTouches() throws(CacheStorageError) {
+    for (path, use) in touches {
+      try connection.query("UPDATE documents SET last_use = ? WHERE path = ?", [.integer(use), .text(path)])
+    }
+    touches = [:]
+  }
+
+  func documents(parent: String, collectionID: String, allDescendants: Bool) throws(CacheStorageError) -> [Document] {
+    let condition: String
+    let arguments: [SQLiteConnection.Argument]
+    if !allDescendants {
+      condition = "collection = ?"
+      arguments = [.text(parent.isEmpty ? collectionID : parent + "/" + collectionID)]
+    } else if parent.isEmpty {
+      condition = "collection_id = ?"
+      arguments = [.text(collectionID)]
+    } else {
+      // Collections strictly below `parent/`: '0' is the character after '/'.
+      condition = "collection_id = ? AND collection > ? AND collection < ?"
+      arguments = [.text(collectionID), .text(parent + "/"), .text(parent + "0")]
+    }
+    let rows = try connection.query("SELECT path, body FROM documents WHERE " + condition, arguments)
+    var result: [Document] = []
+    var paths: [String] = []
+    result.reserveCapacity(rows.count)
+    for row in rows {
+      let path = row.first?.text ?? "?"
+      result.append(try decode(row.count > 1 ? row[1] : nil, path: path))
+      paths.append(path)
+    }
+    try touch(paths)
+    return result
+  }
+
+  func apply(_ changes: [(path: String, document: Document?)]) throws(CacheStorageError) {
+    let before = byteCount
+    do {
+      try connection.inTransaction { () throws(CacheStorageError) in
+        try flushTouches()
+        for (path, document) in changes {
+          if let old = try connection.query("SELECT size FROM documents WHERE path = ?", [.text(path)]).first?.first?.integer {
+            byteCount -= Int(old)
+          }
+          if let document {
+            let (collection, collectionID, _) = CachePath.split(path)
+            let size = CachePath.size(of: document, path: path)
+            let updateTime: [SQLiteConnection.Argument] =
+              document.updateTime.map { [.integer($0.seconds), .integer(Int64($0.nanoseconds))] } ?? [.null, .null]
+            try connection.query(
+              "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+              [
+                .text(path), .text(collection), .text(collectionID), .blob(JSONWriter.bytes(document.json)), .integer(Int64(size)),
+                .integer(tick()),
+              ] + updateTime)
+            byteCount += size
+          } else {
+            try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)])
+          }
+        }
+        let target = byteCount > sizeLimit ? evictionTarget : sizeLimit
+        while byteCount > target {
+          let victims = try connection.query("SELECT path, size FROM documents ORDER BY last_use LIMIT 64")
+          if victims.isEmpty { break }
+          for victim in victims {
+            guard byteCount > target, let path = victim.first?.text else { break }
+            try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)])
+            byteCount -= Int(victim.count > 1 ? victim[1].integer ?? 0 : 0)
+          }
+        }
+      }
+    } catch {
+      byteCount = before
+      throw error
+    }
+  }
+}

@@ -1,0 +1,151 @@
+import FirestoreWire
+import Foundation
+import Testing
+
+@testable import FirestoreClient
+
+/// The local cache's parts without a server: storages (eviction, transactions, groups),
+/// applying writes locally, and pending server timestamps.
+@Suite("Local cache")
+struct LocalCacheTests {
+  private static let root = "projects/p/databases/(default)/documents"
+
+  private func document(_ path: String, _ fields: [String: Value], updateTime: Int64 = 1) -> Document {
+    Document(
+      name: Self.root + "/" + path, fields: fields, createTime: Timestamp(seconds: 1, nanoseconds: 0),
+      updateTime: Timestamp(seconds: updateTime, nanoseconds: 0))
+  }
+
+  private func temporaryFile() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString).sqlite").path
+  }
+
+  private func storages() throws -> [(String, any CacheStorage, String?)] {
+    let path = temporaryFile()
+    return [
+      ("memory", MemoryCacheStorage(sizeLimit: 1_048_576), nil),
+      ("sqlite", try SQLiteCacheStorage(path: path, sizeLimit: 1_048_576), path),
+    ]
+  }
+
+  @Test("storages find a collection's documents, directly or as a group below a parent")
+  func collections() throws {
+    for (name, storage, file) in try storages() {
+      defer { file.map(SQLiteCacheStorage.remove(path:)) }
+      try storage.apply([
+        ("users/ada", document("users/ada", ["n": .integer(1)])),
+        ("users/ada/favorites/f1", document("users/ada/favorites/f1", [:])),
+        ("users/bob/favorites/f2", document("users/bob/favorites/f2", [:])),
+        ("favorites/f3", document("favorites/f3", [:])),
+        ("usersx/z/favorites/f4", document("usersx/z/favorites/f4", [:])),
+      ])
+      func ids(_ parent: String, _ id: String, _ all: Bool) throws -> [String] {
+        try storage.documents(parent: parent, collectionID: id, allDescendants: all).map { String($0.name.split(separator: "/").last!) }
+          .sorted()
+      }
+      #expect(try ids("", "users", false) == ["ada"], "\(name)")
+      #expect(try ids("users/ada", "favorites", false) == ["f1"], "\(name)")
+      #expect(try ids("", "favorites", true) == ["f1", "f2", "f3", "f4"], "\(name)")
+      #expect(try ids("users", "favorites", true) == ["f1", "f2"], "\(name)")
+      #expect(try storage.document(at: "users/ada")?.fields == ["n": .integer(1)], "\(name)")
+      try storage.apply([("users/ada", nil)])
+      #expect(try storage.document(at: "users/ada") == nil, "\(name)")
+    }
+  }
+
+  @Test("storages evict the least recently used documents when over their size")
+  func eviction() throws {
+    for (name, storage, file) in try storages() {
+      defer { file.map(SQLiteCacheStorage.remove(path:)) }
+      let big = Value.string(String(repeating: "x", count: 100_000))
+      for i in 0..<8 { try storage.apply([("c/d\(i)", document("c/d\(i)", ["b": big]))]) }
+      // d0 is read, so d1 becomes the least recently used.
+      #expect(try storage.document(at: "c/d0") != nil)
+      for i in 8..<12 { try storage.apply([("c/d\(i)", document("c/d\(i)", ["b": big]))]) }
+      #expect(storage.byteCount <= storage.sizeLimit, "\(name)")
+      #expect(try storage.document(at: "c/d0") != nil, "\(name): a recently read document stays")
+      #expect(try storage.document(at: "c/d1") == nil, "\(name): the least recently used goes first")
+      #expect(try storage.document(at: "c/d11") != nil, "\(name)")
+    }
+  }
+
+  @Test("an SQLite cache reopens with its documents and size")
+  func sqliteReopens() throws {
+    let path = temporaryFile()
+    defer { SQLiteCacheStorage.remove(path: path) }
+    var bytes = 0
+    do {
+      let storage = try SQLiteCacheStorage(path: path, sizeLimit: 1_048_576)
+      try storage.apply([
+        ("a/b", document("a/b", ["v": .double(1.5), "m": .map(["t": .timestamp(Timestamp(seconds: 9, nanoseconds: 7))])]))
+      ])
+      bytes = storage.byteCount
+    }
+    let reopened = try SQLiteCacheStorage(path: path, sizeLimit: 1_048_576)
+    #expect(reopened.byteCount == bytes)
+    #expect(
+      try reopened.document(at: "a/b")
+        == document("a/b", ["v": .double(1.5), "m": .map(["t": .timestamp(Timestamp(seconds: 9, nanoseconds: 7))])]))
+  }
+
+  @Test("an SQLite file of another schema version is refused, naming both versions")
+  func sqliteSchemaMismatch() throws {
+    let path = temporaryFile()
+    defer { SQLiteCacheStorage.remove(path: path) }
+    do {
+      let storage = try SQLiteCacheStorage(path: path, sizeLimit: 1_048_576)
+      try storage.apply([("a/b", document("a/b", [:]))])
+    }
+    let connection = try SQLiteConnection(path: path)
+    try connection.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
+    connection.close()
+    #expect {
+      _ = try SQLiteCacheStorage(path: path, sizeLimit: 1_048_576)
+    } throws: { error in
+      "\(error)".contains("99") && "\(error)".contains(SQLiteCacheStorage.schemaVersion)
+    }
+  }
+
+  @Test("writes apply locally as on the server: masks, preconditions and transforms")
+  func localWrites() {
+    let base = document("c/d", ["a": .integer(1), "m": .map(["x": .integer(1), "y": .integer(2)]), "n": .integer(5)])
+    let now = Timestamp(seconds: 100, nanoseconds: 0)
+    let patch = Write(
+      operation: .update(Document(name: base.name, fields: ["m": .map(["x": .integer(9)])])), updateMask: ["m.x", "gone"],
+      updateTransforms: [
+        FieldTransform(fieldPath: "n", kind: .increment(.integer(2))), FieldTransform(fieldPath: "at", kind: .serverTimestamp),
+        FieldTransform(fieldPath: "l", kind: .appendMissingElements([.string("s")])),
+      ], currentDocument: .exists(true))
+    let pending = LocalWriteApplier.apply(patch, to: base, localWriteTime: now, transformResults: nil)
+    #expect(pending?.fields["m"] == .map(["x": .integer(9), "y": .integer(2)]))
+    #expect(pending?.fields["n"] == .integer(7))
+    #expect(pending?.fields["l"] == .array([.string("s")]))
+    #expect(ServerTimestampSentinel.decode(pending?.fields["at"] ?? .null)?.localWriteTime == now)
+    let confirmed = LocalWriteApplier.apply(
+      patch, to: base, localWriteTime: now, transformResults: [.integer(7), .timestamp(Timestamp(seconds: 101, nanoseconds: 0)), .null])
+    #expect(confirmed?.fields["at"] == .timestamp(Timestamp(seconds: 101, nanoseconds: 0)))
+    #expect(confirmed?.fields["l"] == .array([.string("s")]))
+    // An update of a missing document does nothing; a create over an existing one neither.
+    #expect(LocalWriteApplier.apply(patch, to: nil, localWriteTime: now, transformResults: nil) == nil)
+    let create = Write(operation: .update(Document(name: base.name, fields: [:])), currentDocument: .exists(false))
+    #expect(LocalWriteApplier.apply(create, to: base, localWriteTime: now, transformResults: nil) == base)
+    #expect(LocalWriteApplier.apply(Write(operation: .delete(base.name)), to: base, localWriteTime: now, transformResults: nil) == nil)
+    #expect(LocalWriteApplier.isBlind(create))
+    #expect(!LocalWriteApplier.isBlind(patch))
+  }
+
+  @Test("a pending server timestamp reads as null, the estimate or the previous value")
+  func serverTimestampBehaviors() {
+    let before = Value.timestamp(Timestamp(seconds: 5, nanoseconds: 0))
+    let now = Timestamp(seconds: 100, nanoseconds: 0)
+    let first = ServerTimestampSentinel.make(localWriteTime: now, previous: before)
+    // A second pending write keeps the value from before the first.
+    let second = ServerTimestampSentinel.make(localWriteTime: Timestamp(seconds: 200, nanoseconds: 0), previous: first)
+    let fields: [String: Value] = ["at": second, "nested": .array([.map(["t": first])])]
+    #expect(ServerTimestampSentinel.resolve(fields, .none) == ["at": .null, "nested": .array([.map(["t": .null])])])
+    #expect(ServerTimestampSentinel.resolve(fields, .estimate)["at"] == .timestamp(Timestamp(seconds: 200, nanoseconds: 0)))
+    #expect(ServerTimestampSentinel.resolve(fields, .previous)["at"] == before)
+    #expect(ServerTimestampSentinel.contains(fields))
+    #expect(!ServerTimestampSentinel.contains(["a": .map(["b": .integer(1)])]))
+  }
+}

@@ -1,0 +1,258 @@
+import FirestoreWire
+import Foundation
+import Testing
+
+@testable import FirestoreClient
+
+/// The local cache and `FirestoreSource`, on the mock and the emulator alike: what the
+/// server returns fills the cache, what it reports missing leaves it, and queries evaluated
+/// on the cache agree with the server's answers.
+@Suite("Conformance: local cache")
+struct CacheConformanceTests {
+  private struct Favorite: Codable, Sendable {
+    @ServerTimestamp var starredAt: Timestamp?
+    var title: String
+  }
+
+  @Test(".cache after a server read returns the document, marked as from the cache", arguments: Backend.all)
+  func cacheAfterServerRead(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let users = db.collection(backend.collection().path)
+    try await backend.db.document(users.path + "/ada").setData(["name": "Ada", "born": 1815])
+    let fresh = try await users.document("ada").getDocument(source: .server)
+    #expect(fresh.metadata == SnapshotMetadata(isFromCache: false, hasPendingWrites: false))
+    let cached = try await users.document("ada").getDocument(source: .cache)
+    #expect(cached.exists)
+    #expect(cached.metadata == SnapshotMetadata(isFromCache: true, hasPendingWrites: false))
+    #expect(cached.get("name") as? String == "Ada")
+    #expect(cached.updateTime == fresh.updateTime)
+  }
+
+  @Test(".cache with nothing cached: a get is unavailable, a query is empty", arguments: Backend.all)
+  func cacheWithNothing(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let users = db.collection(backend.collection().path)
+    try await backend.db.document(users.path + "/ada").setData(["name": "Ada"])
+    let error = await #expect(throws: FirestoreError.self) { try await users.document("ada").getDocument(source: .cache) }
+    #expect(error?.code == .unavailable)
+    #expect(error?.message.contains(users.path + "/ada") == true)
+    let empty = try await users.getDocuments(source: .cache)
+    #expect(empty.isEmpty)
+    #expect(empty.metadata.isFromCache)
+  }
+
+  @Test("a listener keeps the cache up to date", arguments: Backend.all)
+  func listenerUpdatesCache(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let path = backend.collection().path + "/doc"
+    let collector = SnapshotCollector(db.document(path).snapshots)
+    #expect(try await collector.next().exists == false)
+    // Another client writes; this one learns it only through its listener.
+    try await backend.db.document(path).setData(["v": 1])
+    #expect(try await collector.next().get("v") as? Int == 1)
+    #expect(try await db.document(path).getDocument(source: .cache).get("v") as? Int == 1)
+    try await backend.db.document(path).setData(["v": 2])
+    #expect(try await collector.next().get("v") as? Int == 2)
+    #expect(try await db.document(path).getDocument(source: .cache).get("v") as? Int == 2)
+    try await backend.db.document(path).delete()
+    #expect(try await collector.next().exists == false)
+    let error = await #expect(throws: FirestoreError.self) { try await db.document(path).getDocument(source: .cache) }
+    #expect(error?.code == .unavailable)
+    collector.cancel()
+  }
+
+  @Test("a document found missing on the server leaves the cache", arguments: Backend.all)
+  func notFoundRemoves(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let items = db.collection(backend.collection().path)
+    try await backend.db.document(items.path + "/a").setData(["v": 1])
+    try await backend.db.document(items.path + "/b").setData(["v": 2])
+    _ = try await items.getDocuments()
+    #expect(try await items.getDocuments(source: .cache).count == 2)
+    // Deleted by someone else: a get, a batch get and a query each find it missing.
+    try await backend.db.document(items.path + "/a").delete()
+    try await backend.db.document(items.path + "/b").delete()
+    #expect(try await items.document("a").getDocument(source: .server).exists == false)
+    await #expect(throws: FirestoreError.self) { try await items.document("a").getDocument(source: .cache) }
+    #expect(try await db.getAll([items.document("b")]).first?.exists == false)
+    await #expect(throws: FirestoreError.self) { try await items.document("b").getDocument(source: .cache) }
+    try await backend.db.document(items.path + "/c").setData(["v": 3])
+    _ = try await items.document("c").getDocument()
+    try await backend.db.document(items.path + "/c").delete()
+    #expect(try await items.getDocuments(source: .server).isEmpty)
+    #expect(try await items.getDocuments(source: .cache).isEmpty)
+  }
+
+  @Test("queries on the cache give the server's results", arguments: Backend.all)
+  func localQueriesMatchServer(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let root = backend.collection()
+    let cities = db.collection(root.path + "/us/cities")
+    let batch = backend.db.batch()
+    let rows: [(String, [String: any Sendable])] = [
+      ("sf", ["name": "San Francisco", "state": "CA", "pop": 860_000, "tags": ["coast", "tech"], "area": 121.4]),
+      ("la", ["name": "Los Angeles", "state": "CA", "pop": 3_900_000, "tags": ["coast"], "area": 1302.0]),
+      ("sd", ["name": "San Diego", "state": "CA", "pop": 1_380_000, "tags": ["coast", "navy"]]),
+      ("ny", ["name": "New York", "state": "NY", "pop": 8_300_000, "tags": ["tech"], "area": 783.8]),
+      ("bo", ["name": "Boston", "state": "MA", "pop": 650_000, "tags": ["tech", "coast"], "area": 232.1]),
+      ("au", ["name": "Austin", "state": "TX", "pop": 960_000, "tags": [] as [any Sendable], "area": 827.0]),
+      ("ch", ["name": "Chicago", "state": "IL", "pop": 2_700_000, "area": NSNull()]),
+      ("dv", ["name": "Denver", "state": "CO", "pop": 715_000.5, "tags": ["mountain"], "area": Double.nan]),
+    ]
+    for (id, data) in rows { batch.setData(data, forDocument: backend.db.document(cities.path + "/" + id)) }
+    // A city in another country's collection, for the collection group.
+    batch.setData(["name": "Toronto", "state": "ON", "pop": 2_790_000], forDocument: backend.db.document(root.path + "/ca/cities/to"))
+    try await batch.commit()
+    // Fill the cache: the whole collection and the group.
+    _ = try await cities.getDocuments()
+    _ = try await db.collectionGroup(cities.collectionID).getDocuments()
+
+    let queries: [(String, Query)] = [
+      ("equality", cities.whereField("state", isEqualTo: "CA")),
+      ("range + order", cities.whereField("pop", isGreaterThan: 900_000).order(by: "pop", descending: true)),
+      ("not-in", cities.whereField("state", notIn: ["CA", "NY"])),
+      ("not-equal", cities.whereField("state", isNotEqualTo: "CA")),
+      ("array-contains", cities.whereField("tags", arrayContains: "tech")),
+      ("array-contains-any", cities.whereField("tags", arrayContainsAny: ["navy", "mountain"])),
+      ("in", cities.whereField("state", in: ["TX", "IL", "XX"])),
+      (
+        "or",
+        cities.whereFilter(
+          .orFilter([
+            .whereField("state", isEqualTo: "NY"),
+            .andFilter([.whereField("state", isEqualTo: "CA"), .whereField("pop", isLessThan: 1_000_000)]),
+          ]))
+      ),
+      ("order + limit", cities.order(by: "name").limit(to: 3)),
+      ("limit to last", cities.order(by: "pop").limit(toLast: 2)),
+      ("cursors", cities.order(by: "pop").start(after: [700_000]).end(at: [2_700_000])),
+      ("cursor before", cities.order(by: "name", descending: true).end(before: ["Chicago"])),
+      ("missing field excluded by order", cities.order(by: "area")),
+      ("null and NaN", cities.whereField("area", isEqualTo: NSNull())),
+      ("offset", cities.order(by: "pop").offset(2).limit(to: 3)),
+      ("group", db.collectionGroup(cities.collectionID).whereField("pop", isGreaterThan: 2_000_000).order(by: "pop")),
+    ]
+    for (name, query) in queries {
+      let server = try await query.getDocuments(source: .server).documents.map(\.reference.path)
+      let cached = try await query.getDocuments(source: .cache)
+      #expect(cached.documents.map(\.reference.path) == server, "\(name)")
+      #expect(cached.metadata.isFromCache, "\(name)")
+      #expect(!server.isEmpty, "\(name) should match something")
+    }
+  }
+
+  @Test("a listener's first snapshot comes from the cache, then the server confirms it", arguments: Backend.all)
+  func listenerCacheFirst(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let items = db.collection(backend.collection().path)
+    try await backend.db.document(items.path + "/a").setData(["n": 1])
+    _ = try await items.getDocuments()
+    let collector = SnapshotCollector(items.snapshots(includeMetadataChanges: true))
+    let first = try await collector.next()
+    #expect(first.metadata == SnapshotMetadata(isFromCache: true, hasPendingWrites: false))
+    #expect(first.documents.map(\.documentID) == ["a"])
+    #expect(first.readTime == nil)
+    let second = try await collector.next()
+    #expect(second.metadata == SnapshotMetadata(isFromCache: false, hasPendingWrites: false))
+    #expect(second.documentChanges.isEmpty)
+    #expect(second.documents.map(\.documentID) == ["a"])
+    collector.cancel()
+
+    // Without metadata changes the server's identical answer is not delivered again.
+    let quiet = SnapshotCollector(items.snapshots)
+    #expect(try await quiet.next().metadata.isFromCache)
+    try await backend.db.document(items.path + "/b").setData(["n": 2])
+    // Generous: an emulator on a busy machine can take seconds to deliver a change.
+    let next = try await quiet.next(timeout: .seconds(30))
+    #expect(next.documents.map(\.documentID) == ["a", "b"])
+    #expect(!next.metadata.isFromCache)
+    quiet.cancel()
+  }
+
+  @Test("latency compensation: a local write shows at once, pending, then confirmed", arguments: Backend.all)
+  func latencyCompensation(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let favorites = db.collection(backend.collection().path)
+    let collector = SnapshotCollector(favorites.order(by: "starredAt").snapshots(includeMetadataChanges: true))
+    #expect(try await collector.next().isEmpty)
+    try await favorites.document("meal1").setData(["starredAt": FieldValue.serverTimestamp(), "title": "Soup"])
+    let pending = try await collector.next()
+    #expect(pending.metadata.hasPendingWrites)
+    #expect(pending.documents.map(\.documentID) == ["meal1"])
+    let doc = try #require(pending.documents.first)
+    #expect(doc.metadata.hasPendingWrites)
+    #expect((doc.get("starredAt") as? NSNull) != nil)
+    #expect((doc.get("starredAt", serverTimestampBehavior: .estimate) as? Timestamp) != nil)
+    #expect((doc.get("starredAt", serverTimestampBehavior: .previous) as? NSNull) != nil)
+    #expect(doc.get("title") as? String == "Soup")
+    #expect(try doc.data(as: Favorite.self).starredAt == nil)
+    #expect(try doc.snapshot.data(as: Favorite.self, with: .estimate).starredAt != nil)
+    var confirmed = try await collector.next()
+    while confirmed.metadata.hasPendingWrites { confirmed = try await collector.next() }
+    #expect((confirmed.documents.first?.get("starredAt") as? Timestamp) != nil)
+    #expect(confirmed.documents.first?.metadata.hasPendingWrites == false)
+    collector.cancel()
+  }
+
+  @Test("a rejected write is rolled back in listeners and its error reaches the caller", arguments: Backend.all)
+  func rejectedWriteRollsBack(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let items = db.collection(backend.collection().path)
+    try await items.document("taken").setData(["v": 0])
+    let collector = SnapshotCollector(items.snapshots(includeMetadataChanges: true))
+    var first = try await collector.next()
+    while first.metadata.isFromCache { first = try await collector.next() }
+    #expect(first.documents.map(\.documentID) == ["taken"])
+    // The batch fails as a whole (the create finds the document existing).
+    let batch = db.batch()
+    batch.setData(["v": 1], forDocument: items.document("new"))
+    batch.create(["v": 2], forDocument: items.document("taken"))
+    let error = await #expect(throws: FirestoreError.self) { try await batch.commit() }
+    #expect(error?.code == .alreadyExists)
+    let shown = try await collector.next()
+    #expect(shown.documents.map(\.documentID) == ["new", "taken"])
+    #expect(shown.metadata.hasPendingWrites)
+    let rolledBack = try await collector.next()
+    #expect(rolledBack.documents.map(\.documentID) == ["taken"])
+    #expect(rolledBack.documentChanges.map(\.type) == [.removed])
+    #expect(!rolledBack.metadata.hasPendingWrites)
+    await #expect(throws: FirestoreError.self) { try await items.document("new").getDocument(source: .cache) }
+    collector.cancel()
+  }
+
+  @Test("writes through this client update the cache with the server's outcome", arguments: Backend.all)
+  func writesUpdateCache(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let ref = db.document(backend.collection().path + "/counter")
+    let written = try await ref.setData(["n": 1, "at": FieldValue.serverTimestamp()])
+    var cached = try await ref.getDocument(source: .cache)
+    #expect(cached.get("n") as? Int == 1)
+    #expect(cached.get("at") as? Timestamp == written.transformResults.first.flatMap { if case .timestamp(let t) = $0 { t } else { nil } })
+    #expect(cached.updateTime == written.updateTime)
+    try await ref.updateData(["n": FieldValue.increment(2), "list": FieldValue.arrayUnion(["x"])])
+    cached = try await ref.getDocument(source: .cache)
+    let server = try await ref.getDocument(source: .server)
+    #expect(cached.get("n") as? Int == 3)
+    #expect(cached.fields == server.fields)
+    #expect(cached.updateTime == server.updateTime)
+    try await ref.delete()
+    await #expect(throws: FirestoreError.self) { try await ref.getDocument(source: .cache) }
+  }
+
+  @Test("settled writes are forgotten, also those a listener never shows", arguments: Backend.all)
+  func settledWritesForgotten(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let tasks = db.collection(backend.collection().path)
+    let collector = SnapshotCollector(tasks.whereField("open", isEqualTo: true).snapshots(includeMetadataChanges: true))
+    #expect(try await collector.next().isEmpty)
+    try await tasks.document("open").setData(["open": true])
+    var snapshot = try await collector.next()
+    while snapshot.metadata.hasPendingWrites { snapshot = try await collector.next() }
+    #expect(snapshot.documents.map(\.documentID) == ["open"])
+    // Writes after the last change the listener sees: its listen reports nothing newer.
+    for i in 0..<5 { try await tasks.document("closed\(i)").setData(["open": false]) }
+    #expect(db.localStore.unsettledBatchCount == 0)
+    #expect(collector.pending == 0)
+    collector.cancel()
+  }
+}
