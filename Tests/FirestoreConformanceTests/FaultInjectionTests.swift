@@ -26,6 +26,36 @@ struct FaultInjectionTests {
     #expect(try await db.document("c/d").getDocument().get("v") as? Int == 1)
   }
 
+  @Test("a transaction the server no longer knows runs again from the start; other commit errors do not")
+  func expiredTransactionRestarts() async throws {
+    let (server, db) = try makeServer()
+    defer { server.stop() }
+    try await db.document("c/n").setData(["n": 1])
+    server.faults.add(
+      FaultRule(
+        route: "commit", fault: .error(status: 400, grpcStatus: "INVALID_ARGUMENT", message: "Transaction is invalid or closed."),
+        remaining: 1))
+    let runs = Counter()
+    let n = try await db.runTransaction { tx in
+      runs.increment()
+      let n = try await tx.getDocument(db.document("c/n")).get("n") as? Int ?? 0
+      tx.updateData(["n": n + 1], forDocument: db.document("c/n"))
+      return n + 1
+    }
+    #expect(n == 2 && runs.value == 2)
+    #expect(try await db.document("c/n").getDocument().get("n") as? Int == 2)
+
+    server.faults.add(
+      FaultRule(
+        route: "commit", fault: .error(status: 400, grpcStatus: "INVALID_ARGUMENT", message: "Value for field n is invalid."), remaining: 1)
+    )
+    let error = await #expect(throws: FirestoreError.self) {
+      try await db.runTransaction { tx in tx.updateData(["n": 0], forDocument: db.document("c/n")) }
+    }
+    #expect(error?.code == .invalidArgument)
+    #expect(try await db.document("c/n").getDocument().get("n") as? Int == 2)
+  }
+
   @Test("a non-idempotent write is not retried after an ambiguous failure, and nothing is doubled")
   func incrementNotDoubled() async throws {
     let (server, db) = try makeServer()

@@ -31,8 +31,9 @@ actor ListenChannel {
     /// The longest a handshake or forward POST (request and reply body) may take before the
     /// session is terminated.
     var requestTimeout: Duration = Configuration.defaultRequestTimeout
-    /// The default ``requestTimeout``.
-    static let defaultRequestTimeout: Duration = .seconds(30)
+    /// The default ``requestTimeout``: the server answers these at once, so a reply this
+    /// late means the request is stuck, and a new session is the way out.
+    static let defaultRequestTimeout: Duration = .seconds(10)
     /// A back channel silent this long is reopened (1.5 × the server's keep-alive).
     var backChannelSilence: Duration = .seconds(45)
   }
@@ -155,9 +156,12 @@ actor ListenChannel {
     lastActivity = .now
     let params = WebChannelURL.backChannel(
       database: configuration.database, sessionID: sessionID, lastArrayID: lastArrayID, zx: zx(), httpSessionID: httpSessionID)
-    let request: HTTPRequest
+    var request: HTTPRequest
     do {
       request = try makeRequest(method: "GET", params: params, body: nil)
+      // A connection that carried a long-poll is not reused: the emulator was seen holding
+      // the next request on such a connection for ~30 s.
+      request.headers["Connection"] = "close"
     } catch {
       fail(error)
       return

@@ -12,8 +12,9 @@ extension Firestore {
   /// }
   /// ```
   ///
-  /// - When the transaction is `aborted` (contention), the whole body runs again, up to
-  ///   `options.maxAttempts` times with backoff; keep the body free of other side effects.
+  /// - When the transaction is `aborted` (contention), or the server no longer knows it
+  ///   (expired), the whole body runs again, up to `options.maxAttempts` times with
+  ///   backoff; keep the body free of other side effects.
   /// - An error thrown by `body` rolls the transaction back and is rethrown unchanged.
   /// - A transaction is always ended (committed or rolled back), also on cancellation, so
   ///   it never keeps locks held.
@@ -38,8 +39,10 @@ extension Firestore {
       do {
         result = try await body(transaction)
       } catch {
-        await rollback(id)
-        if let error = error as? FirestoreError, error.code == .aborted, attempt < options.maxAttempts {
+        // The server ends a transaction it aborts; a rollback on top of that raced the retry
+        // that names it (`retryTransaction`) on the emulator ("Can't swap from CLOSED to ACTIVE").
+        if (error as? FirestoreError)?.code != .aborted { await rollback(id) }
+        if let error = error as? FirestoreError, Self.restartsTransaction(error), attempt < options.maxAttempts {
           try await backoff(policy, attempt: attempt)
           previousID = id
           attempt += 1
@@ -52,13 +55,25 @@ extension Firestore {
         _ = try await commit(transaction.bufferedWrites, transaction: id)
         return result
       } catch let error as FirestoreError {
-        await rollback(id)
-        guard error.code == .aborted, attempt < options.maxAttempts else { throw error }
+        if error.code != .aborted { await rollback(id) }
+        guard Self.restartsTransaction(error), attempt < options.maxAttempts else { throw error }
         try await backoff(policy, attempt: attempt)
         previousID = id
         attempt += 1
       }
     }
+  }
+
+  /// Whether `error` means the transaction, not the body's work, failed, so that running it
+  /// again from the start is safe: contention (`aborted`), or a transaction the server no
+  /// longer knows (production: "has expired or is no longer valid"; the emulator: "invalid
+  /// or closed"), whose commit cannot have applied.
+  static func restartsTransaction(_ error: FirestoreError) -> Bool {
+    if error.code == .aborted { return true }
+    guard error.code == .invalidArgument, error.serverStatus != nil else { return false }
+    let message = error.message.lowercased()
+    return message.contains("transaction")
+      && (message.contains("expired") || message.contains("closed") || message.contains("no longer valid"))
   }
 
   private func backoff(_ policy: RetryPolicy, attempt: Int) async throws {

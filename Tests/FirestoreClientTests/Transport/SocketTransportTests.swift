@@ -27,6 +27,24 @@ import Testing
     #expect(server.accepted == 1)
   }
 
+  @Test func connectionCloseIsNotReused() async throws {
+    let seen = Mutex<[String]>([])
+    let server = try RawHTTPServer { connection, _ in
+      while let request = connection.readRequest() {
+        seen.withLock { $0.append(request) }
+        connection.write(Self.ok)
+      }
+    }
+    defer { server.stop() }
+    let transport = SocketTransport()
+    for _ in 0..<2 {
+      let response = try await transport.send(HTTPRequest(method: "GET", url: server.url(), headers: ["connection": "close"]))
+      #expect(try await body(response) == "ok")
+    }
+    #expect(server.accepted == 2)
+    #expect(seen.withLock { $0 }.allSatisfy { $0.contains("\r\nConnection: close\r\n") })
+  }
+
   @Test func requestLineKeepsPercentEncodingAndSendsLength() async throws {
     let seen = Mutex<String?>(nil)
     let server = try RawHTTPServer { connection, _ in

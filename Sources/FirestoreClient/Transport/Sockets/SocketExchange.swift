@@ -16,6 +16,8 @@ final class SocketExchange: Sendable {
   private let method: String
   private let path: String
   private let requestBytes: [UInt8]
+  /// The request asked for `Connection: close`: the connection is not pooled afterwards.
+  private let closesConnection: Bool
   private let state = Mutex(State())
 
   /// Prepares the bytes of `request`.
@@ -36,9 +38,16 @@ final class SocketExchange: Sendable {
     }
     var head =
       "\(method) \(path) HTTP/1.1\r\nHost: \(endpoint.port == 80 ? (host.contains(":") ? "[\(host)]" : host) : endpoint.description)\r\n"
+    var closesConnection = false
     for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
       let lower = name.lowercased()
-      if lower == "host" || lower == "content-length" || lower == "connection" || lower == "transfer-encoding" { continue }
+      if lower == "connection" {
+        // Only `close` passes: the caller does not want the connection reused.
+        closesConnection = value.lowercased() == "close"
+        if closesConnection { head += "Connection: close\r\n" }
+        continue
+      }
+      if lower == "host" || lower == "content-length" || lower == "transfer-encoding" { continue }
       guard !name.isEmpty, !name.utf8.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 >= 0x7F }),
         !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
       else {
@@ -52,6 +61,7 @@ final class SocketExchange: Sendable {
       head += "Content-Length: 0\r\n"
     }
     head += "\r\n"
+    self.closesConnection = closesConnection
     var bytes = Array(head.utf8)
     if let body = request.body { bytes.append(contentsOf: body) }
     requestBytes = bytes
@@ -126,7 +136,7 @@ final class SocketExchange: Sendable {
           case .end:
             // Back to the pool before the caller learns the body ended, so that its next
             // request finds the connection free.
-            if let done = connection, release(done), parser.keepAlive {
+            if let done = connection, release(done), parser.keepAlive, !closesConnection {
               transport.recycle(done)
             } else {
               connection?.close()

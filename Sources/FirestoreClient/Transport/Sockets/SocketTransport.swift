@@ -12,7 +12,10 @@ import Synchronization
 ///
 /// A connection goes back to the pool only after its response was read to the end and the
 /// server did not ask to close it; one that was cancelled, failed or cut short is closed.
-/// A pooled connection that the server closed meanwhile is noticed before reuse. Cancelling
+/// A request with the header `Connection: close` is sent that way and its connection is
+/// closed after the response (other `Connection` values are dropped: the transport manages
+/// keep-alive itself). A pooled connection that the server closed meanwhile is noticed
+/// before reuse. Cancelling
 /// the calling task, or the task reading the body, shuts the connection down at once.
 ///
 /// ```swift
