@@ -59,8 +59,8 @@ actor ListenManager {
   func listen(_ kind: Target.Kind, settings: FirestoreSettings, database: String, handler: @escaping Handler) -> Int32 {
     if configuration == nil {
       configuration = ListenChannel.Configuration(
-        // A back channel holds its connection for as long as the listen lasts, so by default
-        // listens get their own connections instead of taking them from the shared pool.
+        // A back channel holds its connection for as long as the listen lasts; the socket
+        // transport opens connections as needed, so listens share the default transport.
         baseURL: settings.baseURL, database: database, transport: settings.transport ?? SocketTransport.shared,
         tokenProvider: settings.tokenProvider, requestTimeout: requestTimeout)
       retryPolicy = settings.retryPolicy
