@@ -10,6 +10,8 @@
 //                  project "bench" (seeded by bench-peer/seed.py), set() 100 new documents
 //                  one by one from a second client, time set() start -> the listener's
 //                  .added change; 5 warm-up writes, 20 ms apart. LISTEN_N overrides 100.
+//   decode         parses the recorded :runQuery body DECODE_BODY into Documents (no
+//                  network): median and p95 over 20 runs, and the JSON parse alone.
 //   listen-hold    keeps one listener on users/u1/favorites for HOLD_SECONDS (default 20),
 //                  to time another process's writes while our listener is attached.
 //   cache          on an in-process mock server: a filtered, ordered, limited query over
@@ -21,6 +23,7 @@
 // Figures are printed, never asserted: performance is measured here, not in tests.
 import FirestoreClient
 import FirestoreMock
+import FirestoreWire
 import Foundation
 import Synchronization
 
@@ -253,6 +256,38 @@ for scenario in scenarios {
     }
     let (median, p95) = summarize(samples)
     print(String(format: "set: median %.2f ms, p95 %.2f ms over 200 sequential sets", median, p95))
+  case "decode":
+    // Parses a recorded :runQuery body (DECODE_BODY) into Documents: JSON parse, then the
+    // wire model. 3 warm-up runs, then 20.
+    guard let path = ProcessInfo.processInfo.environment["DECODE_BODY"], let body = FileManager.default.contents(atPath: path) else {
+      throw FirestoreError(.invalidArgument, "set DECODE_BODY to a recorded :runQuery response body")
+    }
+    let clock = ContinuousClock()
+    var parse: [Duration] = []
+    var total: [Duration] = []
+    var count = 0
+    for run in 0..<23 {
+      let t0 = clock.now
+      let json = try JSONParser.parse(body)
+      let t1 = clock.now
+      count = 0
+      for element in json.arrayValue ?? [] {
+        if let document = element["document"] {
+          _ = try Document(json: document)
+          count += 1
+        }
+      }
+      if run >= 3 {
+        parse.append(t1 - t0)
+        total.append(clock.now - t0)
+      }
+    }
+    let (parseMedian, _) = summarize(parse)
+    let (totalMedian, totalP95) = summarize(total)
+    print(
+      String(
+        format: "decode: %d documents, %.1f MB: median %.2f ms (JSON parse alone %.2f ms), p95 %.2f ms", count,
+        Double(body.count) / 1e6, totalMedian, parseMedian, totalP95))
   case "listen-hold":
     // Holds one listener on users/u1/favorites for HOLD_SECONDS (default 20): a load for
     // timing writes from another process while our listener is attached.
@@ -274,7 +309,8 @@ for scenario in scenarios {
     try await cacheScenario("memory")
     try await cacheScenario("persistent")
   default:
-    FileHandle.standardError.write(Data("unknown scenario \(scenario); known: mock-startup, set, listen, listen-hold, cache\n".utf8))
+    FileHandle.standardError.write(
+      Data("unknown scenario \(scenario); known: mock-startup, set, listen, listen-hold, cache, decode\n".utf8))
     exit(2)
   }
 }
