@@ -86,7 +86,7 @@ enum QueryOptions {
     }
     return try elements.map { element in
       do {
-        return WhereClause.sendable(try context.decoder.value(element))
+        return WhereClause.sendable(try context.decoder.value(element), context: context)
       } catch {
         throw context.usage("\(option) '\(text)': \(error)")
       }

@@ -53,13 +53,13 @@ struct WhereClause {
     } catch {
       throw context.usage("\(option) '\(text)': \(error)")
     }
-    let argument = sendable(value)
+    let argument = sendable(value, context: context)
     switch operation {
     case .in, .notIn, .arrayContainsAny:
       guard case .array(let elements) = value else {
         throw context.usage("\(option) '\(text)': \(op) needs a JSON array value, like [1, 2]")
       }
-      let list = elements.map(sendable)
+      let list = elements.map { sendable($0, context: context) }
       switch operation {
       case .in: return WhereClause(filter: .whereField(path, in: list))
       case .notIn: return WhereClause(filter: .whereField(path, notIn: list))
@@ -103,10 +103,15 @@ struct WhereClause {
     return FieldPath(segments)
   }
 
-  /// What the client's query builders take for a value: strings as `String`, so that a
-  /// document-ID filter or cursor can give a path, everything else as the `Value` itself.
-  static func sendable(_ value: Value) -> any Sendable {
-    if case .string(let s) = value { return s }
-    return value
+  /// What the client's query builders take for a value: strings as `String` and references
+  /// into this database as `DocumentReference`, as a document-ID (`__name__`) filter or
+  /// cursor needs them; everything else as the `Value` itself.
+  static func sendable(_ value: Value, context: CommandContext) -> any Sendable {
+    switch value {
+    case .string(let s): return s
+    case .reference(let name) where name.hasPrefix(context.connection.documentsRoot + "/"):
+      return context.db.document(String(name.dropFirst(context.connection.documentsRoot.count + 1)))
+    default: return value
+    }
   }
 }
