@@ -40,6 +40,14 @@ struct CLIDocumentTests {
     #expect(both.json[0]["data"] == .parse(Self.allKinds))
     #expect(both.json[1] == .parse(#"{"path":"kinds/none","exists":false}"#))
     #expect(both.json[2]["path"] == .string("kinds/k1"))
+
+    // FIRESTORE_EMULATOR_HOST instead of --emulator; --database picks another database.
+    let viaEnvironment = try await CLI.run(
+      ["--project", project, "get", "kinds/k1"], environment: ["FIRESTORE_EMULATOR_HOST": backend.host])
+    #expect(viaEnvironment.json.first?["data"] == .parse(Self.allKinds), "\(viaEnvironment)")
+    #expect(try await backend.run(project, ["--database", "second", "set", "kinds/k9", #"{"db":2}"#]).status == 0)
+    #expect(try await backend.run(project, ["get", "kinds/k9"]).json.first?["exists"] == .bool(false))
+    #expect(try await backend.run(project, ["get", "kinds/k9", "--database", "second"]).json.first?["data"] == .parse(#"{"db":2}"#))
   }
 
   @Test("set --merge, --merge-fields, create, update with every transform, delete, add", arguments: CLIBackend.all)
