@@ -74,7 +74,9 @@ public enum ExtendedJSON {
 
   /// Reads a value; sentinels are refused.
   ///
-  /// - Parameter documentsRoot: what a relative `$reference` path is resolved against.
+  /// - Parameters:
+  ///   - json: the parsed JSON of one value.
+  ///   - documentsRoot: what a relative `$reference` path is resolved against.
   /// - Throws: ``WireFormatError`` naming the place (`at "a.b"`) and the problem.
   public static func decode(_ json: JSONValue, documentsRoot: String) throws -> Value {
     try decodeValue(json, at: [], root: documentsRoot, allowSentinels: false).plainValue!
