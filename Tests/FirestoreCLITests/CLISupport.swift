@@ -243,3 +243,8 @@ func temporaryFile(_ contents: String, name: String = "data.ndjson") throws -> S
   try contents.write(to: url, atomically: true, encoding: .utf8)
   return url.path
 }
+
+/// The CLI suites, one process at a time: each test already runs several processes in a
+/// row, and running them side by side would only load a shared machine for no gain.
+@Suite("firestore command line", .serialized)
+struct CLITests {}
