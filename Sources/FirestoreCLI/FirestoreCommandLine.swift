@@ -18,6 +18,8 @@ enum FirestoreCommandLine {
 
   /// Runs the program on `arguments` (without the program name) and returns the exit status.
   static func run(_ arguments: [String], environment: [String: String]) async -> Int32 {
+    // `firestore help [COMMAND]` is `firestore [COMMAND] --help`.
+    if arguments.first == "help" { return await run(Array(arguments.dropFirst()) + ["--help"], environment: environment) }
     let parser = ArgumentParser(globalOptions: GlobalOptions.specs, commands: CommandTable.byName)
     var parsed: ParsedArguments
     do {
@@ -26,9 +28,14 @@ enum FirestoreCommandLine {
       return report(error)
     }
     guard let name = parsed.command, let command = CommandTable.byName[name] else {
-      if parsed.wantsHelp || arguments.isEmpty {
+      if parsed.wantsHelp {
         StandardStreams.writeOutput(CommandTable.overview)
-        return arguments.isEmpty && !parsed.wantsHelp ? usageError : success
+        return success
+      }
+      if arguments.isEmpty {
+        // No command at all: the overview, on stderr since it is a usage error.
+        StandardStreams.writeError(CommandTable.overview)
+        return usageError
       }
       return report(UsageError("no command given (see 'firestore --help')"))
     }

@@ -49,6 +49,32 @@ extension CLITests {
       #expect(try await backend.run(project, ["--database", "second", "set", "kinds/k9", #"{"db":2}"#]).status == 0)
       #expect(try await backend.run(project, ["get", "kinds/k9"]).json.first?["exists"] == .bool(false))
       #expect(try await backend.run(project, ["get", "kinds/k9", "--database", "second"]).json.first?["data"] == .parse(#"{"db":2}"#))
+
+      // A service account key names the project when --project is not given.
+      let keyProject = backend.project("keyproject")
+      let key = try temporaryFile(try Self.serviceAccountKey(project: keyProject), name: "key.json")
+      let withKey = try await CLI.run(["--emulator", backend.host, "--credentials", key, "set", "kinds/k1", #"{"via":"key"}"#])
+      #expect(withKey.status == 0, "\(withKey)")
+      #expect(try await backend.run(keyProject, ["get", "kinds/k1"]).json.first?["data"] == .parse(#"{"via":"key"}"#))
+    }
+
+    /// A service account key file with a fresh RSA key from openssl(1).
+    static func serviceAccountKey(project: String) throws -> String {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+      process.arguments = ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]
+      let out = Pipe()
+      process.standardOutput = out
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      let pem = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      try #require(process.terminationStatus == 0 && pem.contains("PRIVATE KEY"), "openssl genpkey failed")
+      let key: JSONValue = .object([
+        ("type", .string("service_account")), ("project_id", .string(project)), ("private_key_id", .string("k1")),
+        ("private_key", .string(pem)), ("client_email", .string("cli@\(project).iam.gserviceaccount.com")),
+      ])
+      return JSONWriter.string(key)
     }
 
     @Test("set --merge, --merge-fields, create, update with every transform, delete, add", arguments: CLIBackend.all)

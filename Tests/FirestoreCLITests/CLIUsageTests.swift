@@ -38,6 +38,9 @@ extension CLITests {
       }
       let none = try await CLI.run([])
       #expect(none.status == 2)
+      #expect(none.stdout.isEmpty && none.stderr.contains("commands:"))
+      let helpCommand = try await CLI.run(["help", "listen"])
+      #expect(helpCommand.status == 0 && helpCommand.stdout.hasPrefix("usage: firestore listen"), "\(helpCommand)")
     }
 
     @Test("usage errors exit 2 with one line naming the problem, and print nothing on stdout")
@@ -100,6 +103,10 @@ extension CLITests {
       let noKey = try await CLI.run(["--credentials", "/nonexistent/key.json", "--project", "p", "get", "a/b"])
       #expect(noKey.status == 1)
       #expect(noKey.stderr.contains("/nonexistent/key.json"), "\(noKey)")
+      let badKey = try temporaryFile(#"{"type":"service_account","client_email":"x@y"}"#, name: "key.json")
+      let badKeyResult = try await CLI.run(["--mock", "--credentials", badKey, "get", "a/b"])
+      #expect(badKeyResult.status == 1)
+      #expect(badKeyResult.stderr.contains(badKey) && badKeyResult.stderr.contains("private_key"), "\(badKeyResult)")
       let badData = try temporaryFile("{\"path\":\"a/1\",\"data\":{}}\n{\"path\":\"a\",\"data\":{}}\n")
       let badLine = try await CLI.run(["--mock", "import", "--input", badData])
       #expect(badLine.status == 1)

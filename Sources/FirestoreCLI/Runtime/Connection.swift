@@ -22,13 +22,22 @@ final class Connection: Sendable {
   /// service account key or application default credentials.
   ///
   /// The project is `--project`, else `FIRESTORE_PROJECT`, `GOOGLE_CLOUD_PROJECT`,
-  /// `GCLOUD_PROJECT`, else `demo-project` for an emulator or the mock, else the one the
-  /// credentials name.
+  /// `GCLOUD_PROJECT`, else the one a `--credentials` key names, else `demo-project` for an
+  /// emulator or the mock, else the one application default credentials name. An emulator
+  /// or the mock gets the emulator's owner token even with `--credentials` (the key is
+  /// still read and checked): emulators ignore real tokens, and fetching one would need
+  /// the network.
   static func open(_ options: GlobalOptions, environment: [String: String]) async throws -> Connection {
     let envProject = ["FIRESTORE_PROJECT", "GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT"].lazy.compactMap { environment[$0] }.first {
       !$0.isEmpty
     }
     var project = options.project ?? envProject
+    var keyProvider: ServiceAccountTokenProvider?
+    if let path = options.credentials {
+      let provider = try ServiceAccountTokenProvider(contentsOf: path)
+      keyProvider = provider
+      if project == nil { project = try await provider.projectID() }
+    }
     var settings: FirestoreSettings
     var mockServer: MockFirestoreServer?
     if options.mock {
@@ -46,16 +55,13 @@ final class Connection: Sendable {
       project = project ?? "demo-project"
     } else {
       settings = FirestoreSettings(environment: [:])
-      if options.credentials == nil {
+      if let keyProvider {
+        settings.tokenProvider = keyProvider
+      } else {
         let adc = try await ApplicationDefaultCredentials.find(environment: environment)
         settings.tokenProvider = adc.tokenProvider
         project = project ?? adc.projectID
       }
-    }
-    if let path = options.credentials {
-      let provider = try ServiceAccountTokenProvider(contentsOf: path)
-      settings.tokenProvider = provider
-      if project == nil { project = try await provider.projectID() }
     }
     guard let project, !project.isEmpty else {
       mockServer?.stop()

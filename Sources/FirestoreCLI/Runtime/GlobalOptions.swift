@@ -9,7 +9,7 @@ struct GlobalOptions: Sendable {
     OptionSpec("--emulator", "HOST:PORT", help: "use the emulator at HOST:PORT (else FIRESTORE_EMULATOR_HOST)"),
     OptionSpec("--mock", help: "run against an in-process mock server started for this command"),
     OptionSpec("--mock-data", "FILE", help: "with --mock: preload the NDJSON documents of FILE (as export writes them)"),
-    OptionSpec("--credentials", "FILE", help: "service account key file (production)"),
+    OptionSpec("--credentials", "FILE", help: "service account key file (production; an emulator only takes its project ID)"),
     OptionSpec("--format", "json|rest", help: "output values as extended JSON (default) or Firestore's REST mapping"),
     OptionSpec("--input-format", "json|rest", help: "input values as extended JSON (default) or Firestore's REST mapping"),
     OptionSpec("--help", help: "show help (also -h)"),
