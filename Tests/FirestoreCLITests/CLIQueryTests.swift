@@ -1,3 +1,4 @@
+import FirestoreMock
 import FirestoreWire
 import Foundation
 import Testing
@@ -63,6 +64,22 @@ extension CLITests {
       #expect(rest.json.first?["fields"]?["pop"] == .parse(#"{"integerValue":"40"}"#), "\(rest)")
       let restInput = try await backend.run(p, ["--input-format", "rest", "query", "cities", "--where", #"pop == {"integerValue":"20"}"#])
       #expect(paths(restInput) == ["cities/c2"], "\(restInput)")
+    }
+
+    @Test("query results stream out as they arrive: a stream cut mid-way has printed what came before it")
+    func streaming() async throws {
+      let backend = CLIBackend.mock
+      let p = backend.project()
+      let docs = (0..<60).map { #"{"path":"log/e\#(String(format: "%03d", $0))","data":{"pad":"\#(String(repeating: "x", count: 300))"}}"# }
+      #expect(try await backend.run(p, ["import"], stdin: docs.joined(separator: "\n")).status == 0)
+      CLIBackend.mockServer.faults.add(
+        FaultRule(route: "projects/\(p)/databases/(default)/documents:runQuery", fault: .truncateStream(afterBytes: 6_000)))
+      let result = try await backend.run(p, ["query", "log"])
+      #expect(result.status == 1, "\(result)")
+      #expect(result.stderr.hasPrefix("error: ") && result.stderr.filter { $0 == "\n" }.count == 1, "\(result)")
+      let printed = result.json.compactMap { $0["path"]?.stringValue }
+      #expect(printed.count > 3 && printed.count < 60, "\(printed.count) documents printed before the cut")
+      #expect(printed == (0..<printed.count).map { "log/e" + String(format: "%03d", $0) })
     }
 
     @Test("count with sums and averages", arguments: CLIBackend.all)
