@@ -10,7 +10,8 @@ enum ExportCommand {
       Lines are document lines as 'get' prints them, in path order, data keys sorted, so two
       exports of the same data are identical apart from the server's createTime/updateTime.
       With --recursive, subcollections follow (also those under missing documents).
-      A progress line appears on standard error only when it is a terminal.
+      A progress line appears on standard error only when it is a terminal (and the
+      documents do not go to the same terminal).
 
         firestore export users --recursive --output users.ndjson
       """,
@@ -21,8 +22,11 @@ enum ExportCommand {
     arguments: 1...1
   ) { context in
     let path = try PathArgument.collection(context.positional(0), command: "export")
-    let output = try context.arguments.value("--output").map { try LineFile(creating: $0) } ?? LineFile()
-    let progress = ProgressLine(verb: "exported")
+    let file = context.arguments.value("--output")
+    let output = try file.map { try LineFile(creating: $0) } ?? LineFile()
+    // Documents printed to the same terminal would run into the progress line.
+    let progress = ProgressLine(
+      verb: "exported", enabled: StandardStreams.standardErrorIsTerminal && (file != nil || !StandardStreams.standardOutputIsTerminal))
     let recursive = context.arguments.has("--recursive")
     if progress.isEnabled && !recursive {
       progress.setTotal(try? await context.db.collection(path).count.getAggregation().count)

@@ -30,6 +30,9 @@ enum StandardStreams {
   /// Whether standard error is a terminal (progress lines go there only then).
   static var standardErrorIsTerminal: Bool { isatty(2) == 1 }
 
+  /// Whether standard output is a terminal (a progress line would garble its lines).
+  static var standardOutputIsTerminal: Bool { isatty(1) == 1 }
+
   private static func write(fd: Int32, _ bytes: [UInt8]) {
     bytes.withUnsafeBytes { buffer in
       var offset = 0
