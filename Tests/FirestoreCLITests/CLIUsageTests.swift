@@ -60,6 +60,7 @@ extension CLITests {
         (["query", "articles", "--limit", "ten"], "--limit needs a non-negative integer, got 'ten'"),
         (["query", "articles", "--limit", "1", "--limit", "2"], "--limit given more than once"),
         (["query", "articles", "--order-by", "a:sideways"], "direction must be :asc or :desc"),
+        (["query", "articles", "--limit-to-last", "2"], "--limit-to-last needs an --order-by"),
         (["query", "articles", "--start-at", "5"], "--start-at needs a non-empty JSON array"),
         (["query", "articles", "--select", "a", "--ids"], "--select and --ids cannot be combined"),
         (["set", "a/b", "{\"x\":"], "DATA '{\"x\":' is not valid JSON"),

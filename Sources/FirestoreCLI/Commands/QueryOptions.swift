@@ -60,7 +60,10 @@ enum QueryOptions {
       query = query.order(by: try WhereClause.fieldPath(field, option: "--order-by", context: context), descending: descending)
     }
     if let n = try arguments.integer("--limit", command: name) { query = query.limit(to: n) }
-    if let n = try arguments.integer("--limit-to-last", command: name) { query = query.limit(toLast: n) }
+    if let n = try arguments.integer("--limit-to-last", command: name) {
+      guard arguments.has("--order-by") else { throw context.usage("--limit-to-last needs an --order-by (the last N of which order?)") }
+      query = query.limit(toLast: n)
+    }
     if let n = try arguments.integer("--offset", command: name) { query = query.offset(n) }
     if let values = try cursor("--start-at", context) { query = query.start(at: values) }
     if let values = try cursor("--start-after", context) { query = query.start(after: values) }
