@@ -83,6 +83,9 @@ extension CLITests {
         }
       }
       #expect(exported.lines.count == 1_203)
+      // list pages through the collection (300 per page): every path once, in order.
+      let listed = try await backend.run(p, ["list", "bulk"])
+      #expect(listed.json.map { $0["path"]?.stringValue ?? "" } == (0..<1_203).map { "bulk/d" + String(format: "%04d", $0) })
       #expect(query.json.map { $0["data"]?["i"] } == [.integer(1202), .integer(1201), .integer(1200)])
 
       // What get prints (missing documents included) can be imported back.
