@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "FirestoreClient", targets: ["FirestoreClient"]),
     .library(name: "FirestoreMock", targets: ["FirestoreMock"]),
     .executable(name: "firestore-mock-server", targets: ["FirestoreMockServer"]),
+    .executable(name: "firestore", targets: ["FirestoreCLI"]),
   ],
   targets: [
     .target(name: "FirestoreWire"),
@@ -18,12 +19,16 @@ let package = Package(
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .target(name: "FirestoreClient", dependencies: ["FirestoreWire", "COpenSSL", "CSQLite"]),
     .target(name: "FirestoreMock", dependencies: ["FirestoreWire"], path: "Mocks/FirestoreMock"),
+    // The `firestore` command line (product name `firestore`).
+    .executableTarget(name: "FirestoreCLI", dependencies: ["FirestoreClient", "FirestoreMock"]),
     .executableTarget(name: "FirestoreMockServer", dependencies: ["FirestoreMock"], path: "Mocks/FirestoreMockServer"),
     .executableTarget(name: "firestore-bench", dependencies: ["FirestoreMock", "FirestoreClient"], path: "Benchmarks/FirestoreBench"),
     .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreWire"]),
     .testTarget(name: "FirestoreClientTests", dependencies: ["FirestoreClient", "FirestoreMock", "COpenSSL"]),
     .testTarget(name: "FirestoreConformanceTests", dependencies: ["FirestoreClient", "FirestoreMock"]),
     .testTarget(name: "FirestoreMockTests", dependencies: ["FirestoreMock"]),
+    // Runs the built `firestore` executable as a user would; depends on it so it is built first.
+    .testTarget(name: "FirestoreCLITests", dependencies: ["FirestoreCLI", "FirestoreMock", "FirestoreWire"]),
   ],
   swiftLanguageModes: [.v6]
 )

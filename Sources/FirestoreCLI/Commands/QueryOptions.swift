@@ -1,0 +1,98 @@
+import FirestoreClient
+import FirestoreWire
+
+/// The query options shared by `query`, `count` and `listen`, and the ``Query`` they build.
+enum QueryOptions {
+  /// The specs, in help order.
+  static let specs: [OptionSpec] = [
+    OptionSpec("--where", "'FIELD OP VALUE'", repeatable: true, help: "filter; all --where are ANDed (OP: \(WhereClause.operatorList))"),
+    OptionSpec("--or", "'FIELD OP VALUE'", repeatable: true, help: "filter; all --or form one OR group, ANDed with the --where filters"),
+    OptionSpec("--order-by", "FIELD[:desc]", repeatable: true, help: "order by FIELD, ascending unless :desc"),
+    OptionSpec("--limit", "N", help: "at most N documents"),
+    OptionSpec("--limit-to-last", "N", help: "the last N documents of the order"),
+    OptionSpec("--offset", "N", help: "skip the first N documents"),
+    OptionSpec("--start-at", "JSON_ARRAY", help: "cursor: start at these order-by values"),
+    OptionSpec("--start-after", "JSON_ARRAY", help: "cursor: start after these order-by values"),
+    OptionSpec("--end-at", "JSON_ARRAY", help: "cursor: end at these order-by values"),
+    OptionSpec("--end-before", "JSON_ARRAY", help: "cursor: end before these order-by values"),
+    OptionSpec("--select", "f1,f2", help: "return only these fields"),
+    OptionSpec("--ids", help: "return document paths only (ID-only projection)"),
+    OptionSpec("--group", help: "COLLECTION is a collection-group ID: every collection with that ID"),
+  ]
+
+  /// Whether any query option (other than `--group`) was given.
+  static func anyGiven(_ arguments: ParsedArguments) -> Bool {
+    specs.contains { $0.name != "--group" && arguments.has($0.name) }
+  }
+
+  /// Builds the query over `target` (a collection path, or with `--group` a collection ID).
+  static func query(_ context: CommandContext, target: String) throws -> Query {
+    let arguments = context.arguments
+    let name = context.command.name
+    var query: Query
+    if arguments.has("--group") {
+      query = context.db.collectionGroup(try PathArgument.collectionID(target, command: name))
+    } else {
+      query = context.db.collection(try PathArgument.collection(target, command: name)).query
+    }
+    var filters: [Filter] = []
+    for text in arguments.values("--where") {
+      filters.append(try WhereClause.parse(text, option: "--where", context: context).filter)
+    }
+    let alternatives = try arguments.values("--or").map { try WhereClause.parse($0, option: "--or", context: context).filter }
+    if !alternatives.isEmpty { filters.append(.orFilter(alternatives)) }
+    if filters.count == 1 {
+      query = query.whereFilter(filters[0])
+    } else if filters.count > 1 {
+      query = query.whereFilter(.andFilter(filters))
+    }
+    for text in arguments.values("--order-by") {
+      var field = text
+      var descending = false
+      if let colon = text.lastIndex(of: ":") {
+        let direction = text[text.index(after: colon)...].lowercased()
+        guard direction == "desc" || direction == "asc" else {
+          throw context.usage("--order-by '\(text)': direction must be :asc or :desc, got ':\(direction)'")
+        }
+        descending = direction == "desc"
+        field = String(text[..<colon])
+      }
+      query = query.order(by: try WhereClause.fieldPath(field, option: "--order-by", context: context), descending: descending)
+    }
+    if let n = try arguments.integer("--limit", command: name) { query = query.limit(to: n) }
+    if let n = try arguments.integer("--limit-to-last", command: name) {
+      guard arguments.has("--order-by") else { throw context.usage("--limit-to-last needs an --order-by (the last N of which order?)") }
+      query = query.limit(toLast: n)
+    }
+    if let n = try arguments.integer("--offset", command: name) { query = query.offset(n) }
+    if let values = try cursor("--start-at", context) { query = query.start(at: values) }
+    if let values = try cursor("--start-after", context) { query = query.start(after: values) }
+    if let values = try cursor("--end-at", context) { query = query.end(at: values) }
+    if let values = try cursor("--end-before", context) { query = query.end(before: values) }
+    if let text = arguments.value("--select") {
+      if arguments.has("--ids") { throw context.usage("--select and --ids cannot be combined") }
+      let fields = try text.split(separator: ",", omittingEmptySubsequences: false).map {
+        try WhereClause.fieldPath(String($0).trimmingCharacters(in: .whitespaces), option: "--select", context: context)
+      }
+      query = query.select(fields)
+    }
+    if arguments.has("--ids") { query = query.selectDocumentIDs() }
+    return query
+  }
+
+  /// A cursor option's values, or `nil` when not given.
+  private static func cursor(_ option: String, _ context: CommandContext) throws -> [any Sendable]? {
+    guard let text = context.arguments.value(option) else { return nil }
+    let json = try InputDecoder.parseJSON(text, what: "\(option) '\(text)'")
+    guard case .array(let elements) = json, !elements.isEmpty else {
+      throw context.usage("\(option) needs a non-empty JSON array of order-by values, like '[\"a\", 5]', got '\(text)'")
+    }
+    return try elements.map { element in
+      do {
+        return WhereClause.sendable(try context.decoder.value(element), context: context)
+      } catch {
+        throw context.usage("\(option) '\(text)': \(error)")
+      }
+    }
+  }
+}

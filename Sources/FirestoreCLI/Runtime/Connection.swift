@@ -1,0 +1,88 @@
+import FirestoreClient
+import FirestoreMock
+import Foundation
+
+/// The Firestore client a command talks through, and the in-process mock server behind it
+/// when `--mock` was given.
+final class Connection: Sendable {
+  /// The client.
+  let firestore: Firestore
+  /// The mock server of `--mock`, stopped by ``close()``.
+  let mockServer: MockFirestoreServer?
+
+  private init(firestore: Firestore, mockServer: MockFirestoreServer?) {
+    self.firestore = firestore
+    self.mockServer = mockServer
+  }
+
+  /// `projects/{p}/databases/{d}/documents`.
+  var documentsRoot: String { "projects/\(firestore.projectID)/databases/\(firestore.databaseID)/documents" }
+
+  /// Connects as the global options say: the mock, an emulator, or production with a
+  /// service account key or application default credentials.
+  ///
+  /// The project is `--project`, else `FIRESTORE_PROJECT`, `GOOGLE_CLOUD_PROJECT`,
+  /// `GCLOUD_PROJECT`, else the one a `--credentials` key names, else `demo-project` for an
+  /// emulator or the mock, else the one application default credentials name. An emulator
+  /// or the mock gets the emulator's owner token even with `--credentials` (the key is
+  /// still read and checked): emulators ignore real tokens, and fetching one would need
+  /// the network.
+  static func open(_ options: GlobalOptions, environment: [String: String]) async throws -> Connection {
+    let envProject = ["FIRESTORE_PROJECT", "GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT"].lazy.compactMap { environment[$0] }.first {
+      !$0.isEmpty
+    }
+    var project = options.project ?? envProject
+    var keyProvider: ServiceAccountTokenProvider?
+    if let path = options.credentials {
+      let provider = try ServiceAccountTokenProvider(contentsOf: path)
+      keyProvider = provider
+      if project == nil { project = try await provider.projectID() }
+    }
+    var settings: FirestoreSettings
+    var mockServer: MockFirestoreServer?
+    if options.mock {
+      let server: MockFirestoreServer
+      do {
+        server = try MockFirestoreServer.start()
+      } catch {
+        throw CLIFailure("UNAVAILABLE", "cannot start the mock server: \(error)")
+      }
+      mockServer = server
+      settings = .emulator(host: server.hostAndPort)
+      project = project ?? "demo-project"
+    } else if let host = options.emulatorHost {
+      settings = .emulator(host: host)
+      project = project ?? "demo-project"
+    } else {
+      settings = FirestoreSettings(environment: [:])
+      if let keyProvider {
+        settings.tokenProvider = keyProvider
+      } else {
+        let adc = try await ApplicationDefaultCredentials.find(environment: environment)
+        settings.tokenProvider = adc.tokenProvider
+        project = project ?? adc.projectID
+      }
+    }
+    guard let project, !project.isEmpty else {
+      mockServer?.stop()
+      throw UsageError("no project: pass --project ID or set FIRESTORE_PROJECT (or GOOGLE_CLOUD_PROJECT)")
+    }
+    // A command line reads and writes once; a local cache would only cost memory.
+    settings.cache = .none
+    let connection = Connection(
+      firestore: Firestore(projectID: project, database: options.database, settings: settings), mockServer: mockServer)
+    if let file = options.mockData {
+      do {
+        let importer = DocumentImporter(firestore: connection.firestore, documentsRoot: connection.documentsRoot)
+        _ = try await importer.run(try LineReader(path: file), progress: ProgressLine(verb: "loaded", enabled: false))
+      } catch {
+        connection.close()
+        throw error
+      }
+    }
+    return connection
+  }
+
+  /// Stops the mock server, if there is one.
+  func close() { mockServer?.stop() }
+}

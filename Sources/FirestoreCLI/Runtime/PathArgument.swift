@@ -1,0 +1,47 @@
+/// Checks slash paths from the database root before anything is sent, so a bad path is
+/// a usage error (exit 2) that says what is wrong.
+enum PathArgument {
+  /// A document path: an even number of non-empty segments (`articles/a1`).
+  static func document(_ path: String, command: String) throws(UsageError) -> String {
+    let segments = try split(path, command: command)
+    guard segments.count % 2 == 0 else {
+      throw UsageError(
+        "'\(path)' is a collection path (odd number of segments); \(command) needs a document path like 'articles/a1'", command: command)
+    }
+    return segments.joined(separator: "/")
+  }
+
+  /// A collection path: an odd number of non-empty segments (`articles`, `users/u1/favorites`).
+  static func collection(_ path: String, command: String) throws(UsageError) -> String {
+    let segments = try split(path, command: command)
+    guard segments.count % 2 == 1 else {
+      throw UsageError(
+        "'\(path)' is a document path (even number of segments); \(command) needs a collection path like 'articles'", command: command)
+    }
+    return segments.joined(separator: "/")
+  }
+
+  /// A collection ID for `--group`: one segment.
+  static func collectionID(_ id: String, command: String) throws(UsageError) -> String {
+    let segments = try split(id, command: command)
+    guard segments.count == 1 else {
+      throw UsageError("'\(id)' is not a collection ID; with --group give one ID like 'favorites', no slashes", command: command)
+    }
+    return id
+  }
+
+  private static func split(_ path: String, command: String) throws(UsageError) -> [String] {
+    // A leading or trailing slash is forgiven; an empty segment in the middle is not.
+    var trimmed = Substring(path)
+    if trimmed.hasPrefix("/") { trimmed = trimmed.dropFirst() }
+    if trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+    let segments = trimmed.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    guard !trimmed.isEmpty, !segments.contains("") else {
+      throw UsageError("bad path '\(path)': segments must be non-empty (like 'users/u1/favorites')", command: command)
+    }
+    if let reserved = segments.first(where: { $0 == "." || $0 == ".." || ($0.hasPrefix("__") && $0.hasSuffix("__") && $0.count >= 4) }) {
+      throw UsageError("bad path '\(path)': '\(reserved)' is not a valid ID", command: command)
+    }
+    return segments
+  }
+}

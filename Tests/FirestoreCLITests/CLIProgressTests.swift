@@ -1,0 +1,46 @@
+import FirestoreWire
+import Foundation
+import Testing
+
+extension CLITests {
+  @Suite("firestore: progress on a terminal")
+  struct CLIProgressTests {
+    /// Runs a shell command line under `script`, which gives it a terminal, and returns what
+    /// the terminal showed.
+    private func onTerminal(_ commandLine: String) async throws -> CLIResult {
+      let script = "/usr/bin/script"
+      try #require(FileManager.default.isExecutableFile(atPath: script), "util-linux script(1) is needed to give the CLI a terminal")
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: script)
+      process.arguments = ["-qec", commandLine, "/dev/null"]
+      process.environment = CLI.environment([:])
+      let out = Pipe()
+      process.standardOutput = out
+      process.standardInput = FileHandle.nullDevice
+      try process.run()
+      let data = out.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return CLIResult(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
+    }
+
+    @Test("import and export draw a progress line (count, rate, ETA) only when stderr is a terminal, then erase it")
+    func progress() async throws {
+      let lines = (0..<1_500).map { #"{"path":"m/d\#(String(format: "%05d", $0))","data":{"i":\#($0)}}"# }.joined(separator: "\n")
+      let file = try temporaryFile(lines + "\n")
+      let exe = CLI.executable.path
+      // stderr to the terminal, stdout away: only the progress line reaches the terminal.
+      let imported = try await onTerminal("'\(exe)' --mock import --input '\(file)' 2>&1 >/dev/null")
+      #expect(imported.status == 0, "\(imported)")
+      #expect(imported.stdout.contains("\rimported 500/1500 documents, "), "\(imported.stdout)")
+      #expect(imported.stdout.contains("/s"))
+      #expect(imported.stdout.hasSuffix("\r"), "the line is erased at the end")
+      let exported = try await onTerminal("'\(exe)' --mock --mock-data '\(file)' export m 2>&1 >/dev/null")
+      #expect(exported.stdout.contains("\rexported "), "\(exported.stdout)")
+      #expect(exported.stdout.contains("/1500 documents"), "\(exported.stdout)")
+      // The same commands with stderr on a pipe print nothing there.
+      let quiet = try await CLI.run(["--mock", "import", "--input", file])
+      #expect(quiet.stderr.isEmpty)
+      #expect(quiet.json == [.parse(#"{"written":1500,"skipped":0}"#)])
+    }
+  }
+}
