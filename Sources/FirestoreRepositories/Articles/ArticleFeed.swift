@@ -50,7 +50,7 @@ public actor ArticleFeed {
   private var isLoadingIDs = false
   private var lastError: String?
   private var liveTask: Task<Void, Never>?
-  private let broadcaster: StateBroadcaster<ArticleFeedState>
+  let broadcaster: StateBroadcaster<ArticleFeedState>
 
   private struct BatchKey: Hashable {
     var version: Int
@@ -335,14 +335,17 @@ public actor ArticleFeed {
     guard liveTask == nil else { return }
     let query = idQuery
     let startedGeneration = generation
-    liveTask = Task {
+    // Weak: a feed dropped without stopLiveUpdates() must not be kept alive (and
+    // listening) by its own listener task; deinit cancels it.
+    liveTask = Task { [weak self] in
       do {
         for try await snapshot in query.snapshots {
-          self.applyLive(snapshot.documents.map(\.documentID), generation: startedGeneration)
+          guard let self else { return }
+          await self.applyLive(snapshot.documents.map(\.documentID), generation: startedGeneration)
         }
       } catch is CancellationError {
       } catch {
-        self.liveFailed(error, generation: startedGeneration)
+        await self?.liveFailed(error, generation: startedGeneration)
       }
     }
     publish()

@@ -6,7 +6,7 @@ import FirestoreClient
 ///
 /// - ``star(_:)`` / ``unstar(_:)`` write or delete the favorite document; ``isStarred(_:)``
 ///   reads it.
-/// - ``list(starredOnly:)`` listens to the public collection and to the favorites (two
+/// - ``list(starredOnly:itemsQuery:)`` listens to the public collection and to the favorites (two
 ///   listeners, as the seed does) and yields a new ``FavoritesList`` whenever either
 ///   changes — a star made on another device included. Thanks to latency compensation a
 ///   star made here shows at once, marked ``StarredItem/isPending`` until the server
