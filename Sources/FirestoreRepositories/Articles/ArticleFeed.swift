@@ -258,7 +258,7 @@ public actor ArticleFeed {
   /// ``ArticleFeedState/lastError``.
   public func prefetch(batch: Int) {
     guard batch >= 0, batch * batchSize < ids.count else { return }
-    Task { try? await self.loadBatch(batch) }
+    startBatch(batch)
   }
 
   /// Prefetches the batch after the one holding `index`: what a list does when a row near
@@ -283,10 +283,17 @@ public actor ArticleFeed {
 
   /// Reads the uncached IDs of `batch` with one `getAll`, sharing a read in flight.
   private func loadBatch(_ batch: Int) async throws {
+    try await startBatch(batch)?.value
+  }
+
+  /// The read of `batch`: the one in flight, a new one (registered before this returns,
+  /// so ``waitForPendingReads()`` sees it), or `nil` when everything in it is cached.
+  @discardableResult
+  private func startBatch(_ batch: Int) -> Task<Void, any Error>? {
     let key = BatchKey(version: listVersion, batch: batch)
-    if let task = inFlight[key] { return try await task.value }
+    if let task = inFlight[key] { return task }
     let wanted = ids[range(ofBatch: batch)].filter { cache[$0] == nil && !missing.contains($0) }
-    guard !wanted.isEmpty else { return }
+    guard !wanted.isEmpty else { return nil }
     let references = wanted.map { collection.document($0) }
     let db = firestore
     let task = Task<Void, any Error> {
@@ -300,7 +307,7 @@ public actor ArticleFeed {
     }
     inFlight[key] = task
     publish()
-    try await task.value
+    return task
   }
 
   private func store(_ snapshots: [DocumentSnapshot], key: BatchKey) {

@@ -210,4 +210,34 @@ struct ArticleFeedTests {
     _ = try await feed.loadNextBatch()
     #expect(counter.totals.requests == 1)
   }
+
+  @Test(
+    "a failed batch read is an error for the caller, leaves nothing half-loaded, and is retried by the next call", arguments: Backend.all)
+  func failedBatchRead(_ backend: Backend) async throws {
+    let path = backend.collection("articles").path
+    try await Support.seedArticles(backend.db, path, count: 25)
+    Ledger.record(backend)
+    let transport = SwitchableTransport()
+    let db = backend.firestore {
+      $0.transport = transport
+      $0.retryPolicy = .none
+    }
+    let feed = try ArticleFeed(firestore: db, filter: .category("swift"), collection: path)
+    try await feed.load()
+    transport.offline = true
+    let error = await #expect(throws: FirestoreError.self) { try await feed.article(at: 3) }
+    #expect(error?.code == .unavailable)
+    #expect(await feed.state.cachedCount == 0)
+    #expect(await feed.state.loadingBatches.isEmpty)
+    #expect(await feed.state.lastError?.contains("UNAVAILABLE") == true)
+    #expect(await feed.missingIDs.isEmpty)  // a failure is not a deletion
+    // A prefetch that fails is reported in the state, not thrown at anyone.
+    await feed.prefetch(batch: 1)
+    await feed.waitForPendingReads()
+    #expect(await feed.state.cachedCount == 0)
+    transport.offline = false
+    #expect(try await feed.article(at: 3)?.title == "Article 22")
+    #expect(await feed.state.cachedCount == 20)
+    #expect(await feed.statistics.batchRequests == 1)
+  }
 }
