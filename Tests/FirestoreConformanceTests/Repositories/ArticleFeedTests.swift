@@ -177,6 +177,13 @@ struct ArticleFeedTests {
     ])
     _ = try await states.wait("the new article at the top") { $0.orderedIDs.first == "a99" && $0.isLive }
     #expect(await feed.orderedIDs == ["a99", "a05", "a04", "a03", "a02", "a01"])
+    // Its partial documents did not enter the client's cache as if they were whole
+    // articles (nothing has read their content yet).
+    let db = feed.firestore
+    let cached = try? await db.collection(path).document("a02").getDocument(source: .cache)
+    #expect(cached?.exists != true, "an ID-only listen cached a field-less a02")
+    let local = try await db.collection(path).getDocuments(source: .cache)
+    #expect(local.documents.allSatisfy { $0.get("title") != nil })
     #expect(await navigator.index == 3)
     #expect(try await navigator.current()?.id == "a03")
     #expect(try await feed.article(at: 0)?.title == "Fresh")
