@@ -94,8 +94,17 @@ public actor ArticleNavigator {
   }
 
   private func show(_ index: Int) async throws -> FeedEntry {
+    // Moved before the read, so two quick taps on "next" move two articles; a failed read
+    // puts the position back where it was.
+    let (previousPosition, previousID) = (position, currentID)
     position = index
-    let entry = try await feed.entry(at: index)
+    let entry: FeedEntry
+    do {
+      entry = try await feed.entry(at: index)
+    } catch {
+      if position == index { (position, currentID) = (previousPosition, previousID) }
+      throw error
+    }
     currentID = entry.id
     await prefetchAround(index)
     return entry

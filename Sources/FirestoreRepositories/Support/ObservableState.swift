@@ -32,7 +32,7 @@
       }
     }
 
-    isolated deinit {
+    deinit {
       follower.cancel()
     }
 

@@ -7,6 +7,7 @@
   ///
   /// Only on platforms with SwiftUI; the logic lives in ``VisibilityTracker``, which is
   /// tested everywhere.
+  @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
   public struct FeedVisibilityModifier: ViewModifier {
     /// The coordinate space name the scroll view declares with `.coordinateSpace(name:)`.
     public let coordinateSpace: String
@@ -58,6 +59,7 @@
     }
   }
 
+  @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
   extension View {
     /// Calls `onPresented` when at least `presentThreshold` of this feed item is inside the
     /// scroll view's viewport and `onDismissed` when it falls out again (seed 002).

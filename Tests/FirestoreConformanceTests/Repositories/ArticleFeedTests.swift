@@ -242,6 +242,10 @@ struct ArticleFeedTests {
     await feed.prefetch(batch: 1)
     await feed.waitForPendingReads()
     #expect(await feed.state.cachedCount == 0)
+    // A navigator whose read fails stays where it was.
+    let navigator = await feed.navigator()
+    await #expect(throws: FirestoreError.self) { try await navigator.next() }
+    #expect(await navigator.index == 0)
     transport.offline = false
     #expect(try await feed.article(at: 3)?.title == "Article 22")
     #expect(await feed.state.cachedCount == 20)
