@@ -25,6 +25,8 @@ struct DemoRunnerTests {
     #expect(report.onePerArticle.roundTrips >= 10 * report.feed.roundTrips, "\(report.summary)")
     #expect(report.onePerArticle.bytesReceived > report.feed.bytesReceived)
     #expect(report.feed.documentsRead == 60 + 59)
+    #expect(report.onePerArticle.roundTrips == 61)
+    #expect(report.onePerArticle.documentsRead == 120)
     #expect(report.summary.contains("round trips"))
     #expect(report.profileStates.first == "loading")
     #expect(report.profileStates.contains { $0.hasPrefix("loading(cached: Ada Reader)") })
@@ -33,6 +35,9 @@ struct DemoRunnerTests {
     #expect(report.favoritesUpdates >= 4)
     #expect(output.contains("reported missing"))
     #expect(output.contains("another device starred pho"))
+    #expect(output.contains("Lasagna ★(pending)"))  // latency compensation
+    #expect(output.contains("list paged to 40 rows, all from the cache"))  // visibility prefetch
+    if ProcessInfo.processInfo.environment["DEMO_PRINT"] != nil { print(output) }
     #expect(output.contains("navigator back at #0"))
 
     // Safe to re-run: the same data, the same walk.
