@@ -31,6 +31,8 @@ public actor ArticleFeed {
   public nonisolated let collection: CollectionReference
   /// How many articles one batch read loads (one `:batchGet`).
   public nonisolated let batchSize: Int
+  /// How many IDs one ID-list query reads, or `nil` for the whole list in one query.
+  public nonisolated let idPageSize: Int?
   /// The filter in force.
   public private(set) var filter: ArticleFilter
   /// What has been read from the server so far.
@@ -64,12 +66,21 @@ public actor ArticleFeed {
   ///   - filter: which articles, in which order.
   ///   - collection: the collection path (default `articles`).
   ///   - batchSize: articles per batch read, 1 to 1000 (default 20, as in the seed).
-  /// - Throws: `invalidArgument` for a batch size outside 1...1000 or an invalid
-  ///   collection path.
-  public init(firestore: Firestore, filter: ArticleFilter, collection: String = "articles", batchSize: Int = 20) throws {
+  ///   - idPageSize: read the ID list in pages of this many (each page a query that
+  ///     continues after the last one) instead of one query; for lists so long that one
+  ///     response would be too big. `nil` (the default) reads it in one query.
+  /// - Throws: `invalidArgument` for a batch size outside 1...1000, an ID page size below
+  ///   1, or an invalid collection path.
+  public init(
+    firestore: Firestore, filter: ArticleFilter, collection: String = "articles", batchSize: Int = 20, idPageSize: Int? = nil
+  ) throws {
     guard (1...1000).contains(batchSize) else {
       throw FirestoreError(.invalidArgument, "ArticleFeed batchSize must be between 1 and 1000, got \(batchSize)")
     }
+    if let idPageSize, idPageSize < 1 {
+      throw FirestoreError(.invalidArgument, "ArticleFeed idPageSize must be at least 1, got \(idPageSize)")
+    }
+    self.idPageSize = idPageSize
     let segments = collection.split(separator: "/", omittingEmptySubsequences: false)
     guard !collection.isEmpty, segments.count % 2 == 1, !segments.contains(where: \.isEmpty) else {
       throw FirestoreError(.invalidArgument, "ArticleFeed collection \"\(collection)\" is not a collection path")
@@ -142,7 +153,8 @@ public actor ArticleFeed {
   /// document names and nothing else.
   public var idQuery: Query { filter.query(in: collection).selectDocumentIDs() }
 
-  /// Reads the ordered ID list of the current filter (one `:runQuery`, IDs only).
+  /// Reads the ordered ID list of the current filter: one `:runQuery` with IDs only, or,
+  /// with ``idPageSize``, pages of that many.
   ///
   /// Calling it again re-reads the list; the position of the list screen is kept, and
   /// cached articles stay cached.
@@ -151,17 +163,38 @@ public actor ArticleFeed {
     isLoadingIDs = true
     publish()
     do {
-      let snapshot = try await idQuery.getDocuments(source: .server)
-      statistics.idQueries += 1
-      statistics.idsRead += snapshot.documents.count
+      let newIDs = try await readIDs()
       // A filter change while this read was in flight wins: its own load sets the list.
       guard startedGeneration == generation else { return }
       isLoadingIDs = false
-      replaceIDs(snapshot.documents.map(\.documentID))
+      replaceIDs(newIDs)
     } catch {
       if startedGeneration == generation { isLoadingIDs = false }
       publish()
       throw error
+    }
+  }
+
+  /// The ordered IDs, in one query or in pages. Pages continue after the last document of
+  /// the previous page, which needs its sort field: only then does the projection carry it
+  /// besides `__name__`.
+  private func readIDs() async throws -> [String] {
+    guard let idPageSize else {
+      let snapshot = try await idQuery.getDocuments(source: .server)
+      statistics.idQueries += 1
+      statistics.idsRead += snapshot.documents.count
+      return snapshot.documents.map(\.documentID)
+    }
+    let paged = filter.query(in: collection).select([filter.orderBy, FieldPath.documentID()]).limit(to: idPageSize)
+    var result: [String] = []
+    var query = paged
+    while true {
+      let page = try await query.getDocuments(source: .server)
+      statistics.idQueries += 1
+      statistics.idsRead += page.documents.count
+      result += page.documents.map(\.documentID)
+      guard page.documents.count == idPageSize, let last = page.documents.last else { return result }
+      query = paged.start(afterDocument: last)
     }
   }
 

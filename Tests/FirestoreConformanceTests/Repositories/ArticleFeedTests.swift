@@ -251,4 +251,23 @@ struct ArticleFeedTests {
     #expect(await feed.state.cachedCount == 20)
     #expect(await feed.statistics.batchRequests == 1)
   }
+
+  @Test("a paged ID list reads pages with the sort field for the cursor, and the same order", arguments: Backend.all)
+  func pagedIDList(_ backend: Backend) async throws {
+    let path = backend.collection("articles").path
+    try await Support.seedArticles(backend.db, path, count: 45)
+    let (db, counter) = Support.counted(backend)
+    let feed = try ArticleFeed(firestore: db, filter: .category("swift"), collection: path, idPageSize: 20)
+    try await feed.load()
+    #expect(await feed.orderedIDs == (1...45).reversed().map(Support.articleID))
+    let queries = counter.requests.filter { $0.path.hasSuffix(":runQuery") }
+    #expect(queries.count == 3)
+    for query in queries {
+      #expect(query.body.contains(#""select":{"fields":[{"fieldPath":"publishedAt"},{"fieldPath":"__name__"}]}"#), "\(query.body)")
+      #expect(query.body.contains(#""limit":20"#))
+    }
+    #expect(queries.dropFirst().allSatisfy { $0.body.contains("startAt") })
+    #expect(await feed.statistics.idQueries == 3)
+    #expect(throws: FirestoreError.self) { try ArticleFeed(firestore: db, filter: .category("swift"), idPageSize: 0) }
+  }
 }
