@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .library(name: "FirestoreWire", targets: ["FirestoreWire"]),
     .library(name: "FirestoreClient", targets: ["FirestoreClient"]),
+    .library(name: "FirestoreRepositories", targets: ["FirestoreRepositories"]),
     .library(name: "FirestoreMock", targets: ["FirestoreMock"]),
     .executable(name: "firestore-mock-server", targets: ["FirestoreMockServer"]),
     .executable(name: "firestore", targets: ["FirestoreCLI"]),
@@ -18,6 +19,8 @@ let package = Package(
     // SQLite from the system (Debian libsqlite3-dev) for the persistent local cache.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .target(name: "FirestoreClient", dependencies: ["FirestoreWire", "COpenSSL", "CSQLite"]),
+    // The app layer from the seeds: articles, profiles, favorites, feed visibility, the demo.
+    .target(name: "FirestoreRepositories", dependencies: ["FirestoreClient"]),
     .target(name: "FirestoreMock", dependencies: ["FirestoreWire"], path: "Mocks/FirestoreMock"),
     // The `firestore` command line (product name `firestore`).
     .executableTarget(name: "FirestoreCLI", dependencies: ["FirestoreClient", "FirestoreMock"]),
@@ -25,7 +28,7 @@ let package = Package(
     .executableTarget(name: "firestore-bench", dependencies: ["FirestoreMock", "FirestoreClient"], path: "Benchmarks/FirestoreBench"),
     .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreWire"]),
     .testTarget(name: "FirestoreClientTests", dependencies: ["FirestoreClient", "FirestoreMock", "COpenSSL"]),
-    .testTarget(name: "FirestoreConformanceTests", dependencies: ["FirestoreClient", "FirestoreMock"]),
+    .testTarget(name: "FirestoreConformanceTests", dependencies: ["FirestoreClient", "FirestoreRepositories", "FirestoreMock"]),
     .testTarget(name: "FirestoreMockTests", dependencies: ["FirestoreMock"]),
     // Runs the built `firestore` executable as a user would; depends on it so it is built first.
     .testTarget(name: "FirestoreCLITests", dependencies: ["FirestoreCLI", "FirestoreMock", "FirestoreWire"]),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation (Docs.docc plus the public API of FirestoreClient and
-# FirestoreWire) with the toolchain's `docc convert`; no SwiftPM plugin is needed.
+# Builds the DocC documentation (Docs.docc plus the public API of FirestoreClient,
+# FirestoreWire, FirestoreRepositories and FirestoreMock) with the toolchain's
+# `docc convert`; no SwiftPM plugin is needed.
 #
 #   bash scripts/build-docs.sh          # output in .build/docs (a static site)
 #
@@ -15,7 +16,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 
-DOC_MODULES=(FirestoreClient FirestoreWire FirestoreMock)
+DOC_MODULES=(FirestoreClient FirestoreWire FirestoreRepositories FirestoreMock)
 GRAPH_DIR=.build/symbol-graphs
 OUT_DIR=.build/docs
 LOG=.build/docs-build.log

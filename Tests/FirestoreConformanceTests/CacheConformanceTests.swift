@@ -255,4 +255,22 @@ struct CacheConformanceTests {
     #expect(collector.pending == 0)
     collector.cancel()
   }
+
+  @Test("a projected listen (select) leaves its partial documents out of the cache", arguments: Backend.all)
+  func projectedListenIsNotCached(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let cities = db.collection(backend.collection().path)
+    try await backend.db.document(cities.path + "/sf").setData(["name": "San Francisco", "state": "CA"])
+    var iterator = cities.selectDocumentIDs().snapshots.makeAsyncIterator()
+    let first = try #require(try await iterator.next())
+    #expect(first.documents.map(\.documentID) == ["sf"])
+    #expect(first.documents.first?.data().isEmpty == true)
+    // Nothing whole was read, so the cache has nothing to answer with.
+    let error = await #expect(throws: FirestoreError.self) { try await cities.document("sf").getDocument(source: .cache) }
+    #expect(error?.code == .unavailable)
+    #expect(try await cities.getDocuments(source: .cache).isEmpty)
+    // A whole read still fills it.
+    _ = try await cities.document("sf").getDocument(source: .server)
+    #expect(try await cities.document("sf").getDocument(source: .cache).get("state") as? String == "CA")
+  }
 }

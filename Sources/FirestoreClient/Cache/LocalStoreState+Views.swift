@@ -44,7 +44,11 @@ extension LocalStoreState {
       updates.append((name, snapshot.documents.first))
     case .query(let structured, _, _, _):
       let incoming = Set(snapshot.documents.map(\.name))
-      for document in snapshot.documents where view.server?[document.name] != document {
+      // A projection (`select`) delivers partial documents: stored, they would pass for
+      // whole ones in later cache reads (an ID-only listen would cache empty documents).
+      // Like a projected runQuery, it teaches the cache nothing but removals.
+      let isProjected = structured.select != nil
+      for document in snapshot.documents where !isProjected && view.server?[document.name] != document {
         updates.append((document.name, document))
       }
       // Documents that left the results changed on the server (or the limit pushed them

@@ -1,0 +1,16 @@
+/// What one way of reading the articles cost on the wire.
+public struct ApproachCost: Sendable, Equatable {
+  /// HTTP requests sent (round trips).
+  public var roundTrips: Int
+  /// Documents the server read and returned (what Firestore bills as reads).
+  public var documentsRead: Int
+  /// Response body bytes received.
+  public var bytesReceived: Int
+
+  /// Creates a cost.
+  public init(roundTrips: Int, documentsRead: Int, bytesReceived: Int) {
+    self.roundTrips = roundTrips
+    self.documentsRead = documentsRead
+    self.bytesReceived = bytesReceived
+  }
+}
