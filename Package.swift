@@ -23,7 +23,7 @@ let package = Package(
     .target(name: "FirestoreRepositories", dependencies: ["FirestoreClient"]),
     .target(name: "FirestoreMock", dependencies: ["FirestoreWire"], path: "Mocks/FirestoreMock"),
     // The `firestore` command line (product name `firestore`).
-    .executableTarget(name: "FirestoreCLI", dependencies: ["FirestoreClient", "FirestoreMock"]),
+    .executableTarget(name: "FirestoreCLI", dependencies: ["FirestoreClient", "FirestoreMock", "FirestoreRepositories"]),
     .executableTarget(name: "FirestoreMockServer", dependencies: ["FirestoreMock"], path: "Mocks/FirestoreMockServer"),
     .executableTarget(name: "firestore-bench", dependencies: ["FirestoreMock", "FirestoreClient"], path: "Benchmarks/FirestoreBench"),
     .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreWire"]),

@@ -49,12 +49,13 @@ enum FirestoreCommandLine {
           "'\(name)' takes \(describe(command.arguments)), got \(parsed.positionals.count): usage: firestore \(command.synopsis)",
           command: name))
     }
-    let globals: GlobalOptions
+    var globals: GlobalOptions
     do {
       globals = try GlobalOptions(parsed, environment: environment)
     } catch {
       return report(UsageError(error.message, command: name))
     }
+    if command.runsOnMockByDefault && globals.emulatorHost == nil && globals.credentials == nil { globals.mock = true }
     let connection: Connection
     do {
       connection = try await Connection.open(globals, environment: environment)

@@ -14,8 +14,9 @@ struct Command: Sendable {
   let options: [OptionSpec]
   /// How many positional arguments it takes.
   let arguments: ClosedRange<Int>
-  /// Whether it talks to Firestore (the connection is made before ``run`` is called).
-  var needsConnection = true
+  /// Whether, given no emulator and no credentials, it runs on an in-process mock server
+  /// (as if `--mock` were given) instead of production.
+  var runsOnMockByDefault = false
   /// Does the work. Usage problems throw ``UsageError``; Firestore and I/O problems
   /// throw `FirestoreError` or ``CLIFailure``.
   let run: @Sendable (CommandContext) async throws -> Void

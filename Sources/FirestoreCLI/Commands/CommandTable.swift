@@ -15,6 +15,7 @@ enum CommandTable {
     ListenCommand.command,
     ExportCommand.command,
     ImportCommand.command,
+    DemoCommand.command,
   ]
 
   /// The commands by name.

@@ -56,8 +56,10 @@ public final class IDTokenProvider: TokenProvider, CustomStringConvertible, Cust
 
   /// The time left before the token's `exp`, or `nil` when it has none.
   static func lifetime(of token: String) -> Duration? {
-    guard let claims = JWT.claims(of: token), let exp = JWT.numericDate(claims, "exp") else { return nil }
-    return .milliseconds(Int64(max(0, exp - Date().timeIntervalSince1970) * 1000))
+    guard let claims = JWT.claims(of: token), let exp = JWT.numericDate(claims, "exp"), exp.isFinite else { return nil }
+    // Clamped: a token claiming to live for 1e300 seconds must not trap the conversion.
+    let seconds = min(max(0, exp - Date().timeIntervalSince1970), 1e9)
+    return .milliseconds(Int64(seconds * 1000))
   }
 
   /// `IDTokenProvider(uid: …)`: the token's subject, never the token.

@@ -19,11 +19,16 @@ final class RSAPrivateKey: @unchecked Sendable {
   /// Parses a PEM-encoded RSA private key.
   init(pem: String) throws(KeyError) {
     guard pem.contains("-----BEGIN") else { throw KeyError(description: "is not PEM text (no \"-----BEGIN\" line)") }
+    if pem.contains("ENCRYPTED") {
+      throw KeyError(description: "is an encrypted private key; service account keys are not encrypted")
+    }
     let bytes = Array(pem.utf8)
     let parsed: OpaquePointer? = bytes.withUnsafeBytes { raw in
       guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { return nil }
       defer { BIO_free(bio) }
-      return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+      // A passphrase callback that supplies none: OpenSSL's default would prompt on the
+      // terminal for an encrypted key and block the process.
+      return PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
     }
     // The error queue is per thread; leave it empty for the next caller.
     defer { ERR_clear_error() }

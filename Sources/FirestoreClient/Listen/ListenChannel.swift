@@ -333,7 +333,10 @@ actor ListenChannel {
   }
 
   private func post(_ params: [(String, String)], body: String, what: String) async throws -> HTTPResponse {
-    let request = try makeRequest(method: "POST", params: params, body: Data(body.utf8))
+    var request = try makeRequest(method: "POST", params: params, body: Data(body.utf8))
+    // The server de-duplicates a forward POST by its map ids (`ofs`); a handshake sent twice
+    // would open a second session.
+    request.isIdempotent = params.contains { $0.0 == "SID" }
     let response = try await configuration.transport.send(request)
     guard response.status == 200 else {
       // 400 means the session is unknown or gone: a new session fixes it.

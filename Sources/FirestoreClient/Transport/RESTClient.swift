@@ -191,7 +191,7 @@ final class RESTClient: Sendable {
       }
       if let token { headers["Authorization"] = "Bearer " + token }
     }
-    return HTTPRequest(method: call.method, url: url, headers: headers, body: call.body)
+    return HTTPRequest(method: call.method, url: url, headers: headers, body: call.body, isIdempotent: call.idempotent)
   }
 
   /// Reads an error response into a ``FirestoreError``; non-JSON bodies are tolerated.

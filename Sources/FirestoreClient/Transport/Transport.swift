@@ -10,13 +10,19 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
   public var headers: [String: String]
   /// The body, for `POST`/`PATCH`.
   public var body: Data?
+  /// Whether sending the request twice has the effect of sending it once. A transport may
+  /// resend such a request by itself (on a reused connection that the server closed before
+  /// replying); it never resends one that is not, which may have been applied. By default
+  /// `GET`, `HEAD`, `PUT`, `DELETE` and `OPTIONS` are.
+  public var isIdempotent: Bool
 
   /// Creates a request.
-  public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil) {
+  public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, isIdempotent: Bool? = nil) {
     self.method = method
     self.url = url
     self.headers = headers
     self.body = body
+    self.isIdempotent = isIdempotent ?? ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method.uppercased())
   }
 
   /// `METHOD path?query` and the body as text; never headers, which carry tokens.

@@ -20,6 +20,11 @@ struct CredentialsFileTests {
         "field \"private_key\" is not a PEM-encoded private key"
       ),
       ("private_key", ["private_key": .string(fakeKeyBody)], "field \"private_key\" is not PEM text"),
+      (
+        "private_key",
+        ["private_key": .string("-----BEGIN ENCRYPTED PRIVATE KEY-----\n\(fakeKeyBody)\n-----END ENCRYPTED PRIVATE KEY-----\n")],
+        "field \"private_key\" is an encrypted private key"
+      ),
       ("token_uri", ["token_uri": .string("http://oauth2.googleapis.com/token")], "field \"token_uri\" must be an https URL"),
       ("type", ["type": .string("external_account")], "field \"type\" is \"external_account\""),
     ] as [(String, [String: JSONValue?], String)])

@@ -62,27 +62,55 @@ import Testing
     #expect(request.hasSuffix("\r\n\r\n{}"))
   }
 
-  /// The server answers, then closes without saying so; the next request (a POST, which
-  /// the server never read) goes again on a fresh connection instead of failing.
-  @Test func silentlyClosedConnectionIsReplaced() async throws {
+  /// A server that answers once, then reads the next request and closes without replying.
+  func closesAfterFirstReply() throws -> (RawHTTPServer, RequestCount) {
+    let requests = RequestCount()
     let server = try RawHTTPServer { connection, index in
       guard connection.readRequest() != nil else { return }
+      requests.value.withLock { $0 += 1 }
       connection.write(Self.ok)
       if index == 1 {
         // Close only once the client has sent its next request, so the client cannot see
         // the close before reusing the connection.
-        _ = connection.readRequest()
+        if connection.readRequest() != nil { requests.value.withLock { $0 += 1 } }
         return
       }
-      while connection.readRequest() != nil { connection.write(Self.ok) }
+      while connection.readRequest() != nil {
+        requests.value.withLock { $0 += 1 }
+        connection.write(Self.ok)
+      }
     }
+    return (server, requests)
+  }
+
+  /// An idempotent request on a connection the server closed without replying goes again,
+  /// once, on a fresh connection.
+  @Test func silentlyClosedConnectionIsReplacedForIdempotentRequests() async throws {
+    let (server, _) = try closesAfterFirstReply()
     defer { server.stop() }
     let transport = SocketTransport()
     for _ in 0..<3 {
-      let response = try await transport.send(HTTPRequest(method: "POST", url: server.url(), body: Data("{}".utf8)))
+      let response = try await transport.send(HTTPRequest(method: "GET", url: server.url()))
       #expect(try await body(response) == "ok")
     }
     #expect(server.accepted == 2)
+  }
+
+  /// A request that is not idempotent (a commit) is never sent twice by the transport: the
+  /// server may have applied it before closing, so the caller gets an error that says the
+  /// request went out.
+  @Test func silentlyClosedConnectionFailsANonIdempotentRequest() async throws {
+    let (server, requests) = try closesAfterFirstReply()
+    defer { server.stop() }
+    let transport = SocketTransport()
+    _ = try await body(try await transport.send(HTTPRequest(method: "POST", url: server.url(), body: Data("{}".utf8))))
+    let error = await #expect(throws: FirestoreError.self) {
+      _ = try await transport.send(HTTPRequest(method: "POST", url: server.url(), body: Data("{}".utf8)))
+    }
+    #expect(error?.code == .unavailable)
+    #expect(error?.requestNotSent == false)
+    #expect(requests.value.withLock { $0 } == 2)
+    #expect(server.accepted == 1)
   }
 
   @Test(arguments: [
@@ -167,4 +195,9 @@ import Testing
     let response = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "https://example.com/secure")!))
     #expect(try await body(response) == "via fallback")
   }
+}
+
+/// How many requests a scripted server read.
+final class RequestCount: Sendable {
+  let value = Mutex(0)
 }

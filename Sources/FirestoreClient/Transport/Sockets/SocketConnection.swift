@@ -81,7 +81,9 @@ final class SocketConnection: Sendable {
       var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
       let left = ContinuousClock.now.duration(to: deadline)
       guard left > .zero else { return "connect timed out after \(timeout)" }
-      let ms = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+      // At most a minute per poll (the loop goes on): no overflow for any timeout.
+      let slice = min(left, .seconds(60))
+      let ms = Int32(slice.components.seconds * 1000 + slice.components.attoseconds / 1_000_000_000_000_000 + 1)
       let rc = poll(&pfd, 1, ms)
       if rc < 0 && errno == EINTR { continue }
       if rc < 0 { return POSIXSocket.errnoText }

@@ -14,6 +14,8 @@ final class SocketExchange: Sendable {
   private let transport: SocketTransport
   private let endpoint: SocketConnection.Endpoint
   private let method: String
+  /// The request may go again on a fresh connection (see ``HTTPRequest/isIdempotent``).
+  private let isIdempotent: Bool
   private let path: String
   private let requestBytes: [UInt8]
   /// The request asked for `Connection: close`: the connection is not pooled afterwards.
@@ -26,6 +28,7 @@ final class SocketExchange: Sendable {
   init(request: HTTPRequest, transport: SocketTransport) throws {
     self.transport = transport
     method = request.method
+    isIdempotent = request.isIdempotent
     guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false), let host = components.host, !host.isEmpty
     else {
       throw FirestoreError(.invalidArgument, "the URL \(request.url.absoluteString) has no host")
@@ -94,6 +97,8 @@ final class SocketExchange: Sendable {
     var connection: SocketConnection?
     var body: AsyncThrowingStream<Data, any Error>.Continuation?
     var sent = false
+    // Whether any attempt sent the whole request: then the server may have acted on it.
+    var everSent = false
     do {
       var reused: Bool
       (connection, reused) = try open()
@@ -106,16 +111,18 @@ final class SocketExchange: Sendable {
           if !sent {
             try current.send(requestBytes)
             sent = true
+            everSent = true
           }
           n = try buffer.withUnsafeMutableBytes { try current.receive(into: $0) }
-        } catch is SocketConnection.Failure where reused && !received && !isCancelled {
+        } catch is SocketConnection.Failure where reused && !received && !isCancelled && (!sent || isIdempotent) {
           // A pooled connection the server closed (idle timeout, or a close after its last
-          // reply) just as the request went out. Such a server did not read the request, so
-          // it goes again, once, on a fresh connection — as curl and browsers do.
+          // reply) just as the request went out. If the request did not go out whole, the
+          // server cannot have acted on it; if it did, only an idempotent one may go again
+          // (RFC 9112 §9.3.1): the server may have applied it before closing.
           try reopen(&connection, &reused, &sent)
           continue
         }
-        if n == 0, !received, reused, !isCancelled {
+        if n == 0, !received, reused, isIdempotent, !isCancelled {
           try reopen(&connection, &reused, &sent)
           continue
         }
@@ -148,7 +155,7 @@ final class SocketExchange: Sendable {
       }
     } catch {
       connection?.close()
-      let mapped = map(error, sent: sent)
+      let mapped = map(error, sent: everSent)
       if !resumeHead(.failure(mapped)) { body?.finish(throwing: mapped) }
     }
   }

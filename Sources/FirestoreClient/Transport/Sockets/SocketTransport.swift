@@ -15,7 +15,9 @@ import Synchronization
 /// A request with the header `Connection: close` is sent that way and its connection is
 /// closed after the response (other `Connection` values are dropped: the transport manages
 /// keep-alive itself). A pooled connection that the server closed meanwhile is noticed
-/// before reuse. Cancelling
+/// before reuse; one that fails before any reply byte is replaced once for a request that
+/// did not go out whole or is ``HTTPRequest/isIdempotent`` — never for one the server may
+/// have applied. Cancelling
 /// the calling task, or the task reading the body, shuts the connection down at once.
 ///
 /// ```swift
