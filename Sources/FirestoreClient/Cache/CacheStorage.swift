@@ -22,6 +22,9 @@ protocol CacheStorage: AnyObject {
   /// Stores (non-`nil`) or removes (`nil`) documents, all or none; then, when over
   /// ``sizeLimit``, evicts the least recently used documents down to ``evictionTarget``.
   func apply(_ changes: [(path: String, document: Document?)]) throws(CacheStorageError)
+  /// Releases the storage's file (if any) now, not whenever the last reference goes; the
+  /// store calls it before deleting the file. Later calls may fail.
+  func close()
 }
 
 /// A storage failure.

@@ -80,7 +80,11 @@ struct LocalStoreState {
       return fallback
     } catch {
       log("Firestore local cache: \(error); discarding the cache and rebuilding it empty")
-      self.storage = nil  // closes the file before it is removed
+      // Closed now, not when `storage` above lets go of it: the files are replaced next, and a
+      // connection closed after that may remove the new file's WAL by name (SQLite versions
+      // without a check for a moved file do).
+      storage.close()
+      self.storage = nil
       if let filePath { SQLiteCacheStorage.remove(path: filePath) }
       self.storage = openStorage()
       return fallback

@@ -30,6 +30,9 @@ final class MemoryCacheStorage: CacheStorage {
 
   func updateTime(at path: String) -> Timestamp? { entries[path]?.document.updateTime }
 
+  /// Nothing to release: the documents are only in memory.
+  func close() {}
+
   func documents(parent: String, collectionID: String, allDescendants: Bool) -> [Document] {
     let collections: [String]
     if allDescendants {

@@ -10,6 +10,10 @@ import Foundation
 ///
 /// Reads record their use in memory; it reaches the file with the next change (or after
 /// many reads), so reading costs no disk write.
+///
+/// Several instances (connections) may share one file, so the total size of the documents
+/// is kept in the file (the `bytes` row of `meta`), read and updated inside each change's
+/// transaction, never only in this connection's memory.
 final class SQLiteCacheStorage: CacheStorage {
   /// Marks a file as this client's cache.
   static let format = "swift-firestore-cache"
@@ -18,8 +22,12 @@ final class SQLiteCacheStorage: CacheStorage {
   /// Uses recorded in memory beyond which they are written out without waiting for a change.
   private static let touchFlushThreshold = 4096
 
+  /// The `meta` key of the total size of the documents, kept by every change.
+  private static let totalKey = "bytes"
+
   let sizeLimit: Int
-  private(set) var byteCount = 0
+  /// The total this connection last read or wrote, for when the file cannot be read.
+  private var lastKnownByteCount = 0
   private let connection: SQLiteConnection
   private var clock: Int64 = 0
   /// Last-use ticks of documents read since the last write.
@@ -36,6 +44,15 @@ final class SQLiteCacheStorage: CacheStorage {
       throw error
     }
   }
+
+  /// The bytes of documents in the file now, counting other instances' changes.
+  var byteCount: Int {
+    if let total = try? storedTotal() { lastKnownByteCount = total }
+    return lastKnownByteCount
+  }
+
+  /// Closes the file; later calls fail. The store calls it before deleting the file.
+  func close() { connection.close() }
 
   /// Deletes the cache file at `path` and SQLite's side files.
   static func remove(path: String) {
@@ -58,7 +75,7 @@ final class SQLiteCacheStorage: CacheStorage {
         CREATE INDEX documents_by_collection ON documents (collection);
         CREATE INDEX documents_by_collection_id ON documents (collection_id, collection);
         CREATE INDEX documents_by_last_use ON documents (last_use);
-        INSERT INTO meta VALUES ('format', '\(Self.format)'), ('schema', '\(Self.schemaVersion)');
+        INSERT INTO meta VALUES ('format', '\(Self.format)'), ('schema', '\(Self.schemaVersion)'), ('\(Self.totalKey)', '0');
         COMMIT;
         """)
       return
@@ -80,9 +97,30 @@ final class SQLiteCacheStorage: CacheStorage {
     guard check == ["ok"] else {
       throw CacheStorageError(description: "\(connection.path) failed its integrity check: \(check.prefix(3).joined(separator: "; "))")
     }
-    let totals = try connection.query("SELECT COALESCE(SUM(size), 0), COALESCE(MAX(last_use), 0) FROM documents")
-    byteCount = Int(totals.first?[0].integer ?? 0)
+    let sql = "SELECT COALESCE(SUM(size), 0), COALESCE(MAX(last_use), 0) FROM documents"
+    let totals: [[SQLiteConnection.Column]]
+    do {
+      // The documents' sum also corrects a stored total that a writer without one (an
+      // earlier version of this client) left behind.
+      totals = try connection.inTransaction { () throws(CacheStorageError) in
+        let totals = try connection.query(sql)
+        let sum = totals.first?[0].integer ?? 0
+        try connection.query("INSERT OR REPLACE INTO meta VALUES (?, ?)", [.text(Self.totalKey), .text(String(sum))])
+        return totals
+      }
+    } catch  where !error.isCorruption {
+      totals = try connection.query(sql)  // locked by another instance: its total stands
+    }
+    lastKnownByteCount = Int(totals.first?[0].integer ?? 0)
     clock = totals.first?[1].integer ?? 0
+  }
+
+  /// The total size of the documents as the file records it; a file written before the
+  /// total was kept has none, so its documents are summed (the next change stores it).
+  private func storedTotal() throws(CacheStorageError) -> Int {
+    let rows = try connection.query("SELECT value FROM meta WHERE key = ?", [.text(Self.totalKey)])
+    if let text = rows.first?.first?.text, let total = Int(text) { return total }
+    return Int(try connection.query("SELECT COALESCE(SUM(size), 0) FROM documents").first?.first?.integer ?? 0)
   }
 
   private func tick() -> Int64 {
@@ -119,7 +157,12 @@ final class SQLiteCacheStorage: CacheStorage {
     let now = tick()
     for path in paths { touches[path] = now }
     if touches.count > Self.touchFlushThreshold {
-      try connection.inTransaction { () throws(CacheStorageError) in try flushTouches() }
+      do {
+        try connection.inTransaction { () throws(CacheStorageError) in try flushTouches() }
+      } catch  where !error.isCorruption {
+        // Locked by another instance: the uses stay recorded for the next change; the read
+        // itself succeeded.
+      }
     }
   }
 
@@ -159,44 +202,48 @@ final class SQLiteCacheStorage: CacheStorage {
   }
 
   func apply(_ changes: [(path: String, document: Document?)]) throws(CacheStorageError) {
-    let before = byteCount
-    do {
-      try connection.inTransaction { () throws(CacheStorageError) in
-        try flushTouches()
-        for (path, document) in changes {
-          if let old = try connection.query("SELECT size FROM documents WHERE path = ?", [.text(path)]).first?.first?.integer {
-            byteCount -= Int(old)
-          }
-          if let document {
-            let (collection, collectionID, _) = CachePath.split(path)
-            let size = CachePath.size(of: document, path: path)
-            let updateTime: [SQLiteConnection.Argument] =
-              document.updateTime.map { [.integer($0.seconds), .integer(Int64($0.nanoseconds))] } ?? [.null, .null]
-            try connection.query(
-              "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-              [
-                .text(path), .text(collection), .text(collectionID), .blob(JSONWriter.bytes(document.json)), .integer(Int64(size)),
-                .integer(tick()),
-              ] + updateTime)
-            byteCount += size
-          } else {
-            try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)])
-          }
+    lastKnownByteCount = try connection.inTransaction { () throws(CacheStorageError) -> Int in
+      // Under the write lock, so other instances' changes are all in: their total, and
+      // their uses, so that this connection's next uses count as the most recent.
+      var byteCount = try storedTotal()
+      let latestUse = try connection.query("SELECT COALESCE(MAX(last_use), 0) FROM documents").first?.first?.integer ?? 0
+      clock = max(clock, latestUse)
+      try flushTouches()
+      for (path, document) in changes {
+        if let old = try connection.query("SELECT size FROM documents WHERE path = ?", [.text(path)]).first?.first?.integer {
+          byteCount -= Int(old)
         }
-        let target = byteCount > sizeLimit ? evictionTarget : sizeLimit
-        while byteCount > target {
-          let victims = try connection.query("SELECT path, size FROM documents ORDER BY last_use LIMIT 64")
-          if victims.isEmpty { break }
-          for victim in victims {
-            guard byteCount > target, let path = victim.first?.text else { break }
-            try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)])
-            byteCount -= Int(victim.count > 1 ? victim[1].integer ?? 0 : 0)
-          }
+        if let document {
+          let (collection, collectionID, _) = CachePath.split(path)
+          let size = CachePath.size(of: document, path: path)
+          let updateTime: [SQLiteConnection.Argument] =
+            document.updateTime.map { [.integer($0.seconds), .integer(Int64($0.nanoseconds))] } ?? [.null, .null]
+          try connection.query(
+            "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+              .text(path), .text(collection), .text(collectionID), .blob(JSONWriter.bytes(document.json)), .integer(Int64(size)),
+              .integer(tick()),
+            ] + updateTime)
+          byteCount += size
+        } else {
+          try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)])
         }
       }
-    } catch {
-      byteCount = before
-      throw error
+      let target = byteCount > sizeLimit ? evictionTarget : sizeLimit
+      while byteCount > target {
+        let victims = try connection.query("SELECT path, size FROM documents ORDER BY last_use LIMIT 64")
+        if victims.isEmpty {
+          byteCount = 0  // nothing left, whatever the stored total said
+          break
+        }
+        for victim in victims {
+          guard byteCount > target, let path = victim.first?.text else { break }
+          try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)])
+          byteCount -= Int(victim.count > 1 ? victim[1].integer ?? 0 : 0)
+        }
+      }
+      try connection.query("INSERT OR REPLACE INTO meta VALUES (?, ?)", [.text(Self.totalKey), .text(String(byteCount))])
+      return byteCount
     }
   }
 }

@@ -4,6 +4,11 @@ import CSQLite
 ///
 /// Not thread-safe; the cache storage uses it under its store's lock.
 final class SQLiteConnection {
+  /// How long a statement waits for another connection's write lock before failing with
+  /// `SQLITE_BUSY`. Short on purpose: the cache is used under its store's lock, so a long
+  /// wait would stall every task behind it; a busy cache is skipped for that change instead.
+  static let busyTimeoutMilliseconds: Int32 = 50
+
   private var handle: OpaquePointer?
   /// The file this connection opened.
   let path: String
@@ -19,16 +24,21 @@ final class SQLiteConnection {
       throw CacheStorageError(description: "cannot open \(path): \(message) (\(rc))", isCorruption: false)
     }
     handle = db
-    // Another instance (or process) may hold the write lock for a moment.
-    sqlite3_busy_timeout(db, 5000)
+    // Another instance (or process) may hold the write lock; wait only briefly (see above).
+    sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
   }
 
   deinit { close() }
 
-  /// Closes the connection; later calls fail.
+  /// Closes the connection now, finalizing any statement still open; later calls fail.
+  ///
+  /// Call it before deleting the file: in WAL mode the last connection to close removes
+  /// the `-wal` and `-shm` files by name, which would be another database's by then.
   func close() {
-    if let handle { sqlite3_close_v2(handle) }
-    handle = nil
+    guard let handle else { return }
+    while let statement = sqlite3_next_stmt(handle, nil) { sqlite3_finalize(statement) }
+    sqlite3_close_v2(handle)
+    self.handle = nil
   }
 
   private func failure(_ what: String, _ rc: Int32) -> CacheStorageError {
@@ -98,7 +108,16 @@ final class SQLiteConnection {
     for (i, argument) in arguments.enumerated() {
       let index = Int32(i + 1)
       switch argument {
-      case .text(let s): rc = sqlite3_bind_text(statement, index, s, -1, transient)
+      case .text(let s):
+        // By byte count, not NUL-terminated: a document ID may contain U+0000.
+        var utf8 = s
+        rc = utf8.withUTF8 { bytes in
+          bytes.withMemoryRebound(to: CChar.self) {
+            // A nil pointer would bind NULL, so an empty string binds a literal "".
+            guard let base = $0.baseAddress, !$0.isEmpty else { return sqlite3_bind_text(statement, index, "", 0, transient) }
+            return sqlite3_bind_text(statement, index, base, Int32($0.count), transient)
+          }
+        }
       case .integer(let v): rc = sqlite3_bind_int64(statement, index, v)
       case .blob(let bytes):
         rc = bytes.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), transient) }
@@ -115,7 +134,11 @@ final class SQLiteConnection {
       for c in 0..<sqlite3_column_count(statement) {
         switch sqlite3_column_type(statement, c) {
         case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(statement, c)))
-        case SQLITE_TEXT: row.append(.text(String(cString: sqlite3_column_text(statement, c))))
+        case SQLITE_TEXT:
+          // By byte count (text first, then its length, as SQLite asks): U+0000 may be inside.
+          let text = sqlite3_column_text(statement, c)
+          let count = Int(sqlite3_column_bytes(statement, c))
+          row.append(.text(text.map { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) } ?? ""))
         case SQLITE_BLOB:
           let count = Int(sqlite3_column_bytes(statement, c))
           if let bytes = sqlite3_column_blob(statement, c), count > 0 {
