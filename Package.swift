@@ -14,8 +14,9 @@ let package = Package(
   ],
   targets: [
     .target(name: "FirestoreWire"),
-    // OpenSSL's libcrypto, for RS256 (service account assertions): Debian libssl-dev.
-    .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    // OpenSSL (Debian libssl-dev): libcrypto for RS256 (service account assertions), libssl
+    // for the socket transport's TLS.
+    .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
     // SQLite from the system (Debian libsqlite3-dev) for the persistent local cache.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .target(name: "FirestoreClient", dependencies: ["FirestoreWire", "COpenSSL", "CSQLite"]),

@@ -29,7 +29,7 @@ public struct FirestoreSettings: Sendable {
   /// fails with `deadlineExceeded`. Streaming reads apply it to the wait for the first byte.
   public var timeout: Duration
   /// What carries HTTP requests; `nil` uses ``SocketTransport/shared`` (HTTP/1.1 on
-  /// sockets for `http` hosts, URLSession for `https`).
+  /// sockets, TLS through OpenSSL for `https`).
   public var transport: (any Transport)?
   /// Where documents read and written are kept locally: in memory (the default, 100 MB),
   /// in an SQLite file that survives restarts, or nowhere. See ``LocalCacheSettings``.

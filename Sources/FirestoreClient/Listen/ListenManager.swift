@@ -59,13 +59,9 @@ actor ListenManager {
   func listen(_ kind: Target.Kind, settings: FirestoreSettings, database: String, handler: @escaping Handler) -> Int32 {
     if configuration == nil {
       configuration = ListenChannel.Configuration(
-        // A back channel holds its connection for as long as the listen lasts. The socket
-        // transport opens connections as needed, so over http listens share it; over https
-        // they get a URLSession of their own, so that long-polls cannot take every slot of
-        // the shared session's per-host limit.
-        baseURL: settings.baseURL, database: database,
-        transport: settings.transport
-          ?? (settings.isSSLEnabled ? URLSessionTransport(maximumConnectionsPerHost: 4) : SocketTransport.shared),
+        // A back channel holds its connection for as long as the listen lasts; the socket
+        // transport opens connections as needed (no per-host limit), so listens share it.
+        baseURL: settings.baseURL, database: database, transport: settings.transport ?? SocketTransport.shared,
         tokenProvider: settings.tokenProvider, requestTimeout: requestTimeout)
       retryPolicy = settings.retryPolicy
     }

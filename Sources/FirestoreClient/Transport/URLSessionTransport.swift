@@ -7,8 +7,8 @@ import Synchronization
 
 /// A ``Transport`` on URLSession (FoundationNetworking, on libcurl, on Linux) with
 /// keep-alive connections and bodies streamed through a data delegate, since
-/// `URLSession.bytes(for:)` does not exist on Linux. ``SocketTransport`` hands it every
-/// `https` request, for URLSession's certificate verification.
+/// `URLSession.bytes(for:)` does not exist on Linux. Set it as `FirestoreSettings.transport`
+/// (or as ``SocketTransport``'s `fallback` for `https`) to use the platform's HTTP stack.
 ///
 /// On Linux, FoundationNetworking polls a socket whose response is still open without
 /// blocking, so a long-lived response (a listener's back channel) costs most of a core for

@@ -3,51 +3,97 @@ import Testing
 
 @testable import FirestoreClient
 
-/// `https` always verifies the server's certificate: a server with a self-signed one (as an
-/// attacker in the middle would present) is refused, and nothing is read from it.
-@Suite struct TLSVerificationTests {
-  /// Runs `openssl`, failing the test when it cannot.
-  @discardableResult
-  func openssl(_ arguments: [String], in directory: URL) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["openssl"] + arguments
-    process.currentDirectoryURL = directory
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    return process
+/// `https` always verifies the server's certificate and name: a server with a self-signed
+/// certificate (as an attacker in the middle would present) or one issued for another name
+/// is refused, and one whose issuer is trusted is accepted. The servers are `openssl
+/// s_server` processes with certificates made for the test.
+@Suite(.serialized) struct TLSVerificationTests {
+  /// A temporary directory with a test CA, a certificate it issued for `localhost` (and,
+  /// when `withIPName`, for 127.0.0.1), and a self-signed one.
+  final class Certificates {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
+
+    init(withIPName: Bool = true) throws {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      let names = withIPName ? "subjectAltName=DNS:localhost,IP:127.0.0.1" : "subjectAltName=DNS:localhost"
+      try names.write(to: directory.appendingPathComponent("names.ext"), atomically: true, encoding: .utf8)
+      try run([
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "1", "-subj", "/CN=Test CA",
+      ])
+      try run(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost"])
+      try run([
+        "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem", "-days", "1",
+        "-extfile", "names.ext",
+      ])
+      try run([
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "self.key", "-out", "self.pem", "-days", "1", "-subj", "/CN=localhost",
+      ])
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// Runs `openssl arguments…` in the directory to the end.
+    func run(_ arguments: [String]) throws {
+      let process = try start(arguments)
+      process.waitUntilExit()
+      try #require(process.terminationStatus == 0, "openssl \(arguments.first ?? "") failed")
+    }
+
+    /// Starts `openssl arguments…` in the directory.
+    func start(_ arguments: [String]) throws -> Process {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = ["openssl"] + arguments
+      process.currentDirectoryURL = directory
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      return process
+    }
+
+    /// Starts an `s_server` answering HTTP with `certificate`/`key`; returns it and its port.
+    func server(certificate: String, key: String) async throws -> (Process, Int) {
+      let port = try Self.freePort()
+      let process = try start(["s_server", "-accept", "\(port)", "-cert", certificate, "-key", key, "-www", "-quiet"])
+      let deadline = ContinuousClock.now + .seconds(10)
+      while ContinuousClock.now < deadline {
+        if let probe = try? SocketConnection.connect(to: .init(host: "127.0.0.1", port: port), timeout: .seconds(1)) {
+          probe.close()
+          break
+        }
+        try await Task.sleep(for: .milliseconds(50))
+      }
+      return (process, port)
+    }
+
+    /// A port nothing listens on right now.
+    static func freePort() throws -> Int {
+      let server = try RawHTTPServer { _, _ in }
+      defer { server.stop() }
+      return server.port
+    }
   }
 
-  /// A port nothing listens on right now.
-  func freePort() throws -> Int {
-    let server = try RawHTTPServer { _, _ in }
-    defer { server.stop() }
-    return server.port
+  @Test func certificateFromATrustedIssuerIsAccepted() async throws {
+    let certificates = try Certificates()
+    let (server, port) = try await certificates.server(certificate: "server.pem", key: "server.key")
+    defer { server.terminate() }
+    let transport = SocketTransport(trustedCertificates: certificates.path("ca.pem"))
+    for host in ["localhost", "127.0.0.1"] {
+      let response = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "https://\(host):\(port)/")!))
+      #expect(response.status == 200)
+      let body = String(decoding: try await response.collectBody(), as: UTF8.self)
+      #expect(body.contains("s_server"), "\(body.prefix(200))")
+    }
   }
 
   @Test func selfSignedCertificateIsRefused() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let keygen = try openssl(
-      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "1", "-subj", "/CN=localhost"],
-      in: directory)
-    keygen.waitUntilExit()
-    try #require(keygen.terminationStatus == 0, "openssl could not make a certificate")
-    let port = try freePort()
-    let server = try openssl(["s_server", "-accept", "\(port)", "-cert", "cert.pem", "-key", "key.pem", "-www", "-quiet"], in: directory)
+    let certificates = try Certificates()
+    let (server, port) = try await certificates.server(certificate: "self.pem", key: "self.key")
     defer { server.terminate() }
-    // Wait until it accepts connections.
-    let deadline = ContinuousClock.now + .seconds(10)
-    while ContinuousClock.now < deadline {
-      if let probe = try? SocketConnection.connect(to: .init(host: "127.0.0.1", port: port), timeout: .seconds(1)) {
-        probe.close()
-        break
-      }
-      try await Task.sleep(for: .milliseconds(50))
-    }
-
+    // Through the whole client, as production settings would go: the token never leaves.
     var settings = FirestoreSettings(environment: [:])
     settings.host = "localhost:\(port)"
     settings.tokenProvider = StaticTokenProvider("a-token-that-must-not-leave")
@@ -55,8 +101,20 @@ import Testing
     let db = Firestore(projectID: "tls-test", settings: settings)
     let error = await #expect(throws: FirestoreError.self) { _ = try await db.document("a/b").getDocument(source: .server) }
     #expect(error?.code == .unavailable)
-    #expect(
-      error?.message.localizedCaseInsensitiveContains("certificate") == true || error?.message.contains("SSL") == true,
-      "\(String(describing: error))")
+    #expect(error?.message.contains("certificate of localhost rejected") == true, "\(String(describing: error))")
+    #expect(error?.message.contains("a-token-that-must-not-leave") == false)
+  }
+
+  @Test func certificateForAnotherNameIsRefused() async throws {
+    let certificates = try Certificates(withIPName: false)
+    let (server, port) = try await certificates.server(certificate: "server.pem", key: "server.key")
+    defer { server.terminate() }
+    let transport = SocketTransport(trustedCertificates: certificates.path("ca.pem"))
+    // Issued for localhost only: reaching the same server as 127.0.0.1 must fail.
+    let error = await #expect(throws: FirestoreError.self) {
+      _ = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "https://127.0.0.1:\(port)/")!))
+    }
+    #expect(error?.code == .unavailable)
+    #expect(error?.message.contains("rejected") == true, "\(String(describing: error))")
   }
 }

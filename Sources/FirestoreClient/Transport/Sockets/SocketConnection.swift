@@ -16,10 +16,11 @@ import Synchronization
 /// `recv`. The descriptor is closed once, under the same lock, so a late shutdown can never
 /// hit a descriptor number the system has handed out again.
 final class SocketConnection: Sendable {
-  /// Where a connection goes: host and port, as the pool keys them.
+  /// Where a connection goes: host, port and whether it speaks TLS, as the pool keys them.
   struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     var host: String
     var port: Int
+    var usesTLS = false
     var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
   }
 
@@ -30,20 +31,25 @@ final class SocketConnection: Sendable {
 
   let endpoint: Endpoint
   private let fd: Int32
+  /// The TLS session over `fd`, for `https` endpoints.
+  private let tls: TLSSession?
   /// `true` once closed; guards every use of `fd` from other threads.
   private let closed = Mutex(false)
   /// When the connection last went back to the pool.
   let idleSince = Mutex(ContinuousClock.now)
 
-  private init(endpoint: Endpoint, fd: Int32) {
+  private init(endpoint: Endpoint, fd: Int32, tls: TLSSession?) {
     self.endpoint = endpoint
     self.fd = fd
+    self.tls = tls
   }
 
   deinit { close() }
 
-  /// Opens a connection, trying each address of the host in turn (IPv4 first).
-  static func connect(to endpoint: Endpoint, timeout: Duration) throws -> SocketConnection {
+  /// Opens a connection, trying each address of the host in turn (IPv4 first), and for a
+  /// TLS endpoint runs the handshake (within the same timeout), verifying the server's
+  /// certificate against `trustedCertificates` (a PEM bundle) or the system's roots.
+  static func connect(to endpoint: Endpoint, timeout: Duration, trustedCertificates: String? = nil) throws -> SocketConnection {
     var lastError = "no usable address"
     let fd: Int32?
     do {
@@ -66,7 +72,27 @@ final class SocketConnection: Sendable {
       throw Failure(message: "cannot resolve \(endpoint.host): \(error.message)")
     }
     guard let fd else { throw Failure(message: "cannot connect to \(endpoint): \(lastError)") }
-    return SocketConnection(endpoint: endpoint, fd: fd)
+    guard endpoint.usesTLS else { return SocketConnection(endpoint: endpoint, fd: fd, tls: nil) }
+    // The handshake blocks: bound it by the connect timeout, then lift the bound (a listen's
+    // reads wait as long as the caller lets them).
+    setTimeouts(fd, min(timeout, .seconds(3600)))
+    do {
+      let session = try TLSSession(fd: fd, host: endpoint.host, trustedCertificates: trustedCertificates)
+      setTimeouts(fd, .zero)
+      return SocketConnection(endpoint: endpoint, fd: fd, tls: session)
+    } catch {
+      _ = closeDescriptor(fd)
+      throw error
+    }
+  }
+
+  /// Sets the receive and send timeouts of `fd`; zero means none.
+  private static func setTimeouts(_ fd: Int32, _ limit: Duration) {
+    var value = timeval()
+    value.tv_sec = numericCast(limit.components.seconds)
+    value.tv_usec = numericCast(limit.components.attoseconds / 1_000_000_000_000)
+    _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+    _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
   }
 
   /// Connects `fd` within `timeout`; the reason on failure. Leaves `fd` blocking.
@@ -97,12 +123,14 @@ final class SocketConnection: Sendable {
 
   /// Sends all of `bytes`.
   func send(_ bytes: [UInt8]) throws {
+    if let tls { return try tls.send(bytes) }
     let ok = bytes.withUnsafeBytes { POSIXSocket.sendAll(fd, $0) }
     guard ok else { throw Failure(message: POSIXSocket.errnoText) }
   }
 
   /// Reads what is there (blocking until something is); `0` at the end of the stream.
   func receive(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    if let tls { return try tls.receive(into: buffer) }
     while true {
       let n = recv(fd, buffer.baseAddress, buffer.count, 0)
       if n >= 0 { return n }
@@ -115,7 +143,7 @@ final class SocketConnection: Sendable {
   /// sent anything unasked (either makes it readable).
   var isReusable: Bool {
     closed.withLock { closed in
-      guard !closed else { return false }
+      guard !closed, tls?.hasBufferedData != true else { return false }
       var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
       return poll(&pfd, 1, 0) == 0
     }
@@ -133,6 +161,7 @@ final class SocketConnection: Sendable {
     closed.withLock { closed in
       guard !closed else { return }
       closed = true
+      tls?.free()
       _ = closeDescriptor(fd)
     }
   }

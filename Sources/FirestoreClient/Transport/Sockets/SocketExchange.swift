@@ -33,14 +33,16 @@ final class SocketExchange: Sendable {
     else {
       throw FirestoreError(.invalidArgument, "the URL \(request.url.absoluteString) has no host")
     }
-    endpoint = SocketConnection.Endpoint(host: host, port: components.port ?? 80)
+    let usesTLS = components.scheme?.lowercased() == "https"
+    let defaultPort = usesTLS ? 443 : 80
+    endpoint = SocketConnection.Endpoint(host: host, port: components.port ?? defaultPort, usesTLS: usesTLS)
     let encodedPath = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
     path = encodedPath + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
     guard method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), !method.isEmpty, !path.utf8.contains(where: { $0 <= 0x20 }) else {
       throw FirestoreError(.invalidArgument, "cannot send \(method) \(path): invalid request line")
     }
     var head =
-      "\(method) \(path) HTTP/1.1\r\nHost: \(endpoint.port == 80 ? (host.contains(":") ? "[\(host)]" : host) : endpoint.description)\r\n"
+      "\(method) \(path) HTTP/1.1\r\nHost: \(endpoint.port == defaultPort ? (host.contains(":") ? "[\(host)]" : host) : endpoint.description)\r\n"
     var closesConnection = false
     for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
       let lower = name.lowercased()
@@ -176,7 +178,10 @@ final class SocketExchange: Sendable {
   private func open(fresh: Bool = false) throws -> (SocketConnection, Bool) {
     let (connection, reused) =
       fresh
-      ? (try SocketConnection.connect(to: endpoint, timeout: transport.connectTimeout), false) : try transport.connection(to: endpoint)
+      ? (
+        try SocketConnection.connect(to: endpoint, timeout: transport.connectTimeout, trustedCertificates: transport.trustedCertificates),
+        false
+      ) : try transport.connection(to: endpoint)
     let cancelled = state.withLock { state -> Bool in
       state.connection = connection
       return state.cancelled

@@ -1,14 +1,14 @@
 import Foundation
 import Synchronization
 
-/// The default ``Transport`` for `http` hosts (the emulator, the mock server): HTTP/1.1 on
-/// POSIX sockets, with a pool of keep-alive connections and Nagle's algorithm off.
+/// The default ``Transport``: HTTP/1.1 on POSIX sockets, with TLS through OpenSSL for
+/// `https`, a pool of keep-alive connections and Nagle's algorithm off.
 ///
 /// Each request runs on a thread of its own with blocking socket calls, so a long-lived
 /// response (a listen back channel) costs a parked thread and nothing else; on Linux,
 /// URLSession keeps such a response polling and burns most of a core for as long as it
-/// stays open. `https` requests go to `fallback` (``URLSessionTransport`` unless given),
-/// which verifies certificates.
+/// stays open. For `https` the server's certificate is always verified (system roots, or
+/// `trustedCertificates`) and its name checked against the host.
 ///
 /// A connection goes back to the pool only after its response was read to the end and the
 /// server did not ask to close it; one that was cancelled, failed or cut short is closed.
@@ -32,7 +32,9 @@ public final class SocketTransport: Transport {
   private let maximumIdleConnectionsPerHost: Int
   let connectTimeout: Duration
   private let idleTimeout: Duration
-  private let fallback: any Transport
+  private let fallback: (any Transport)?
+  /// The PEM bundle of trusted roots for TLS, or `nil` for the system's.
+  let trustedCertificates: String?
   private let idle = Mutex<[SocketConnection.Endpoint: [SocketConnection]]>([:])
 
   /// Creates a transport with its own connection pool.
@@ -42,15 +44,19 @@ public final class SocketTransport: Transport {
   ///   - connectTimeout: how long opening a connection may take.
   ///   - idleTimeout: an idle connection older than this is closed rather than reused, so
   ///     that it is not reused just as the server times it out.
-  ///   - fallback: what carries `https` requests; `nil` uses ``URLSessionTransport/shared``.
+  ///   - trustedCertificates: the path of a PEM bundle of root certificates to trust for
+  ///     `https` instead of the system's (a private CA); verification itself is always on.
+  ///   - fallback: a transport to carry `https` requests instead of this one's TLS (for
+  ///     example ``URLSessionTransport``); `nil` uses this transport's own.
   public init(
     maximumIdleConnectionsPerHost: Int = 8, connectTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30),
-    fallback: (any Transport)? = nil
+    trustedCertificates: String? = nil, fallback: (any Transport)? = nil
   ) {
     self.maximumIdleConnectionsPerHost = max(0, maximumIdleConnectionsPerHost)
     self.connectTimeout = connectTimeout
     self.idleTimeout = idleTimeout
-    self.fallback = fallback ?? URLSessionTransport.shared
+    self.trustedCertificates = trustedCertificates
+    self.fallback = fallback
   }
 
   deinit {
@@ -64,7 +70,11 @@ public final class SocketTransport: Transport {
   ///   the calling task is cancelled, `invalidArgument` for a header that would break the
   ///   request's framing (a line break in a name or value).
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    guard request.url.scheme?.lowercased() == "http" else { return try await fallback.send(request) }
+    let scheme = request.url.scheme?.lowercased()
+    if scheme == "https", let fallback { return try await fallback.send(request) }
+    guard scheme == "http" || scheme == "https" else {
+      throw FirestoreError(.invalidArgument, "cannot send to \(request.url.absoluteString): only http and https are supported")
+    }
     let exchange = try SocketExchange(request: request, transport: self)
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { head in
@@ -83,7 +93,7 @@ public final class SocketTransport: Transport {
       }
       candidate.close()
     }
-    return (try SocketConnection.connect(to: endpoint, timeout: connectTimeout), false)
+    return (try SocketConnection.connect(to: endpoint, timeout: connectTimeout, trustedCertificates: trustedCertificates), false)
   }
 
   /// Takes back a connection whose response was read to the end.
