@@ -93,7 +93,8 @@ struct MockServiceTests {
 
   @Test("an abandoned transaction expires and stops blocking writers")
   func abandonedTransactionExpires() async throws {
-    let server = try MockFirestoreServer.start(lockTimeout: .seconds(20), transactionIdleTimeout: .seconds(3))
+    // Idle limit roomy enough that a loaded machine cannot expire it between begin and read.
+    let server = try MockFirestoreServer.start(lockTimeout: .seconds(20), transactionIdleTimeout: .seconds(6))
     defer { server.stop() }
     let rest = REST(server: server)
     let tx = try await rest.begin()
