@@ -337,6 +337,9 @@ actor ListenChannel {
     // The server de-duplicates a forward POST by its map ids (`ofs`); a handshake sent twice
     // would open a second session.
     request.isIdempotent = params.contains { $0.0 == "SID" }
+    // A handshake (once per session) gets a connection of its own: the emulator was seen
+    // holding a handshake for ~30 s on a connection that had just carried a terminate.
+    if !request.isIdempotent { request.headers["Connection"] = "close" }
     let response = try await configuration.transport.send(request)
     guard response.status == 200 else {
       // 400 means the session is unknown or gone: a new session fixes it.
@@ -363,7 +366,9 @@ actor ListenChannel {
     requestID += 1
     let params = WebChannelURL.terminate(
       database: configuration.database, sessionID: sessionID, requestID: requestID, zx: zx(), httpSessionID: httpSessionID)
-    guard let request = try? makeRequest(method: "GET", params: params, body: nil) else { return }
+    guard var terminate = try? makeRequest(method: "GET", params: params, body: nil) else { return }
+    terminate.headers["Connection"] = "close"  // the session's last request: nothing follows on it
+    let request = terminate
     let transport = configuration.transport
     Task {
       _ = try? await Deadline.run(.seconds(10), what: "WebChannel terminate") {
