@@ -25,7 +25,8 @@ enum ImportCommand {
     let progress = ProgressLine(verb: "imported")
     if progress.isEnabled, let file { progress.setTotal(LineReader.countLines(path: file)) }
     defer { progress.finish() }
-    let importer = DocumentImporter(firestore: context.db, documentsRoot: context.connection.documentsRoot)
+    let importer = DocumentImporter(
+      firestore: context.db, documentsRoot: context.connection.documentsRoot, rampsUp: !context.connection.isEmulated)
     let outcome = try await importer.run(reader, progress: progress)
     progress.finish()
     context.emit(.object([("written", .integer(Int64(outcome.written))), ("skipped", .integer(Int64(outcome.skipped)))]))
