@@ -17,13 +17,19 @@ enum BulkArticles {
   /// `length` characters of words picked by a fixed rule from `seed`.
   static func text(_ seed: Int, _ length: Int) -> String {
     var out = ""
+    var count = 0  // all ASCII: characters are bytes, counted without rescanning
     var k = 0
-    while out.count < length {
-      if !out.isEmpty { out += " " }
-      out += words[(seed * 31 + k * 7 + k / 16) % words.count]
+    while count < length {
+      if count > 0 {
+        out += " "
+        count += 1
+      }
+      let word = words[(seed * 31 + k * 7 + k / 16) % words.count]
+      out += word
+      count += word.utf8.count
       k += 1
     }
-    return String(out.prefix(length))
+    return String(out.utf8.prefix(length))!
   }
 
   /// The fields of article `i`.
@@ -55,7 +61,11 @@ func bulkScenario() async throws {
   func run(_ range: Range<Int>) async throws -> (Duration, Int) {
     let clock = ContinuousClock()
     let start = clock.now
-    let writer = db.bulkWriter(options: mode == "unlimited" ? .unlimited : BulkWriterOptions())
+    var options = mode == "unlimited" ? BulkWriterOptions.unlimited : BulkWriterOptions()
+    if let concurrency = ProcessInfo.processInfo.environment["BULK_CONCURRENCY"].flatMap({ Int($0) }) {
+      options.maximumConcurrentRequests = concurrency
+    }
+    let writer = db.bulkWriter(options: options)
     var operations: [BulkWriteOperation] = []
     operations.reserveCapacity(range.count)
     for i in range {

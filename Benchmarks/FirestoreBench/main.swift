@@ -23,7 +23,8 @@
 //                  tags; the same documents as Benchmarks/peer/bulk_writer.py) through a
 //                  BulkWriter on FIRESTORE_EMULATOR_HOST, project "bench", collection
 //                  bulk-articles; a 500-write warm-up first. BULK_MODE=unlimited (default:
-//                  no rate limit) or default (the 500/50/5 ramp-up); BULK_N overrides 10,000.
+//                  no rate limit) or default (the 500/50/5 ramp-up); BULK_N overrides 10,000,
+//                  BULK_CONCURRENCY the requests in flight (default 10).
 //
 // Figures are printed, never asserted: performance is measured here, not in tests.
 import FirestoreClient
