@@ -50,6 +50,13 @@ struct DocumentImporter: Sendable {
         } catch {
           throw CLIFailure("INVALID_ARGUMENT", "\(place): \(error.message)")
         }
+        // Count what has finished so far, so progress moves (and a failure stops) early.
+        while confirmed < pending.count && pending[confirmed].isFinished {
+          _ = try await Self.confirm(pending[confirmed])
+          confirmed += 1
+          outcome.written += 1
+          progress.advance()
+        }
         if pending.count - confirmed >= Self.window {
           // Wait for the older half; the writer keeps working on the newer one.
           let target = pending.count - Self.window / 2
@@ -59,6 +66,8 @@ struct DocumentImporter: Sendable {
             outcome.written += 1
             progress.advance()
           }
+        }
+        if confirmed >= Self.window {
           pending.removeFirst(confirmed)
           confirmed = 0
         }
