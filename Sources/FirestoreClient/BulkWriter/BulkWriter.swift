@@ -5,7 +5,7 @@ import Synchronization
 /// result, retried when it fails for a passing reason.
 ///
 /// Queue writes with ``create(_:forDocument:)``, ``setData(_:forDocument:)``,
-/// ``updateData(_:forDocument:precondition:)-(_,_,_)`` and ``deleteDocument(_:precondition:)``; each returns a
+/// `updateData(_:forDocument:precondition:)` and ``deleteDocument(_:precondition:)``; each returns a
 /// ``BulkWriteOperation`` whose ``BulkWriteOperation/result()`` reports that write alone.
 /// The writer groups writes into `batchWrite` requests of up to
 /// ``BulkWriterOptions/maximumBatchSize`` (20), keeps several requests in flight, paces them
