@@ -34,6 +34,9 @@ public final class BulkWriteOperation: Sendable {
 
   /// Waits for the write to finish and returns its result.
   ///
+  /// Cancelling the waiting task does not cancel the write, and the call keeps waiting for
+  /// it: once queued, a write always runs to its end.
+  ///
   /// - Throws: ``FirestoreError``: the server's error for this write (e.g. `alreadyExists`
   ///   for a ``BulkWriter/create(_:forDocument:)`` of an existing document, `notFound` for
   ///   an update of a missing one), or the last retryable error once
