@@ -1,5 +1,6 @@
 import FirestoreWire
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FirestoreClient
@@ -84,6 +85,39 @@ struct BulkWriterConformanceTests {
     #expect(try await last.getDocument().get("i") as? Int == 29)
     #expect(!(try await collection.document("other0").getDocument().exists))
     #expect(try await collection.getDocuments().count == 31)
+  }
+
+  @Test("a write ABORTED by another transaction's lock is retried alone; its neighbour is not", arguments: Backend.all)
+  func retriesPerWriteAborted(_ backend: Backend) async throws {
+    let collection = backend.collection()
+    let locked = collection.document("locked")
+    try await locked.setData(["v": 1])
+    var options = BulkWriterOptions.unlimited
+    options.clock = BulkWriterClock(now: { .zero }, sleep: { _ in })  // retry at once
+    let writer = backend.db.bulkWriter(options: options)
+    let operations = Mutex<(BulkWriteOperation, BulkWriteOperation)?>(nil)
+    // The transaction's read locks the document; the emulator (and the mock) fail a write to
+    // it with a per-write ABORTED after a 2 s lock timeout, while the other write succeeds.
+    try await backend.db.runTransaction { tx in
+      _ = try await tx.getDocument(locked)
+      let (blocked, free) = try operations.withLock { pair in
+        if pair == nil {
+          pair = (
+            try writer.setData(["v": 2], forDocument: locked), try writer.setData(["v": 3], forDocument: collection.document("free"))
+          )
+        }
+        return pair!
+      }
+      _ = try await free.result()
+      for _ in 0..<400 where blocked.attempts < 2 { try await Task.sleep(for: .milliseconds(50)) }
+      return ()
+    }
+    let (blocked, free) = try #require(operations.withLock { $0 })
+    _ = try await blocked.result()  // the retry went through once the transaction ended
+    #expect(blocked.attempts >= 2)
+    #expect(free.attempts == 1)
+    #expect(try await locked.getDocument().get("v") as? Int == 2)
+    await writer.close()
   }
 
   @Test("flush waits for the writes before it; awaiting a result sends its batch; close refuses more", arguments: Backend.all)
