@@ -8,6 +8,12 @@ import Testing
 /// A value of a type Firestore has no mapping for.
 private struct Unstorable: Sendable {}
 
+/// A `Codable` document for the bulk writer.
+private struct City: Codable, Equatable, Sendable {
+  var name: String
+  var population: Int
+}
+
 /// The bulk writer on the mock and the emulator: per-write results, independent failures,
 /// per-document order, flush and close.
 @Suite("Conformance: bulk writer")
@@ -31,6 +37,17 @@ struct BulkWriterConformanceTests {
     let snapshot = try await collection.getDocuments()
     #expect(snapshot.count == 65)
     #expect(Set(snapshot.documents.compactMap { $0.get("i") as? Int }) == Set(0..<65))
+  }
+
+  @Test("Encodable values are written and read back", arguments: Backend.all)
+  func codable(_ backend: Backend) async throws {
+    let collection = backend.collection()
+    let writer = backend.db.bulkWriter(options: .unlimited)
+    let cities = (0..<25).map { City(name: "city \($0)", population: $0 * 1_000) }
+    for (i, city) in cities.enumerated() { try writer.setData(from: city, forDocument: collection.document("c\(i)")) }
+    await writer.close()
+    let read = try await collection.getDocuments().documents.map { try $0.data(as: City.self) }
+    #expect(Set(read.map(\.name)) == Set(cities.map(\.name)))
   }
 
   @Test("one request with failures and successes: each write reports its own outcome", arguments: Backend.all)

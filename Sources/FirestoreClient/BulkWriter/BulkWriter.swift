@@ -165,7 +165,7 @@ public final class BulkWriter: Sendable {
     try enqueue(document) { () throws(FirestoreError) in try WriteBuilder.delete(document, precondition: precondition?.wire) }
   }
 
-  private func enqueue(_ document: DocumentReference, _ build: () throws(FirestoreError) -> Write) throws(FirestoreError)
+  func enqueue(_ document: DocumentReference, _ build: () throws(FirestoreError) -> Write) throws(FirestoreError)
     -> BulkWriteOperation
   {
     if let optionsError { throw optionsError }
