@@ -21,8 +21,8 @@
 //                  with the memory cache, then the persistent (SQLite) one.
 //   bulk           10,000 article writes (title, ~2 KB content, category, publishedAt, views,
 //                  tags; the same documents as Benchmarks/peer/bulk_writer.py) through a
-//                  BulkWriter on FIRESTORE_EMULATOR_HOST, project "bench", collection
-//                  bulk-articles; a 500-write warm-up first. BULK_MODE=unlimited (default:
+//                  BulkWriter on FIRESTORE_EMULATOR_HOST, project "bench", into a fresh
+//                  collection (BULK_COLLECTION names it); a 500-write warm-up first. BULK_MODE=unlimited (default:
 //                  no rate limit) or default (the 500/50/5 ramp-up); BULK_N overrides 10,000,
 //                  BULK_CONCURRENCY the requests in flight (default 10).
 //
