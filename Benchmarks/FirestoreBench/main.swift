@@ -19,6 +19,12 @@
 //                  latency-compensation echo: set() start -> the same instance's listener
 //                  showing the write (pending), and -> showing it confirmed (100 writes);
 //                  with the memory cache, then the persistent (SQLite) one.
+//   bulk           10,000 article writes (title, ~2 KB content, category, publishedAt, views,
+//                  tags; the same documents as Benchmarks/peer/bulk_writer.py) through a
+//                  BulkWriter on FIRESTORE_EMULATOR_HOST, project "bench", into a fresh
+//                  collection (BULK_COLLECTION names it); a 500-write warm-up first. BULK_MODE=unlimited (default:
+//                  no rate limit) or default (the 500/50/5 ramp-up); BULK_N overrides 10,000,
+//                  BULK_CONCURRENCY the requests in flight (default 10).
 //
 // Figures are printed, never asserted: performance is measured here, not in tests.
 import FirestoreClient
@@ -305,12 +311,14 @@ for scenario in scenarios {
     let (ackMedian, ackP95) = summarize(ack)
     print(String(format: "listen: write -> snapshot median %.2f ms, p95 %.2f ms over %d writes", median, p95, latency.count))
     print(String(format: "listen-ack: set() return median %.2f ms, p95 %.2f ms", ackMedian, ackP95))
+  case "bulk":
+    try await bulkScenario()
   case "cache":
     try await cacheScenario("memory")
     try await cacheScenario("persistent")
   default:
     FileHandle.standardError.write(
-      Data("unknown scenario \(scenario); known: mock-startup, set, listen, listen-hold, cache, decode\n".utf8))
+      Data("unknown scenario \(scenario); known: mock-startup, set, listen, listen-hold, cache, decode, bulk\n".utf8))
     exit(2)
   }
 }

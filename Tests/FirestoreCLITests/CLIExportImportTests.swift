@@ -61,6 +61,19 @@ extension CLITests {
       }
     }
 
+    @Test("a bad line stops the import, named; the lines before it are written, none after", arguments: CLIBackend.all)
+    func badLineStops(_ backend: CLIBackend) async throws {
+      let p = backend.project("badlinestops")
+      let good = (0..<45).map { #"{"path":"part/d\#($0)","data":{"i":\#($0)}}"# }
+      let input = (good + [#"{"path":"part","data":{}}"#, #"{"path":"part/after","data":{}}"#]).joined(separator: "\n")
+      let result = try await backend.run(p, ["import"], stdin: input)
+      #expect(result.status == 1)
+      #expect(result.stderr.contains("line 46"), "\(result)")
+      let exported = try await backend.run(p, ["export", "part"])
+      #expect(exported.lines.count == 45, "\(exported)")
+      #expect(!exported.stdout.contains("part/after"))
+    }
+
     @Test("stdout is pure NDJSON: no progress, colour or carriage returns on pipes; get output feeds import", arguments: CLIBackend.all)
     func pureOutput(_ backend: CLIBackend) async throws {
       let p = backend.project()

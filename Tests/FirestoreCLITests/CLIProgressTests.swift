@@ -31,7 +31,9 @@ extension CLITests {
       // stderr to the terminal, stdout away: only the progress line reaches the terminal.
       let imported = try await onTerminal("'\(exe)' --mock import --input '\(file)' 2>&1 >/dev/null")
       #expect(imported.status == 0, "\(imported)")
-      #expect(imported.stdout.contains("\rimported 500/1500 documents, "), "\(imported.stdout)")
+      // Counted as writes are confirmed, so which counts are drawn depends on timing.
+      #expect(imported.stdout.contains("\rimported "), "\(imported.stdout)")
+      #expect(imported.stdout.contains("/1500 documents, "), "\(imported.stdout)")
       #expect(imported.stdout.contains("/s"))
       #expect(imported.stdout.hasSuffix("\r"), "the line is erased at the end")
       let exported = try await onTerminal("'\(exe)' --mock --mock-data '\(file)' export m 2>&1 >/dev/null")

@@ -109,4 +109,28 @@ struct RESTConformanceTests {
     let (status, error) = try await raw.call("POST", ":rollback", #"{"transaction":"AAAAAAAAAAAA"}"#)
     #expect(status == 400 && error?["error"]?["message"]?.stringValue == "Invalid transaction.")
   }
+
+  @Test("batchWrite: each write applied on its own with its own status; one document twice refuses the request", arguments: Backend.all)
+  func batchWrite(_ backend: Backend) async throws {
+    let raw = Raw(backend)
+    let root = "projects/\(Backend.projectID)/databases/(default)/documents/\(raw.collection)"
+    _ = try await raw.call("PATCH", "/\(raw.collection)/old", #"{"fields":{"n":{"integerValue":"1"}}}"#)
+    let (status, reply) = try await raw.call(
+      "POST", ":batchWrite",
+      #"{"writes":[{"update":{"name":"\#(root)/old","fields":{}},"currentDocument":{"exists":false}},"#
+        + #"{"update":{"name":"\#(root)/new","fields":{"n":{"integerValue":"2"}}}},{"delete":"\#(root)/gone"},"#
+        + #"{"update":{"name":"\#(root)/missing","fields":{}},"updateMask":{"fieldPaths":["n"]},"currentDocument":{"exists":true}}]}"#)
+    #expect(status == 200)
+    let codes = try #require(reply?["status"]?.arrayValue).map { $0["code"] ?? .number("0") }
+    #expect(codes == [.number("6"), .number("0"), .number("0"), .number("5")])
+    let results = try #require(reply?["writeResults"]?.arrayValue)
+    #expect(results.map { $0["updateTime"] != nil } == [false, true, false, false])
+    #expect(try await raw.call("GET", "/\(raw.collection)/new").0 == 200)
+    let (twice, error) = try await raw.call(
+      "POST", ":batchWrite", #"{"writes":[{"update":{"name":"\#(root)/a","fields":{}}},{"delete":"\#(root)/a"}]}"#)
+    #expect(twice == 400)
+    #expect(error?["error"]?["status"]?.stringValue == "INVALID_ARGUMENT")
+    #expect(error?["error"]?["message"]?.stringValue == "the same document cannot be written more than once in a single request")
+    #expect(try await raw.call("GET", "/\(raw.collection)/a").0 == 404)
+  }
 }

@@ -33,6 +33,7 @@ struct FirestoreService: Sendable {
     guard let route = RESTRoute(rawPath: request.rawPath) else { return .text(404, "Not Found") }
     switch (request.method, route.operation) {
     case ("POST", "commit"?): return try commit(request, route)
+    case ("POST", "batchWrite"?): return try batchWrite(request, route)
     case ("POST", "batchGet"?): return try batchGet(request, route)
     case ("POST", "runQuery"?): return try runQuery(request, route)
     case ("POST", "runAggregationQuery"?): return try runAggregationQuery(request, route)
@@ -266,6 +267,52 @@ struct FirestoreService: Sendable {
         httpStatus: 429, status: "RESOURCE_EXHAUSTED", message: "gRPC message exceeds maximum size \(Self.maximumMessageBytes): \(size)")
     }
     return .json(200, try store.commit(route.database, writes: parsed.writes, transaction: parsed.transaction).json)
+  }
+
+  /// `:batchWrite`, as the emulator answers it: every write applied on its own (not
+  /// atomically), in order, each with a result and a status (`{}` for OK, else the gRPC code
+  /// number and message); a request naming one document twice is refused as a whole.
+  private func batchWrite(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
+    let parsed = try decode { try BatchWriteRequest(json: body(request)) }
+    var names = Set<String>()
+    var size = 0
+    for write in parsed.writes {
+      if !names.insert(write.documentName).inserted {
+        throw .invalidArgument("the same document cannot be written more than once in a single request")
+      }
+      if case .update(let document) = write.operation {
+        size += DocumentSize.of(name: document.name, fields: document.fields)
+      } else {
+        size += write.documentName.utf8.count
+      }
+    }
+    if size > Self.maximumMessageBytes {
+      throw MockError(
+        httpStatus: 429, status: "RESOURCE_EXHAUSTED", message: "gRPC message exceeds maximum size \(Self.maximumMessageBytes): \(size)")
+    }
+    var results: [CommitResponse.WriteResult] = []
+    var statuses: [BatchWriteResponse.Status] = []
+    for write in parsed.writes {
+      do throws(MockError) {
+        let reply = try store.commit(route.database, writes: [write], transaction: nil)
+        results.append(reply.writeResults.first ?? .init(updateTime: nil))
+        statuses.append(.init(code: 0))
+      } catch {
+        results.append(.init(updateTime: nil))
+        statuses.append(.init(code: Self.grpcCode(error.status), message: error.message))
+      }
+    }
+    return .json(200, BatchWriteResponse(writeResults: results, status: statuses).json)
+  }
+
+  /// The gRPC code number of a status name (`UNKNOWN`, 2, for a name it does not know).
+  static func grpcCode(_ name: String) -> Int {
+    let names = [
+      "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED",
+      "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS",
+      "UNAUTHENTICATED",
+    ]
+    return names.firstIndex(of: name) ?? 2
   }
 
   private func beginTransaction(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {

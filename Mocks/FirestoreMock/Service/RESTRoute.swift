@@ -3,7 +3,7 @@
 struct RESTRoute: Sendable, Equatable {
   /// The custom methods the REST API has on `documents` resources.
   static let operations: Set<String> = [
-    "batchGet", "runQuery", "runAggregationQuery", "commit", "beginTransaction", "rollback", "listCollectionIds",
+    "batchGet", "batchWrite", "runQuery", "runAggregationQuery", "commit", "beginTransaction", "rollback", "listCollectionIds",
   ]
 
   /// `projects/{p}/databases/{d}`.

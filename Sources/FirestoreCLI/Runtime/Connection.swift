@@ -9,10 +9,13 @@ final class Connection: Sendable {
   let firestore: Firestore
   /// The mock server of `--mock`, stopped by ``close()``.
   let mockServer: MockFirestoreServer?
+  /// Whether the server is the mock or an emulator, which need no ramp-up of bulk writes.
+  let isEmulated: Bool
 
-  private init(firestore: Firestore, mockServer: MockFirestoreServer?) {
+  private init(firestore: Firestore, mockServer: MockFirestoreServer?, isEmulated: Bool) {
     self.firestore = firestore
     self.mockServer = mockServer
+    self.isEmulated = isEmulated
   }
 
   /// `projects/{p}/databases/{d}/documents`.
@@ -70,10 +73,12 @@ final class Connection: Sendable {
     // A command line reads and writes once; a local cache would only cost memory.
     settings.cache = .none
     let connection = Connection(
-      firestore: Firestore(projectID: project, database: options.database, settings: settings), mockServer: mockServer)
+      firestore: Firestore(projectID: project, database: options.database, settings: settings), mockServer: mockServer,
+      isEmulated: options.mock || options.emulatorHost != nil)
     if let file = options.mockData {
       do {
-        let importer = DocumentImporter(firestore: connection.firestore, documentsRoot: connection.documentsRoot)
+        let importer = DocumentImporter(
+          firestore: connection.firestore, documentsRoot: connection.documentsRoot, rampsUp: !connection.isEmulated)
         _ = try await importer.run(try LineReader(path: file), progress: ProgressLine(verb: "loaded", enabled: false))
       } catch {
         connection.close()

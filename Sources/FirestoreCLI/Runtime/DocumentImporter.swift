@@ -1,21 +1,27 @@
 import FirestoreClient
 import FirestoreWire
 
-/// Writes NDJSON document lines (as `export` and `get` print them) through batched
-/// commits: `import` and `--mock-data`.
+/// Writes NDJSON document lines (as `export` and `get` print them) through a
+/// ``BulkWriter``: `import` and `--mock-data`.
 ///
-/// Each document is a full `set`, so running the same import twice leaves the same data.
-/// A line's format follows its key: `"data"` is extended JSON, `"fields"` REST mapping.
-/// Lines with `"exists":false` and blank lines are skipped. Every line of a batch is
-/// checked before the batch is committed; a bad line stops the import with the line named
-/// (earlier batches stay written, and a re-run after the fix is safe).
+/// Each document is a full `set`, so running the same import twice leaves the same data
+/// (and the bulk writer may safely retry any of them). A line's format follows its key:
+/// `"data"` is extended JSON, `"fields"` REST mapping. Lines with `"exists":false` and
+/// blank lines are skipped. A bad line stops the import with the line named: the lines
+/// before it are still written (a re-run after the fix is safe), nothing after it is. A
+/// write the server refuses stops the import with the document named, once the writes
+/// already sent have finished.
 struct DocumentImporter: Sendable {
-  /// Writes per commit (Firestore accepts up to 500).
-  static let batchSize = 500
+  /// Writes queued but not yet confirmed before reading pauses, so that a huge input is
+  /// never held in memory at once.
+  static let window = 2_000
   /// The client to write through.
   let firestore: Firestore
   /// `projects/{p}/databases/{d}/documents`.
   let documentsRoot: String
+  /// Whether to pace the writes with Firestore's 500/50/5 ramp-up (production); the mock
+  /// and the emulator take them unthrottled.
+  var rampsUp = true
 
   /// What an import did.
   struct Outcome: Sendable {
@@ -27,29 +33,70 @@ struct DocumentImporter: Sendable {
 
   /// Imports every line of `reader`.
   func run(_ reader: LineReader, progress: ProgressLine) async throws -> Outcome {
+    let writer = firestore.bulkWriter(options: rampsUp ? BulkWriterOptions() : .unlimited)
     var outcome = Outcome()
-    var pending: [(DocumentReference, [String: Value])] = []
-    while let line = try reader.nextLine() {
-      if line.allSatisfy(\.isWhitespace) { continue }
-      let place = "line \(reader.lineNumber) of \(reader.name)"
-      guard let (path, fields) = try parse(line, place: place) else {
-        outcome.skipped += 1
-        continue
+    var pending: [BulkWriteOperation] = []
+    var confirmed = 0  // index of the first operation in `pending` not yet awaited
+    do {
+      while let line = try reader.nextLine() {
+        if line.allSatisfy(\.isWhitespace) { continue }
+        let place = "line \(reader.lineNumber) of \(reader.name)"
+        guard let (path, fields) = try parse(line, place: place) else {
+          outcome.skipped += 1
+          continue
+        }
+        do {
+          pending.append(try writer.setData(fields.mapValues { $0 as any Sendable }, forDocument: firestore.document(path)))
+        } catch {
+          throw CLIFailure("INVALID_ARGUMENT", "\(place): \(error.message)")
+        }
+        // Count what has finished so far, so progress moves (and a failure stops) early.
+        while confirmed < pending.count && pending[confirmed].isFinished {
+          _ = try await Self.confirm(pending[confirmed])
+          confirmed += 1
+          outcome.written += 1
+          progress.advance()
+        }
+        if pending.count - confirmed >= Self.window {
+          // Wait for the older half; the writer keeps working on the newer one.
+          let target = pending.count - Self.window / 2
+          while confirmed < target {
+            _ = try await Self.confirm(pending[confirmed])
+            confirmed += 1
+            outcome.written += 1
+            progress.advance()
+          }
+        }
+        if confirmed >= Self.window {
+          pending.removeFirst(confirmed)
+          confirmed = 0
+        }
       }
-      pending.append((firestore.document(path), fields))
-      if pending.count == Self.batchSize {
-        try await commit(pending)
-        outcome.written += pending.count
-        progress.advance(by: pending.count)
-        pending.removeAll(keepingCapacity: true)
-      }
+    } catch {
+      // Whatever was queued before the failure still goes out (and is never half-sent).
+      await writer.close()
+      throw error
     }
-    if !pending.isEmpty {
-      try await commit(pending)
-      outcome.written += pending.count
-      progress.advance(by: pending.count)
+    await writer.close()
+    for operation in pending[confirmed...] {
+      _ = try await Self.confirm(operation)
+      outcome.written += 1
+      progress.advance()
     }
     return outcome
+  }
+
+  /// The result of one write, its error naming the document.
+  private static func confirm(_ operation: BulkWriteOperation) async throws -> WriteResult {
+    do {
+      return try await operation.result()
+    } catch {
+      var named = error
+      if !named.message.contains(operation.document.path) {
+        named.message = "document \(operation.document.path): \(named.message)"
+      }
+      throw named
+    }
   }
 
   /// The path and fields of one line, or `nil` for a missing document.
@@ -84,26 +131,6 @@ struct DocumentImporter: Sendable {
       return (path, try format == .json ? decoder.fields(data) : Value.fields(from: data))
     } catch {
       throw bad("\(error)")
-    }
-  }
-
-  /// Commits one batch, retrying the transient failures a full `set` may safely repeat.
-  private func commit(_ writes: [(DocumentReference, [String: Value])]) async throws {
-    var attempt = 0
-    while true {
-      let batch = firestore.batch()
-      for (reference, fields) in writes {
-        batch.setData(fields.mapValues { $0 as any Sendable }, forDocument: reference)
-      }
-      do {
-        _ = try await batch.commit()
-        return
-      } catch let error as FirestoreError
-        where attempt < 4 && [.unavailable, .aborted, .deadlineExceeded, .resourceExhausted].contains(error.code)
-      {
-        attempt += 1
-        try await Task.sleep(for: .milliseconds(250 << attempt))
-      }
     }
   }
 }

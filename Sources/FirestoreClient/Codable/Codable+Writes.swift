@@ -66,6 +66,21 @@ extension WriteBatch {
   }
 }
 
+extension BulkWriter {
+  /// Queues a write of an `Encodable` value as a document (merging with `merge: true`).
+  ///
+  /// - Throws: ``FirestoreError`` `invalidArgument` when the value cannot be encoded as a
+  ///   document (nothing is queued), `failedPrecondition` after ``close()``.
+  @discardableResult
+  public func setData<T: Encodable>(
+    from value: T, forDocument document: DocumentReference, merge: Bool = false, encoder: Firestore.Encoder = Firestore.Encoder()
+  ) throws(FirestoreError) -> BulkWriteOperation {
+    try enqueue(document) { () throws(FirestoreError) in
+      try WriteBuilder.set(document, try encoder.firestoreEncode(value), merge: merge ? .all : .none)
+    }
+  }
+}
+
 extension Transaction {
   /// Writes an `Encodable` value as a document when the transaction commits.
   ///
