@@ -122,7 +122,7 @@ final class TLSSession: @unchecked Sendable {
     if code != 0 {
       var buffer = [CChar](repeating: 0, count: 256)
       ERR_error_string_n(code, &buffer, buffer.count)
-      detail = String(cString: buffer)
+      detail = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     } else if let ssl, SSL_get_error(ssl, rc) == SSL_ERROR_SYSCALL, saved != 0 {
       detail = String(cString: strerror(saved))
     }
