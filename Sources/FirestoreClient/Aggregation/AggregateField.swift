@@ -32,8 +32,11 @@ public struct AggregateField: Sendable, Hashable {
   public static func average(_ field: some FieldPathConvertible) -> AggregateField { make(field) { .average($0) } }
 
   private static func make(_ field: some FieldPathConvertible, _ kind: (FieldPath) -> Kind) -> AggregateField {
-    do {
-      return AggregateField(kind: kind(try field.fieldPath()), error: nil)
+    do throws(FirestoreError) {
+      let path = try field.fieldPath()
+      // Firestore refuses it: "Aggregations are not supported for the property: __key__".
+      if path.isDocumentID { throw .invalidArgument("sum and average cannot aggregate the document ID (__name__)") }
+      return AggregateField(kind: kind(path), error: nil)
     } catch {
       return AggregateField(kind: kind(FieldPath([])), error: error.message)
     }

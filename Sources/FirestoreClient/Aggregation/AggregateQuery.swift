@@ -2,12 +2,19 @@ import FirestoreWire
 
 /// A query's aggregations, computed by the server without sending the documents.
 public struct AggregateQuery: Sendable {
+  /// The most aggregations Firestore computes in one query (the emulator fails with an
+  /// opaque `UNKNOWN` beyond it).
+  static let maximumAggregations = 5
+
   /// The query aggregated.
   public let query: Query
   /// The aggregations computed.
   public let aggregations: [AggregateField]
 
   /// Computes the aggregations now.
+  ///
+  /// Throws `invalidArgument`, sending nothing, for an invalid query, an empty list, more
+  /// than 5 different aggregations, or a `sum`/`average` of an invalid field.
   ///
   /// ```swift
   /// let n = try await db.collection("cities").count.getAggregation().count
@@ -34,6 +41,10 @@ public struct AggregateQuery: Sendable {
     lowered.structuredQuery.orderBy = query.orders.isEmpty ? [] : lowered.structuredQuery.orderBy
     var unique: [AggregateField] = []
     for field in aggregations where !unique.contains(field) { unique.append(field) }
+    if unique.count > Self.maximumAggregations {
+      throw FirestoreError(
+        .invalidArgument, "aggregate(_:) has \(unique.count) different aggregations; Firestore allows at most \(Self.maximumAggregations)")
+    }
     let wire = unique.enumerated().map { Aggregation(alias: "aggregate_\($0.offset)", kind: $0.element.wire) }
     let request = RunAggregationQueryRequest(structuredQuery: lowered.structuredQuery, aggregations: wire, consistency: consistency)
     let reply = try await query.firestore.rest.unary(

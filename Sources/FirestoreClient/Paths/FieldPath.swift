@@ -9,8 +9,8 @@ import FirestoreWire
 /// try await ref.updateData([FieldPath(["prices", "eu.de"]): 12.5])
 /// ```
 ///
-/// An empty path, or a path with an empty name, is rejected with `invalidArgument` when
-/// used. ``documentID()`` refers to the document's key (`__name__`) in queries.
+/// An empty path, a path with an empty name, or one with a reserved name (`__x__`) is
+/// rejected with `invalidArgument` when used. ``documentID()`` refers to the document's key (`__name__`) in queries.
 public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
   /// The field names, outermost first.
   public let segments: [String]
@@ -36,13 +36,28 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
     if parts.contains("") {
       throw .invalidArgument("field path \"\(text)\" has an empty field name (leading, trailing or doubled dot)")
     }
-    return FieldPath(parts)
+    return try FieldPath(parts).checkedReservedNames()
   }
 
-  /// Checks that the path is usable: at least one name, none empty.
+  /// Checks that the path is usable: at least one name, none empty, none reserved.
   func validated() throws(FirestoreError) -> FieldPath {
     if segments.isEmpty { throw .invalidArgument("field path must have at least one field name") }
     if segments.contains("") { throw .invalidArgument("field path \(description) has an empty field name") }
+    return try checkedReservedNames()
+  }
+
+  /// Whether a field name is reserved by Firestore (it matches `__.*__`).
+  static func isReserved(_ name: String) -> Bool { name.count >= 4 && name.hasPrefix("__") && name.hasSuffix("__") }
+
+  /// Rejects reserved names, which Firestore refuses in every field path ("Invalid reserved
+  /// name in field path"), except the whole path `__name__`, the document key.
+  private func checkedReservedNames() throws(FirestoreError) -> FieldPath {
+    if isDocumentID { return self }
+    if let name = segments.first(where: Self.isReserved) {
+      let what = name == "__name__" ? "; use FieldPath.documentID() alone for the document ID" : ""
+      throw .invalidArgument(
+        "field path \"\(description)\" uses the reserved name \"\(name)\" (names matching __.*__ are not allowed)\(what)")
+    }
     return self
   }
 

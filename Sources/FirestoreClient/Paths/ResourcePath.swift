@@ -28,14 +28,16 @@ struct ResourcePath: Sendable, Hashable {
 
   /// Checks one collection or document ID against Firestore's rules.
   static func validateID(_ id: String, in path: String, what: String) throws(FirestoreError) {
-    let context = path == id ? "" : " in \(what) \"\(path)\""
-    if id.isEmpty { throw .invalidArgument("an ID\(context) is empty") }
-    if id == "." || id == ".." { throw .invalidArgument("ID \"\(id)\"\(context) is not allowed (\".\" and \"..\" are reserved)") }
+    // A lone ID is named with its kind ("collection group ID \"..\""), an ID inside a
+    // path with the path, so that every message says which input is wrong.
+    let subject = { (shown: String) in path == id ? "\(what) \"\(shown)\"" : "ID \"\(shown)\" in \(what) \"\(path)\"" }
+    if id.isEmpty { throw .invalidArgument("\(subject(id)) is empty") }
+    if id == "." || id == ".." { throw .invalidArgument("\(subject(id)) is not allowed (\".\" and \"..\" are reserved)") }
     if id.count >= 4, id.hasPrefix("__"), id.hasSuffix("__") {
-      throw .invalidArgument("ID \"\(id)\"\(context) is reserved (IDs matching __.*__ are not allowed)")
+      throw .invalidArgument("\(subject(id)) is reserved (IDs matching __.*__ are not allowed)")
     }
     if id.utf8.count > maximumIDBytes {
-      throw .invalidArgument("ID \"\(id.prefix(40))…\"\(context) is \(id.utf8.count) bytes; the maximum is \(maximumIDBytes)")
+      throw .invalidArgument("\(subject(id.prefix(40) + "…")) is \(id.utf8.count) bytes; the maximum is \(maximumIDBytes)")
     }
   }
 

@@ -6,6 +6,8 @@ extension Query {
   static let maximumDisjunctionValues = 30
   /// The most values `not-in` accepts.
   static let maximumNotInValues = 10
+  /// The most terms a query's filter may have in disjunctive normal form.
+  static let maximumDisjunctions = 30
 
   /// What a lowered query sends: the parent (`documents` or `documents/{doc path}`), the
   /// query, and whether results must be reversed (for `limit(toLast:)`).
@@ -29,6 +31,7 @@ extension Query {
 
     var wireFilters: [QueryFilter] = []
     for filter in filters { if let f = try lower(filter) { wireFilters.append(f) } }
+    try validateDisjunctionCount()
     switch wireFilters.count {
     case 0: break
     case 1: structured.filter = wireFilters[0]
@@ -128,6 +131,30 @@ extension Query {
       for other in conjunction[(i + 1)...] where op.conflicts.contains(other) {
         throw .invalidArgument("'\(op.symbol)' and '\(other.symbol)' filters cannot be combined in one query")
       }
+    }
+  }
+
+  /// Firestore's limit on the terms of the filter in disjunctive normal form ("Too many
+  /// disjunctions after normalization"): an OR adds its terms, an AND multiplies them, and
+  /// `in` / `array-contains-any` count one term per value.
+  private func validateDisjunctionCount() throws(FirestoreError) {
+    func terms(_ f: Filter) -> Int {
+      switch f.kind {
+      case .field(_, let op, let raw):
+        guard op == .in || op == .arrayContainsAny, let list = raw as? [any Sendable] else { return 1 }
+        return max(1, list.count)
+      case .or(let fs):
+        // Saturating, so that a huge filter cannot overflow.
+        return fs.isEmpty ? 1 : min(fs.reduce(0) { $0 + terms($1) }, Int(Int32.max))
+      case .and(let fs):
+        return fs.reduce(1) { min($0 * terms($1), Int(Int32.max)) }
+      }
+    }
+    let total = filters.reduce(1) { min($0 * terms($1), Int(Int32.max)) }
+    if total > Self.maximumDisjunctions {
+      throw .invalidArgument(
+        "the query's filters make \(total) disjunctions in normal form (OR terms, multiplied across AND, one per in/array-contains-any value); Firestore allows at most \(Self.maximumDisjunctions)"
+      )
     }
   }
 

@@ -10,7 +10,8 @@ import Foundation
 /// these, and ``FieldValue`` where the context allows. Anything else is an
 /// `invalidArgument` error naming the field.
 struct UserDataReader {
-  /// Firestore's limit on nesting of maps and arrays.
+  /// Firestore's limit on nesting of maps and arrays (the emulator accepts 20 levels and
+  /// rejects 21 with "contains an invalid nested entity").
   static let maximumDepth = 20
 
   /// What the caller is building; decides which sentinels are allowed.
@@ -52,8 +53,10 @@ struct UserDataReader {
 
   /// Reads one value at `path`; returns `nil` when the value was a sentinel.
   mutating func read(_ raw: any Sendable, path: FieldPath, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
-    if depth > Self.maximumDepth {
-      throw .invalidArgument("field \(describe(path)) is nested more than \(Self.maximumDepth) levels deep")
+    // Firestore counts maps and arrays, not the scalars inside them: a top-level map
+    // is level 1, and 20 levels of maps with a number at the bottom are accepted.
+    if depth > Self.maximumDepth, raw is [any Sendable] || raw is [String: any Sendable] {
+      throw .invalidArgument("field \(describe(path)) is nested more than \(Self.maximumDepth) levels of maps and arrays deep")
     }
     if let sentinel = raw as? FieldValue {
       try readSentinel(sentinel, path: path, inArray: inArray)
