@@ -22,27 +22,10 @@ struct SecurityRulesTests {
   static let projectID = "demo-rules-\(UInt32.random(in: 0...UInt32.max))"
 
   /// The shipped rules file.
-  static let rulesPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-    "../../Examples/rules/favorites.rules"
-  ).standardized.path
+  static let rulesPath = ShippedRules.path
 
-  /// Loads the rules once per process.
-  static let rulesLoaded = Task<Void, any Error> {
-    let content = try String(contentsOfFile: rulesPath, encoding: .utf8)
-    let body = JSONValue.object([
-      ("rules", .object([("files", .array([.object([("name", .string("firestore.rules")), ("content", .string(content))])]))]))
-    ])
-    var request = URLRequest(url: URL(string: "http://\(Backend.emulator.host)/emulator/v1/projects/\(projectID):securityRules")!)
-    request.httpMethod = "PUT"
-    request.setValue("Bearer owner", forHTTPHeaderField: "Authorization")
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    request.httpBody = Data(JSONWriter.bytes(body))
-    let (data, response) = try await URLSession.shared.data(for: request)
-    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-    guard status == 200 else {
-      throw FirestoreError(.internal, "loading \(rulesPath) answered HTTP \(status): \(String(decoding: data, as: UTF8.self))")
-    }
-  }
+  /// Loads the shipped rules into this suite's project once per process.
+  static let rulesLoaded = Task<Void, any Error> { try await ShippedRules.load(into: projectID) }
 
   /// A client of the rules project with `provider`'s tokens (`nil`: unauthenticated).
   static func client(_ provider: (any TokenProvider)?) async throws -> Firestore {

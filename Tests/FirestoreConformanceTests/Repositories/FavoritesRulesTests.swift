@@ -15,27 +15,8 @@ import Testing
 struct FavoritesRulesTests {
   static let projectID = "demo-favrules-\(UInt32.random(in: 0...UInt32.max))"
 
-  static let rulesPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-    "../../../Examples/rules/favorites.rules"
-  ).standardized.path
-
   /// Loads the shipped rules into this suite's project once per process.
-  static let rulesLoaded = Task<Void, any Error> {
-    let content = try String(contentsOfFile: rulesPath, encoding: .utf8)
-    let body = JSONValue.object([
-      ("rules", .object([("files", .array([.object([("name", .string("firestore.rules")), ("content", .string(content))])]))]))
-    ])
-    var request = URLRequest(url: URL(string: "http://\(Backend.emulator.host)/emulator/v1/projects/\(projectID):securityRules")!)
-    request.httpMethod = "PUT"
-    request.setValue("Bearer owner", forHTTPHeaderField: "Authorization")
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    request.httpBody = Data(JSONWriter.bytes(body))
-    let (data, response) = try await URLSession.shared.data(for: request)
-    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-    guard status == 200 else {
-      throw FirestoreError(.internal, "loading \(rulesPath) answered HTTP \(status): \(String(decoding: data, as: UTF8.self))")
-    }
-  }
+  static let rulesLoaded = Task<Void, any Error> { try await ShippedRules.load(into: projectID) }
 
   /// A client of the rules project signed in as `uid` (with the admin claim if asked).
   static func user(_ uid: String, admin: Bool = false) async throws -> Firestore {
