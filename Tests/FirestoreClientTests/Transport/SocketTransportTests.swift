@@ -109,6 +109,8 @@ import Testing
     }
     #expect(error?.code == .unavailable)
     #expect(error?.requestNotSent == false)
+    // The message says what the reused connection had carried, for whoever debugs it.
+    #expect(error?.message.contains("reused after 1 requests, the last POST /") == true, "\(String(describing: error))")
     #expect(requests.value.withLock { $0 } == 2)
     #expect(server.accepted == 1)
   }

@@ -175,6 +175,9 @@ final class SocketExchange: Sendable {
 
   /// A connection for this exchange (a pooled one unless `fresh`), registered so that
   /// ``cancel()`` can shut it down.
+  /// For a reused connection, what it carried before and how long it sat idle (for errors).
+  private let reuseNote = Mutex("")
+
   private func open(fresh: Bool = false) throws -> (SocketConnection, Bool) {
     let (connection, reused) =
       fresh
@@ -190,6 +193,13 @@ final class SocketExchange: Sendable {
       connection.close()
       throw FirestoreError(.cancelled, "the request was cancelled")
     }
+    let idle = connection.idleSince.withLock { $0 }.duration(to: .now)
+    let note = connection.history.withLock { history -> String in
+      defer { history = (history.count + 1, "\(method) \(path.prefix { $0 != "?" })") }
+      guard reused else { return "" }
+      return " (on a connection reused after \(history.count) requests, the last \(history.last), idle \(idle.formatted(.units(allowed: [.milliseconds]))))"
+    }
+    reuseNote.withLock { $0 = note }
     return (connection, reused)
   }
 
@@ -221,13 +231,13 @@ final class SocketExchange: Sendable {
     case let error as FirestoreError:
       mapped = error
     case let error as HTTPResponseParser.ParseError:
-      mapped = FirestoreError(.unavailable, "malformed HTTP response from \(endpoint): \(error.description)")
+      mapped = FirestoreError(.unavailable, "malformed HTTP response from \(endpoint): \(error.description)" + reuseNote.withLock { $0 })
     case let error as SocketConnection.Failure:
       let cancelled = state.withLock { $0.cancelled }
       if cancelled {
         mapped = FirestoreError(.cancelled, "the request was cancelled")
       } else if sent {
-        mapped = FirestoreError(.unavailable, "connection to \(endpoint) failed: \(error.message)")
+        mapped = FirestoreError(.unavailable, "connection to \(endpoint) failed: \(error.message)" + reuseNote.withLock { $0 })
       } else {
         mapped = FirestoreError(.unavailable, error.message)
         // Nothing reached the server, or not all of the request did: it cannot have acted.
