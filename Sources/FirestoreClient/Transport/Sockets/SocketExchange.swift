@@ -197,7 +197,8 @@ final class SocketExchange: Sendable {
     let note = connection.history.withLock { history -> String in
       defer { history = (history.count + 1, "\(method) \(path.prefix { $0 != "?" })") }
       guard reused else { return "" }
-      return " (on a connection reused after \(history.count) requests, the last \(history.last), idle \(idle.formatted(.units(allowed: [.milliseconds]))))"
+      let idleText = idle.formatted(.units(allowed: [.milliseconds]))
+      return " (on a connection reused after \(history.count) requests, the last \(history.last), idle \(idleText))"
     }
     reuseNote.withLock { $0 = note }
     return (connection, reused)
