@@ -3,6 +3,12 @@ import Testing
 
 @testable import FirestoreClient
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `https` always verifies the server's certificate and name: a server with a self-signed
 /// certificate (as an attacker in the middle would present) or one issued for another name
 /// is refused, and one whose issuer is trusted is accepted. The servers are `openssl
@@ -68,6 +74,13 @@ import Testing
       return (process, port)
     }
 
+    /// Stops an `s_server` for good: SIGKILL, since a test runner may hand its children an
+    /// ignored SIGTERM (`terminate()` then leaves them running).
+    static func stop(_ process: Process) {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+
     /// A port nothing listens on right now.
     static func freePort() throws -> Int {
       let server = try RawHTTPServer { _, _ in }
@@ -79,7 +92,7 @@ import Testing
   @Test func certificateFromATrustedIssuerIsAccepted() async throws {
     let certificates = try Certificates()
     let (server, port) = try await certificates.server(certificate: "server.pem", key: "server.key")
-    defer { server.terminate() }
+    defer { Certificates.stop(server) }
     let transport = SocketTransport(trustedCertificates: certificates.path("ca.pem"))
     for host in ["localhost", "127.0.0.1"] {
       let response = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "https://\(host):\(port)/")!))
@@ -92,7 +105,7 @@ import Testing
   @Test func selfSignedCertificateIsRefused() async throws {
     let certificates = try Certificates()
     let (server, port) = try await certificates.server(certificate: "self.pem", key: "self.key")
-    defer { server.terminate() }
+    defer { Certificates.stop(server) }
     // Through the whole client, as production settings would go: the token never leaves.
     var settings = FirestoreSettings(environment: [:])
     settings.host = "localhost:\(port)"
@@ -108,7 +121,7 @@ import Testing
   @Test func certificateForAnotherNameIsRefused() async throws {
     let certificates = try Certificates(withIPName: false)
     let (server, port) = try await certificates.server(certificate: "server.pem", key: "server.key")
-    defer { server.terminate() }
+    defer { Certificates.stop(server) }
     let transport = SocketTransport(trustedCertificates: certificates.path("ca.pem"))
     // Issued for localhost only: reaching the same server as 127.0.0.1 must fail.
     let error = await #expect(throws: FirestoreError.self) {
