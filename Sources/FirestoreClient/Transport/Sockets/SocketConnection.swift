@@ -37,9 +37,9 @@ final class SocketConnection: Sendable {
   private let closed = Mutex(false)
   /// When the connection last went back to the pool.
   let idleSince = Mutex(ContinuousClock.now)
-  /// How many requests the connection carried and the last one (`METHOD /path`), for
-  /// errors to tell what a failed reused connection had been doing.
-  let history = Mutex((count: 0, last: ""))
+  /// How many requests the connection carried and the last one, for errors to tell what a
+  /// failed reused connection had been doing.
+  let history = Mutex((count: 0, method: "", path: ""))
 
   private init(endpoint: Endpoint, fd: Int32, tls: TLSSession?) {
     self.endpoint = endpoint

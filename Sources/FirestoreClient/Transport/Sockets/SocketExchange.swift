@@ -173,11 +173,19 @@ final class SocketExchange: Sendable {
     sent = false
   }
 
+  /// For a reused connection: the requests it carried before, the last one, its idle time.
+  private let reuse = Mutex<(count: Int, method: String, path: String, idle: Duration)?>(nil)
+
+  /// ``reuse`` as text for an error message; empty for a fresh connection.
+  private var reuseNote: String {
+    guard let reuse = reuse.withLock({ $0 }) else { return "" }
+    let last = "\(reuse.method) \(reuse.path.prefix { $0 != "?" })"
+    let idle = reuse.idle.formatted(.units(allowed: [.milliseconds]))
+    return " (on a connection reused after \(reuse.count) requests, the last \(last), idle \(idle))"
+  }
+
   /// A connection for this exchange (a pooled one unless `fresh`), registered so that
   /// ``cancel()`` can shut it down.
-  /// For a reused connection, what it carried before and how long it sat idle (for errors).
-  private let reuseNote = Mutex("")
-
   private func open(fresh: Bool = false) throws -> (SocketConnection, Bool) {
     let (connection, reused) =
       fresh
@@ -193,14 +201,13 @@ final class SocketExchange: Sendable {
       connection.close()
       throw FirestoreError(.cancelled, "the request was cancelled")
     }
+    // Only recorded here; the text is built if the exchange fails (not on every request).
     let idle = connection.idleSince.withLock { $0 }.duration(to: .now)
-    let note = connection.history.withLock { history -> String in
-      defer { history = (history.count + 1, "\(method) \(path.prefix { $0 != "?" })") }
-      guard reused else { return "" }
-      let idleText = idle.formatted(.units(allowed: [.milliseconds]))
-      return " (on a connection reused after \(history.count) requests, the last \(history.last), idle \(idleText))"
+    let before = connection.history.withLock { history in
+      defer { history = (history.count + 1, method, path) }
+      return history
     }
-    reuseNote.withLock { $0 = note }
+    reuse.withLock { $0 = reused ? (before.count, before.method, before.path, idle) : nil }
     return (connection, reused)
   }
 
@@ -232,13 +239,13 @@ final class SocketExchange: Sendable {
     case let error as FirestoreError:
       mapped = error
     case let error as HTTPResponseParser.ParseError:
-      mapped = FirestoreError(.unavailable, "malformed HTTP response from \(endpoint): \(error.description)" + reuseNote.withLock { $0 })
+      mapped = FirestoreError(.unavailable, "malformed HTTP response from \(endpoint): \(error.description)" + reuseNote)
     case let error as SocketConnection.Failure:
       let cancelled = state.withLock { $0.cancelled }
       if cancelled {
         mapped = FirestoreError(.cancelled, "the request was cancelled")
       } else if sent {
-        mapped = FirestoreError(.unavailable, "connection to \(endpoint) failed: \(error.message)" + reuseNote.withLock { $0 })
+        mapped = FirestoreError(.unavailable, "connection to \(endpoint) failed: \(error.message)" + reuseNote)
       } else {
         mapped = FirestoreError(.unavailable, error.message)
         // Nothing reached the server, or not all of the request did: it cannot have acted.
