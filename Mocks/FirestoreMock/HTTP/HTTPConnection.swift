@@ -183,7 +183,7 @@ final class HTTPConnection {
       // A fault cut the response, or the streaming handler threw: the body is incomplete.
       return .closeGracefully
     }
-    return keepAlive ? .keepOpen : .closeGracefully
+    return keepAlive && !response.closesConnectionSilently ? .keepOpen : .closeGracefully
   }
 
   private func headBytes(_ response: MockHTTPResponse, framing: (String, String)?, keepAlive: Bool, minorVersion: Int) -> [UInt8] {

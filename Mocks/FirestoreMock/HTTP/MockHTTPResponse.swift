@@ -18,6 +18,10 @@ public struct MockHTTPResponse: Sendable {
   public var headers: [(name: String, value: String)]
   /// The body.
   public var body: Body
+  /// Ends the connection after this response without announcing it in a
+  /// `Connection: close` header, as the emulator does after every WebChannel reply. A
+  /// client that pools such a connection finds it closed on its next request.
+  public var closesConnectionSilently = false
 
   /// Creates a response.
   public init(status: Int, headers: [(name: String, value: String)] = [], body: Body = .complete([])) {

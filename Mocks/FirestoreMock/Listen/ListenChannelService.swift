@@ -16,8 +16,16 @@ struct ListenChannelService: Sendable {
     request.path == WebChannelURL.path
   }
 
-  /// Answers one channel request.
+  /// Answers one channel request, then ends its connection without saying so, as the
+  /// emulator does (verified: it closes the connection right after every channel reply,
+  /// though the reply carries no `Connection: close`).
   func handle(_ request: MockHTTPRequest) -> MockHTTPResponse {
+    var response = answer(request)
+    response.closesConnectionSilently = true
+    return response
+  }
+
+  private func answer(_ request: MockHTTPRequest) -> MockHTTPResponse {
     guard let id = request.queryValue("SID") else {
       guard request.method == "POST" else { return Self.empty(400) }
       return handshake(request)

@@ -156,12 +156,9 @@ actor ListenChannel {
     lastActivity = .now
     let params = WebChannelURL.backChannel(
       database: configuration.database, sessionID: sessionID, lastArrayID: lastArrayID, zx: zx(), httpSessionID: httpSessionID)
-    var request: HTTPRequest
+    let request: HTTPRequest
     do {
       request = try makeRequest(method: "GET", params: params, body: nil)
-      // A connection that carried a long-poll is not reused: the emulator was seen holding
-      // the next request on such a connection for ~30 s.
-      request.headers["Connection"] = "close"
     } catch {
       fail(error)
       return
@@ -337,9 +334,6 @@ actor ListenChannel {
     // The server de-duplicates a forward POST by its map ids (`ofs`); a handshake sent twice
     // would open a second session.
     request.isIdempotent = params.contains { $0.0 == "SID" }
-    // A handshake (once per session) gets a connection of its own: the emulator was seen
-    // holding a handshake for ~30 s on a connection that had just carried a terminate.
-    if !request.isIdempotent { request.headers["Connection"] = "close" }
     let response = try await configuration.transport.send(request)
     guard response.status == 200 else {
       // 400 means the session is unknown or gone: a new session fixes it.
@@ -356,7 +350,10 @@ actor ListenChannel {
     guard let url = URL(string: configuration.baseURL + WebChannelURL.path + "?" + WebChannelURL.query(params)) else {
       throw FirestoreError(.invalidArgument, "cannot form a Listen channel URL from \"\(configuration.baseURL)\"")
     }
-    var headers: [String: String] = [:]
+    // Every channel request has a connection of its own. The emulator closes the
+    // connection after each channel reply without announcing it, so a pooled one would
+    // fail the next request to take it, and a commit cannot be sent again.
+    var headers = ["Connection": "close"]
     if body != nil { headers["Content-Type"] = "application/x-www-form-urlencoded" }
     return HTTPRequest(method: method, url: url, headers: headers, body: body)
   }
@@ -366,9 +363,7 @@ actor ListenChannel {
     requestID += 1
     let params = WebChannelURL.terminate(
       database: configuration.database, sessionID: sessionID, requestID: requestID, zx: zx(), httpSessionID: httpSessionID)
-    guard var terminate = try? makeRequest(method: "GET", params: params, body: nil) else { return }
-    terminate.headers["Connection"] = "close"  // the session's last request: nothing follows on it
-    let request = terminate
+    guard let request = try? makeRequest(method: "GET", params: params, body: nil) else { return }
     let transport = configuration.transport
     Task {
       _ = try? await Deadline.run(.seconds(10), what: "WebChannel terminate") {
