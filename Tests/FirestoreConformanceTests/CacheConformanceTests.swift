@@ -194,6 +194,29 @@ struct CacheConformanceTests {
     collector.cancel()
   }
 
+  /// As the Apple SDK: the confirmation of a write whose data the listener already shows
+  /// changes only metadata, which a listener without metadata changes does not hear of.
+  @Test("without metadata changes, a listener hears of its own write once", arguments: Backend.all)
+  func ownWriteOnce(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let items = db.collection(backend.collection().path)
+    let query = SnapshotCollector(items.snapshots)
+    let document = SnapshotCollector(items.document("a").snapshots)
+    #expect(try await query.next().isEmpty)
+    #expect(try await !document.next().exists)
+    for value in 1...3 {
+      try await items.document("a").setData(["v": value])
+      let shown = try await query.next()
+      #expect(shown.documents.first?.get("v") as? Int == value)
+      #expect(shown.documentChanges.map(\.type) == [value == 1 ? .added : .modified])
+      #expect(try await document.next().get("v") as? Int == value)
+    }
+    // Each write is acknowledged by now (setData returned) and its listen echo arrives
+    // within milliseconds: a repeat would be here well within this pause.
+    try await Task.sleep(for: .milliseconds(500))
+    #expect(query.pending == 0 && document.pending == 0, "\(query.pending) and \(document.pending) extra snapshots")
+  }
+
   @Test("a rejected write is rolled back in listeners and its error reaches the caller", arguments: Backend.all)
   func rejectedWriteRollsBack(_ backend: Backend) async throws {
     let db = backend.firestore()

@@ -299,6 +299,24 @@ struct ListenChannelTests {
     }
   }
 
+  @Test func adminCutEndsOpenBackChannelsAndTheSessionGoesOn() throws {
+    try withServer { server in
+      let client = ListenChannelClient(port: server.port)
+      _ = try client.handshake([client.addQuery(2, collection: "cities")])
+      try client.openBackChannel()
+      #expect(try targetChange(client.next()) == .init(kind: .add, targetIDs: [2]))
+      _ = try expectCurrentAndGlobal(client, 2)
+      _ = try client.nextEntry()  // the open's noop
+      let http = try RawHTTPClient(port: server.port)
+      try http.send("POST /mock/v1/listen:cut HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+      #expect(try http.readResponse().status == 200)
+      #expect(throws: ListenChannelClient.BackChannelEnd.broken) { try client.next() }
+      try client.openBackChannel()
+      try client.commit([client.set("cities/c1", pop: 1)])
+      #expect(try changedName(client.next()) == client.documentsRoot + "/cities/c1")
+    }
+  }
+
   @Test func closeSessionFaultForgetsSession() throws {
     try withServer { server in
       server.faults.add(FaultRule(route: "GET /google.firestore.v1.Firestore/Listen/channel", fault: .closeSessionAfterFrames(1)))

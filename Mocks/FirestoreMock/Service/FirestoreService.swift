@@ -375,7 +375,9 @@ struct FirestoreService: Sendable {
 
   // MARK: - Admin
 
-  /// `/mock/v1/faults` (POST a rule, DELETE all), `/mock/v1/requests` (GET the log, DELETE to clear).
+  /// `/mock/v1/faults` (POST a rule, DELETE all), `/mock/v1/requests` (GET the log, DELETE to
+  /// clear), `/mock/v1/listen:cut` (POST: cut every open Listen back channel, as a dropped
+  /// connection would).
   private func admin(_ request: MockHTTPRequest) throws(MockError) -> MockHTTPResponse {
     switch (request.method, request.path) {
     case ("POST", "/mock/v1/faults"):
@@ -391,6 +393,9 @@ struct FirestoreService: Sendable {
       return .json(200, .object([("requests", .array(requestLog.entries.map(\.json)))]))
     case ("DELETE", "/mock/v1/requests"):
       requestLog.clear()
+      return .json(200, .object([]))
+    case ("POST", "/mock/v1/listen:cut"):
+      listen.sessions.cutBackChannels()
       return .json(200, .object([]))
     default:
       return .text(404, "Not Found")

@@ -45,10 +45,15 @@ struct QueryView {
     let ordering = query.ordering
     let old = delivered
     let previous = old?.documents ?? []
-    let changes = WatchChange.changes(from: previous, to: documents, ordering: ordering, isModified: Self.differ)
     let oldPending = old?.pendingNames ?? []
+    // A version this client wrote is compared by contents alone: its confirmation changes
+    // the version but not the data, which the Apple SDK reports as a metadata change only.
+    let modified = { (before: Document, after: Document) in
+      Self.differ(before, after, written: oldPending.contains(before.name) || pendingNames.contains(after.name))
+    }
+    let changes = WatchChange.changes(from: previous, to: documents, ordering: ordering, isModified: modified)
     let changesWithMetadata = WatchChange.changes(from: previous, to: documents, ordering: ordering) { before, after in
-      Self.differ(before, after) || oldPending.contains(before.name) != pendingNames.contains(after.name)
+      modified(before, after) || oldPending.contains(before.name) != pendingNames.contains(after.name)
     }
     let raise: Bool
     if let old {
@@ -68,9 +73,10 @@ struct QueryView {
       isFromCache: isFromCache, pendingNames: pendingNames)
   }
 
-  /// Whether a document changed for a listener: its contents or its version. (A cached
-  /// copy may lack the create time the server's has; that is no change.)
-  private static func differ(_ a: Document, _ b: Document) -> Bool {
-    a.updateTime != b.updateTime || a.fields != b.fields
+  /// Whether a document changed for a listener: its contents, or its version unless one
+  /// side is this client's own write. (A cached copy may lack the create time the
+  /// server's has; that is no change.)
+  private static func differ(_ a: Document, _ b: Document, written: Bool) -> Bool {
+    a.fields != b.fields || (!written && a.updateTime != b.updateTime)
   }
 }
