@@ -31,7 +31,6 @@ import FirestoreClient
 import FirestoreMock
 import FirestoreWire
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -57,8 +56,8 @@ func mockStartup() async throws -> Duration {
 
 /// Arrival times of listened documents, and the one waiter for the next of them.
 final class ListenWaits: Sendable {
-  let seen = Mutex<[String: ContinuousClock.Instant]>([:])
-  let waiter = Mutex<(id: String, continuation: CheckedContinuation<ContinuousClock.Instant?, Never>)?>(nil)
+  let seen = Locked<[String: ContinuousClock.Instant]>([:])
+  let waiter = Locked<(id: String, continuation: CheckedContinuation<ContinuousClock.Instant?, Never>)?>(nil)
 }
 
 /// Write -> snapshot latency against the emulator, as bench-peer's Python S6 measures it.
@@ -86,7 +85,7 @@ func listenLatency() async throws -> (latency: [Duration], ack: [Duration]) {
   // sleeps until the listener resumes it (no polling, which would steal CPU from the
   // emulator on a 2-core machine).
   let waits = ListenWaits()
-  let initial = Mutex(false)
+  let initial = Locked(false)
   let registration = favorites.addSnapshotListener { snapshot, _ in
     let now = clock.now
     guard let snapshot else { return }
@@ -152,7 +151,7 @@ final class Arrivals: Sendable {
     var waiters: [String: CheckedContinuation<ContinuousClock.Instant, Never>] = [:]
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   func record(_ key: String, at time: ContinuousClock.Instant) {
     let waiter = state.withLock { s -> CheckedContinuation<ContinuousClock.Instant, Never>? in
@@ -298,7 +297,7 @@ for scenario in scenarios {
     // Holds one listener on users/u1/favorites for HOLD_SECONDS (default 20): a load for
     // timing writes from another process while our listener is attached.
     let seconds = Int(ProcessInfo.processInfo.environment["HOLD_SECONDS"] ?? "") ?? 20
-    let snapshots = Mutex(0)
+    let snapshots = Locked(0)
     let registration = Firestore(projectID: "bench").collection("users/u1/favorites").addSnapshotListener { _, _ in
       snapshots.withLock { $0 += 1 }
     }

@@ -1,5 +1,5 @@
 import FirestoreClient
-import Synchronization
+import FirestoreWire
 
 /// What the soak's listeners believe, rebuilt only from what they were told, and every
 /// inconsistency seen on the way.
@@ -19,7 +19,7 @@ final class ListenerReplica: Sendable {
     }
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Applies a query snapshot's changes, checking each against what came before.
   func apply(_ snapshot: QuerySnapshot) {

@@ -16,7 +16,7 @@ struct Soak {
     defer { server.stop() }
     let db = Firestore(projectID: "soak", settings: .emulator(host: server.hostAndPort))
     let admin = SocketTransport()
-    print(
+    Console.say(
       "soak: \(options.seconds) s, a write every \(options.writeIntervalMilliseconds) ms, the back channel cut every "
         + "\(options.cutIntervalSeconds) s, mock server at \(server.hostAndPort)")
 
@@ -44,7 +44,7 @@ struct Soak {
         let bytes = ResidentMemory.current() ?? 0
         samples.append((second, bytes))
         let counts = replica.snapshotCounts
-        print(
+        Console.say(
           "  t=\(pad(second, 4)) s  rss \(megabytes(bytes))  writes \(pad(writes, 6))  snapshots \(pad(counts.query, 6)) / "
             + "\(pad(counts.document, 5))  cuts \(cuts)")
         nextSample += sampleEvery
@@ -104,14 +104,14 @@ struct Soak {
       problems.append("resident memory grew \(String(format: "%.1f", growth)) MB, over the \(options.rssGrowthLimitMegabytes) MB limit")
     }
     let counts = replica.snapshotCounts
-    print(
+    Console.say(
       "writes \(writes) (\(deletes) deletes), cuts \(cuts), snapshots \(counts.query) (query) and \(counts.document) (document), "
         + "final state: \(onServer.count) documents")
-    print(
+    Console.say(
       "rss: start \(megabytes(first.bytes)) (at \(first.seconds) s), end \(megabytes(last.bytes)), peak \(megabytes(peak)), "
         + "growth \(String(format: "%.1f", growth)) MB (limit \(options.rssGrowthLimitMegabytes) MB)")
-    for problem in problems { print("FAIL: \(problem)") }
-    print(problems.isEmpty ? "PASS" : "FAILED with \(problems.count) problems")
+    for problem in problems { Console.say("FAIL: \(problem)") }
+    Console.say(problems.isEmpty ? "PASS" : "FAILED with \(problems.count) problems")
     return problems.isEmpty
   }
 

@@ -7,7 +7,7 @@ import Foundation
 
 do {
   guard let options = try SoakOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
-    print(SoakOptions.usage, terminator: "")
+    FileHandle.standardOutput.write(Data(SoakOptions.usage.utf8))
     exit(0)
   }
   let sibling = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -1,6 +1,6 @@
 import FirestoreMock
 import Foundation
-import Synchronization
+import FirestoreWire
 import Testing
 
 #if canImport(Glibc)
@@ -61,7 +61,7 @@ enum CLIBackend: String, Sendable, CaseIterable, CustomTestStringConvertible {
 /// ledger the conformance suite writes).
 enum Ledger {
   private static let path = ProcessInfo.processInfo.environment["FIRESTORE_TEST_LEDGER"]
-  private static let written = Mutex(Set<String>())
+  private static let written = Locked(Set<String>())
 
   static func record(_ backend: CLIBackend) {
     guard backend == .emulator, let path, let test = Test.current else { return }

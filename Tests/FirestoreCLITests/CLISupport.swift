@@ -1,7 +1,6 @@
 import FirestoreMock
 import FirestoreWire
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -80,7 +79,7 @@ enum CLI {
 
 /// The bytes a process wrote so far, shared with the threads that read its pipes.
 final class OutputBuffer: Sendable {
-  private let state = Mutex((stdout: Data(), stderr: Data()))
+  private let state = Locked((stdout: Data(), stderr: Data()))
 
   func append(_ data: Data, toStdout: Bool) { state.withLock { toStdout ? $0.stdout.append(data) : $0.stderr.append(data) } }
 

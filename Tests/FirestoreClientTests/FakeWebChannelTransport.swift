@@ -1,6 +1,5 @@
 import FirestoreWire
 import Foundation
-import Synchronization
 
 @testable import FirestoreClient
 
@@ -26,7 +25,7 @@ final class FakeWebChannelTransport: Transport {
     case hold
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     let params = Self.params(request)

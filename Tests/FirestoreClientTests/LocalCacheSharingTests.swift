@@ -1,7 +1,6 @@
 import Dispatch
 import FirestoreWire
 import Foundation
-import Synchronization
 import Testing
 
 @testable import FirestoreClient
@@ -51,7 +50,7 @@ struct LocalCacheSharingTests {
   func lockedFileSkipsTheChange() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let messages = Mutex<[String]>([])
+    let messages = Locked<[String]>([])
     let store = store(directory) { message in messages.withLock { $0.append(message) } }
     let holder = Holder(try SQLiteConnection(path: file(in: directory)))
     try holder.connection.execute("BEGIN IMMEDIATE")
@@ -83,7 +82,7 @@ struct LocalCacheSharingTests {
   func rebuildKeepsTheNewFile() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let messages = Mutex<[String]>([])
+    let messages = Locked<[String]>([])
     let first = store(directory) { message in messages.withLock { $0.append(message) } }
     first.didRead([(Self.root + "/users/ada", document("users/ada", ["n": .integer(1)]))])
     let damage = try SQLiteConnection(path: file(in: directory))

@@ -1,6 +1,5 @@
 import FirestoreWire
 import Foundation
-import Synchronization
 import Testing
 
 @testable import FirestoreClient
@@ -62,7 +61,7 @@ struct TransportTests {
   func stuckTransport() async throws {
     /// Hangs for 3 s whatever happens, as a wedged connection might.
     final class StuckTransport: Transport {
-      let released = Mutex(0)
+      let released = Locked(0)
       func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let end = ContinuousClock.now + .seconds(3)
         while ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(10)) }
@@ -120,7 +119,7 @@ struct TransportTests {
 
   @Test("UNAUTHENTICATED refreshes the token once and retries")
   func tokenRefresh() async throws {
-    let asked = Mutex<[Bool]>([])
+    let asked = Locked<[Bool]>([])
     let transport = ScriptedTransport([
       .init(
         method: "GET", path: Offline.root + "/c/d1",

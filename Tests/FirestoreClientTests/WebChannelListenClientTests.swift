@@ -1,6 +1,5 @@
 import FirestoreWire
 import Foundation
-import Synchronization
 import Testing
 
 @testable import FirestoreClient
@@ -35,8 +34,8 @@ private func until(_ what: String, _ condition: @Sendable () async -> Bool) asyn
 
 /// Collects snapshots from a callback listener.
 private final class Received: Sendable {
-  private let items = Mutex<[DocumentSnapshot]>([])
-  private let errors = Mutex<[any Error]>([])
+  private let items = Locked<[DocumentSnapshot]>([])
+  private let errors = Locked<[any Error]>([])
   func record(_ snapshot: DocumentSnapshot?, _ error: (any Error)?) {
     if let snapshot { items.withLock { $0.append(snapshot) } }
     if let error { errors.withLock { $0.append(error) } }
@@ -47,7 +46,7 @@ private final class Received: Sendable {
 
 /// A token provider whose token the test changes, recording every `forceRefresh` asked for.
 private final class Tokens: Sendable {
-  private let state = Mutex((token: "alice", calls: [Bool]()))
+  private let state = Locked((token: "alice", calls: [Bool]()))
   var current: String {
     get { state.withLock { $0.token } }
     set { state.withLock { $0.token = newValue } }
@@ -80,7 +79,7 @@ private func addedTargets(_ request: HTTPRequest) throws -> [Target] {
 }
 
 private final class SleepCounter: Sendable {
-  private let count = Mutex(0)
+  private let count = Locked(0)
   func increment() { count.withLock { $0 += 1 } }
   var value: Int { count.withLock { $0 } }
 }

@@ -1,6 +1,6 @@
 import FirestoreMock
 import Foundation
-import Synchronization
+import FirestoreWire
 import Testing
 
 @testable import FirestoreClient
@@ -79,7 +79,7 @@ enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
 /// test case in the file named by `FIRESTORE_TEST_LEDGER`.
 enum Ledger {
   private static let path = ProcessInfo.processInfo.environment["FIRESTORE_TEST_LEDGER"]
-  private static let written = Mutex(Set<String>())
+  private static let written = Locked(Set<String>())
 
   static func record(_ backend: Backend) {
     guard backend == .emulator, let path, let test = Test.current else { return }
@@ -106,7 +106,7 @@ struct EmulatorRequirementTests {
 
 /// A thread-safe counter for closures that run concurrently.
 final class Counter: Sendable {
-  private let count = Mutex(0)
+  private let count = Locked(0)
   func increment() { count.withLock { $0 += 1 } }
   var value: Int { count.withLock { $0 } }
 }

@@ -1,6 +1,5 @@
 import FirestoreWire
 import Foundation
-import Synchronization
 import Testing
 
 @testable import FirestoreClient
@@ -112,7 +111,7 @@ struct BulkWriterConformanceTests {
     var options = BulkWriterOptions.unlimited
     options.clock = BulkWriterClock(now: { .zero }, sleep: { _ in })  // retry at once
     let writer = backend.db.bulkWriter(options: options)
-    let operations = Mutex<(BulkWriteOperation, BulkWriteOperation)?>(nil)
+    let operations = Locked<(BulkWriteOperation, BulkWriteOperation)?>(nil)
     // The transaction's read locks the document; the emulator (and the mock) fail a write to
     // it with a per-write ABORTED after a 2 s lock timeout, while the other write succeeds.
     try await backend.db.runTransaction { tx in

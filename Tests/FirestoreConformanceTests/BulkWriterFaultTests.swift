@@ -1,6 +1,6 @@
 import FirestoreMock
 import Foundation
-import Synchronization
+import FirestoreWire
 import Testing
 
 @testable import FirestoreClient
@@ -8,8 +8,8 @@ import Testing
 /// A clock whose sleeps return at once and move its time forward, so pacing and backoff
 /// can be checked without waiting.
 final class ManualClock: Sendable {
-  private let time = Mutex(Duration.zero)
-  private let slept = Mutex<[Duration]>([])
+  private let time = Locked(Duration.zero)
+  private let slept = Locked<[Duration]>([])
 
   /// The simulated time.
   var now: Duration { time.withLock { $0 } }

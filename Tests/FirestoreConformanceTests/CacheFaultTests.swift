@@ -1,7 +1,6 @@
 import FirestoreMock
 import FirestoreWire
 import Foundation
-import Synchronization
 import Testing
 
 @testable import FirestoreClient
@@ -81,7 +80,7 @@ struct CacheFaultTests {
     let collector = SnapshotCollector(favorites.snapshots(includeMetadataChanges: true))
     #expect(try await collector.next().isEmpty)
     server.faults.add(FaultRule(route: "commit", fault: .latency(milliseconds: 1500), remaining: 1))
-    let done = Mutex(false)
+    let done = Locked(false)
     let write = Task {
       try await favorites.document("meal1").setData(["starredAt": FieldValue.serverTimestamp()])
       done.withLock { $0 = true }
@@ -175,7 +174,7 @@ struct CacheFaultTests {
     try handle.truncate(atOffset: UInt64(Double(size) * fraction))
     try handle.close()
 
-    let messages = Mutex<[String]>([])
+    let messages = Locked<[String]>([])
     let second = client(host: server.hostAndPort, cache: .persistent(directory: directory)) { message in
       messages.withLock { $0.append(message) }
     }
@@ -197,7 +196,7 @@ struct CacheFaultTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let file = directory.appendingPathComponent(LocalStore.fileName(projectID: "cache", databaseID: "(default)"))
     try Data("this is not an SQLite database, just some text that happens to be here".utf8).write(to: file)
-    let messages = Mutex<[String]>([])
+    let messages = Locked<[String]>([])
     let server = try MockFirestoreServer.start()
     defer { server.stop() }
     let db = client(host: server.hostAndPort, cache: .persistent(directory: directory)) { message in

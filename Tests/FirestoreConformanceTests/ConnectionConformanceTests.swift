@@ -1,6 +1,6 @@
 import FirestoreMock
 import Foundation
-import Synchronization
+import FirestoreWire
 import Testing
 
 @testable import FirestoreClient
@@ -18,7 +18,7 @@ struct ConnectionConformanceTests {
 
   @Test("a closure token provider is asked for every request", arguments: Backend.all)
   func closureTokenProvider(_ backend: Backend) async throws {
-    let calls = Mutex(0)
+    let calls = Locked(0)
     let db = backend.firestore { s in
       s.tokenProvider = ClosureTokenProvider { _ in
         calls.withLock { $0 += 1 }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import FirestoreWire
 import Testing
 
 @testable import FirestoreClient
@@ -14,11 +14,11 @@ final class SnapshotCollector<Element: Sendable>: Sendable {
   }
 
   private final class Storage: Sendable {
-    let state = Mutex(State())
+    let state = Locked(State())
   }
 
   private let storage = Storage()
-  private let task = Mutex<Task<Void, Never>?>(nil)
+  private let task = Locked<Task<Void, Never>?>(nil)
 
   init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == Element {
     let storage = self.storage
@@ -79,7 +79,7 @@ struct ListenTestFailure: Error, CustomStringConvertible {
 
 /// The last error a callback saw.
 final class ErrorBox: Sendable {
-  private let error = Mutex<(any Error)?>(nil)
+  private let error = Locked<(any Error)?>(nil)
   func set(_ value: (any Error)?) { error.withLock { $0 = value } }
   var value: (any Error)? { error.withLock { $0 } }
 }

@@ -1,6 +1,5 @@
 import Dispatch
 import FirestoreWire
-import Synchronization
 import Testing
 
 @testable import FirestoreMock
@@ -305,7 +304,7 @@ struct HTTPServerTests {
   @Test("200 concurrent keep-alive connections are served at the same time")
   func manyConnections() throws {
     let count = 200
-    let arrived = Mutex(0)
+    let arrived = Locked(0)
     let handler: MockHTTPServer.Handler = { request in
       let seen = arrived.withLock { value -> Int in
         value += 1
@@ -338,7 +337,7 @@ struct HTTPServerTests {
   @Test("each streamed write arrives as its own chunk, at once")
   func streaming() throws {
     let gate = DispatchSemaphore(value: 0)
-    let handlerSawGate = Mutex<Bool?>(nil)
+    let handlerSawGate = Locked<Bool?>(nil)
     let handler: MockHTTPServer.Handler = { _ in
       MockHTTPResponse(
         status: 200, headers: [("content-type", "text/plain")],
@@ -428,7 +427,7 @@ struct HTTPServerTests {
 
   @Test("fail the next K requests, then recover")
   func errorThenRecover() throws {
-    let calls = Mutex(0)
+    let calls = Locked(0)
     let handler: MockHTTPServer.Handler = { request in
       calls.withLock { $0 += 1 }
       return echo(request)
@@ -503,7 +502,7 @@ struct HTTPServerTests {
 
   @Test("truncateStream cuts a chunked stream without the terminating chunk")
   func truncateStreaming() throws {
-    let writes = Mutex<[String]>([])
+    let writes = Locked<[String]>([])
     let handler: MockHTTPServer.Handler = { _ in
       MockHTTPResponse(
         status: 200,
@@ -689,7 +688,7 @@ struct HTTPServerTests {
 
   @Test("stop called from a handler does not deadlock")
   func stopFromHandler() throws {
-    let box = Mutex<MockHTTPServer?>(nil)
+    let box = Locked<MockHTTPServer?>(nil)
     let server = try MockHTTPServer.start { _ in
       box.withLock { $0 }?.stop()
       return .text(200, "bye")

@@ -1,6 +1,5 @@
 import FirestoreWire
 import Foundation
-import Synchronization
 
 /// An in-process stand-in for Google's token services, for testing credential providers
 /// without the network: the OAuth 2.0 token endpoint (`POST /token`), the Compute Engine
@@ -53,8 +52,8 @@ public final class MockAuthServer: Sendable {
   /// The Web API key Firebase requests must carry as `?key=`.
   public let apiKey: String
   private let http: MockHTTPServer
-  private let state: Mutex<State>
-  private let isStopping = Mutex(false)
+  private let state: Locked<State>
+  private let isStopping = Locked(false)
 
   /// `host:port` of the server.
   public var hostAndPort: String { "\(http.host):\(http.port)" }
@@ -63,7 +62,7 @@ public final class MockAuthServer: Sendable {
 
   private init(http: MockHTTPServer, firebaseProjectID: String, apiKey: String) {
     self.http = http
-    self.state = Mutex(State())
+    self.state = Locked(State())
     self.firebaseProjectID = firebaseProjectID
     self.apiKey = apiKey
   }
@@ -269,7 +268,7 @@ public final class MockAuthServer: Sendable {
 
   /// Lets the HTTP handler reach the server object created after it.
   private final class Box: Sendable {
-    private let slot = Mutex<MockAuthServer?>(nil)
+    private let slot = Locked<MockAuthServer?>(nil)
     var server: MockAuthServer? {
       get { slot.withLock { $0 } }
       set { slot.withLock { $0 = newValue } }

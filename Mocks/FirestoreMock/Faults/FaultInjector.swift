@@ -1,4 +1,4 @@
-import Synchronization
+import FirestoreWire
 
 /// The fault rules a ``MockHTTPServer`` applies around its handler; safe to change from
 /// any thread while the server runs.
@@ -8,7 +8,7 @@ import Synchronization
 /// error replaces the handler's response, and the smallest drop / truncate limits apply to
 /// whichever response is written.
 public final class FaultInjector: Sendable {
-  private let state = Mutex<[FaultRule]>([])
+  private let state = Locked<[FaultRule]>([])
 
   /// Creates an injector with no rules.
   public init() {}

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import FirestoreWire
 
 /// Every request a ``MockHTTPServer`` read, in arrival order, including the ones that got
 /// an injected fault or a 400/413 from the server itself (but not connections whose
@@ -14,7 +14,7 @@ public final class RequestLog: Sendable {
     var nextID = 0
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
   /// How many entries are kept; older ones are dropped first.
   public let capacity: Int
 

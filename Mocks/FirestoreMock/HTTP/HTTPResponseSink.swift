@@ -1,4 +1,4 @@
-import Synchronization
+import FirestoreWire
 
 /// Writes one response to a connection, applying the drop and truncate faults' byte
 /// budgets. It is also the ``MockChunkWriter`` a streaming handler writes through.
@@ -33,7 +33,7 @@ final class HTTPResponseSink: MockChunkWriter {
   private let framing: Framing
   private let dropAfterResponseBytes: Int?
   private let truncateAfterBodyBytes: Int?
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   init(fd: Int32, framing: Framing, plan: FaultPlan?) {
     self.fd = fd

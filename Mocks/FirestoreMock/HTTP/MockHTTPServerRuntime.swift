@@ -1,6 +1,5 @@
 import FirestoreWire
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -37,7 +36,7 @@ final class MockHTTPServerRuntime: Sendable {
   /// Names this server's connection threads, so `stop()` called from a handler does not
   /// wait for its own thread.
   private let connectionThreadName: String
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   init(
     configuration: MockHTTPServerConfiguration, handler: @escaping MockHTTPServer.Handler, faults: FaultInjector, log: RequestLog

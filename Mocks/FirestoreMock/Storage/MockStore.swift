@@ -1,6 +1,5 @@
 import FirestoreWire
 import Foundation
-import Synchronization
 
 /// All the mock's data and transactions, behind one lock.
 ///
@@ -29,7 +28,7 @@ final class MockStore: @unchecked Sendable {
 
   /// Called, outside the store's lock, with the database name after every commit that
   /// carried writes and after every reset (Listen sessions re-evaluate their targets).
-  private let commitObservers = Mutex<[@Sendable (String) -> Void]>([])
+  private let commitObservers = Locked<[@Sendable (String) -> Void]>([])
 
   /// Registers a function called after each commit with writes and each reset; it runs on
   /// the committing thread, after the store's lock is released, so it may read the store.

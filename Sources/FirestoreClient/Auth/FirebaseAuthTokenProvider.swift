@@ -26,7 +26,7 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
   public let emulatorHost: String?
   private let apiKey: String
   private let client: TokenEndpointClient
-  private let session: LockedBox<Session?>
+  private let session: Locked<Session?>
   private let refresher: TokenRefresher
 
   struct Session: Sendable {
@@ -52,7 +52,7 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
     self.apiKey = apiKey
     let client = TokenEndpointClient(transport: transport)
     self.client = client
-    let session = LockedBox<Session?>(nil)
+    let session = Locked<Session?>(nil)
     self.session = session
     let refreshURL = Self.url(service: "securetoken.googleapis.com", path: "/v1/token", apiKey: apiKey, emulatorHost: host)
     refresher = TokenRefresher {

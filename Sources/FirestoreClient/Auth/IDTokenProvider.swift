@@ -19,7 +19,7 @@ import Foundation
 ///
 /// The description shows the token's subject (the user ID), never the token.
 public final class IDTokenProvider: TokenProvider, CustomStringConvertible, CustomReflectable {
-  private let current: LockedBox<String>
+  private let current: Locked<String>
   private let refresher: TokenRefresher?
 
   /// Creates a provider.
@@ -27,7 +27,7 @@ public final class IDTokenProvider: TokenProvider, CustomStringConvertible, Cust
   ///   - idToken: the ID token (a JWT).
   ///   - refresh: returns a new ID token; `nil` when the app replaces tokens itself.
   public init(idToken: String, refresh: (@Sendable () async throws -> String)? = nil) {
-    let current = LockedBox(idToken)
+    let current = Locked(idToken)
     self.current = current
     refresher = refresh.map { refresh in
       TokenRefresher(initial: .init(value: idToken, lifetime: Self.lifetime(of: idToken))) {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import FirestoreWire
 
 /// OAuth 2.0 access tokens from the Google Cloud metadata server: the credentials of code
 /// running on Compute Engine, Cloud Run, Cloud Functions or GKE, acting as the attached
@@ -26,7 +26,7 @@ public final class MetadataServerTokenProvider: TokenProvider, CustomStringConve
   public let serviceAccount: String
   let refresher: TokenRefresher
   private let client: TokenEndpointClient
-  private let cachedProjectID = Mutex<String?>(nil)
+  private let cachedProjectID = Locked<String?>(nil)
 
   /// Creates a provider.
   /// - Parameters:

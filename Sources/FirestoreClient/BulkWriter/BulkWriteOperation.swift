@@ -1,4 +1,4 @@
-import Synchronization
+import FirestoreWire
 
 /// One write queued on a ``BulkWriter``: await ``result()`` for its outcome.
 ///
@@ -26,7 +26,7 @@ public final class BulkWriteOperation: Sendable {
 
   /// The document the write goes to.
   public let document: DocumentReference
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   init(document: DocumentReference) {
     self.document = document

@@ -1,5 +1,4 @@
 import FirestoreWire
-import Synchronization
 
 /// Writes many documents fast and independently: not atomic, each write with its own
 /// result, retried when it fails for a passing reason.
@@ -74,13 +73,13 @@ public final class BulkWriter: Sendable {
   /// The options the writer was created with.
   public let options: BulkWriterOptions
   private let optionsError: FirestoreError?
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   init(firestore: Firestore, options: BulkWriterOptions) {
     self.firestore = firestore
     self.options = options
     optionsError = options.validationError()
-    state = Mutex(State(limiter: BulkWriterRateLimiter(options: options)))
+    state = Locked(State(limiter: BulkWriterRateLimiter(options: options)))
   }
 
   // MARK: - Queueing writes

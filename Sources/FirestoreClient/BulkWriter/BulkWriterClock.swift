@@ -1,3 +1,4 @@
+import FirestoreWire
 /// The time source of a ``BulkWriter``: when it is, and how to wait.
 ///
 /// The writer reads the time to pace its requests (the ramp-up of
@@ -6,7 +7,7 @@
 /// waiting:
 ///
 /// ```swift
-/// let now = Mutex(Duration.zero)
+/// let now = Locked(Duration.zero)
 /// let clock = BulkWriterClock(
 ///   now: { now.withLock { $0 } },
 ///   sleep: { d in now.withLock { $0 += d } })   // "waits" by moving time forward

@@ -1,6 +1,5 @@
 import FirestoreWire
 import Foundation
-import Synchronization
 
 /// A ``Firestore`` instance's local view of the database: the cache of server documents
 /// (memory or SQLite, see ``LocalCacheSettings``), the writes this client has made but the
@@ -11,7 +10,7 @@ import Synchronization
 /// are seen in one order. Snapshots are handed to listeners under the lock (their streams
 /// only buffer them), which keeps each listener's snapshots in order.
 final class LocalStore: Sendable {
-  private let state: Mutex<LocalStoreState>
+  private let state: Locked<LocalStoreState>
 
   /// Opens the cache `settings` describe for the database whose documents live under
   /// `documentsRoot`; problems with a persistent file are reported through `log`.
@@ -23,7 +22,7 @@ final class LocalStore: Sendable {
     if case .persistent(let directory, _) = settings {
       filePath = directory.appendingPathComponent(Self.fileName(projectID: projectID, databaseID: databaseID)).path
     }
-    state = Mutex(LocalStoreState(settings: settings, filePath: filePath, documentsRoot: documentsRoot, log: log))
+    state = Locked(LocalStoreState(settings: settings, filePath: filePath, documentsRoot: documentsRoot, log: log))
   }
 
   /// The cache file's name in its directory: one per project and database.

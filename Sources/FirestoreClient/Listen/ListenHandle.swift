@@ -1,4 +1,4 @@
-import Synchronization
+import FirestoreWire
 
 /// Joins a listen that is being started with its cancellation, which may come first: the
 /// target ID is known only once the ``ListenManager`` has registered it.
@@ -8,7 +8,7 @@ final class ListenHandle: Sendable {
     var cancelled = false
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Records the target ID; returns `true` when the listen was already cancelled, in which
   /// case the caller must unlisten it.

@@ -1,4 +1,4 @@
-import Synchronization
+import FirestoreWire
 
 /// A handle on a callback listener from `addSnapshotListener`; ``remove()`` stops it.
 ///
@@ -16,7 +16,7 @@ public final class ListenerRegistration: Sendable {
     var onRemove: (@Sendable () -> Void)?
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   init() {}
 

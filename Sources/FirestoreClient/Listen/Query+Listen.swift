@@ -1,5 +1,4 @@
 import FirestoreWire
-import Synchronization
 
 extension QueryConvertible {
   /// The query's results, now and after every change, as an `AsyncSequence`.
@@ -63,7 +62,7 @@ extension Query {
     }
     let query = self
     // The view delivered last, in the caller's order (only needed to re-index reversed results).
-    let previous = Mutex<[Document]>([])
+    let previous = Locked<[Document]>([])
     return firestore.listenStream(kind, view: view, includeMetadataChanges: includeMetadataChanges) { snapshot in
       var documents = snapshot.documents
       var wireChanges = snapshot.changes

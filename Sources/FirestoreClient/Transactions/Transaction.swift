@@ -1,5 +1,4 @@
 import FirestoreWire
-import Synchronization
 
 /// The handle a transaction body reads and writes through.
 ///
@@ -16,7 +15,7 @@ public final class Transaction: Sendable {
   public let firestore: Firestore
   let id: String
   let readOnly: Bool
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   init(firestore: Firestore, id: String, readOnly: Bool) {
     self.firestore = firestore

@@ -1,4 +1,4 @@
-import Synchronization
+import FirestoreWire
 
 /// Runs an operation with a time limit: when the limit passes first, the call fails with
 /// `deadlineExceeded` at once and the operation is cancelled.
@@ -43,7 +43,7 @@ private final class Race<T: Sendable>: Sendable {
     var tasks: [Task<Void, Never>] = []
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Installs the continuation and the racing tasks; settles at once if the caller was
   /// already cancelled.

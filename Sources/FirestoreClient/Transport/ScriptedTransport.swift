@@ -1,6 +1,5 @@
 import FirestoreWire
 import Foundation
-import Synchronization
 
 /// A ``Transport`` for unit tests: it expects a given sequence of requests and answers
 /// each with a canned response.
@@ -63,11 +62,11 @@ public final class ScriptedTransport: Transport {
     }
   }
 
-  private let script: Mutex<[Exchange]>
-  private let log = Mutex<[HTTPRequest]>([])
+  private let script: Locked<[Exchange]>
+  private let log = Locked<[HTTPRequest]>([])
 
   /// Creates a transport that expects `exchanges` in order.
-  public init(_ exchanges: [Exchange]) { script = Mutex(exchanges) }
+  public init(_ exchanges: [Exchange]) { script = Locked(exchanges) }
 
   /// Every request received, in order.
   public var requests: [HTTPRequest] { log.withLock { $0 } }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import FirestoreWire
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -69,7 +69,7 @@ public final class URLSessionTransport: Transport {
       var stream: AsyncThrowingStream<Data, any Error>?
     }
 
-    private let entries = Mutex<[Int: Entry]>([:])
+    private let entries = Locked<[Int: Entry]>([:])
 
     func register(
       _ id: Int, head: CheckedContinuation<HTTPResponse, any Error>, body: AsyncThrowingStream<Data, any Error>.Continuation,

@@ -1,5 +1,4 @@
 import FirestoreWire
-import Synchronization
 
 /// Writes to several documents, committed atomically: all or none.
 ///
@@ -22,7 +21,7 @@ public final class WriteBatch: Sendable {
 
   /// The database the batch writes to.
   public let firestore: Firestore
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   init(firestore: Firestore) { self.firestore = firestore }
 

@@ -1,6 +1,6 @@
 import FirestoreClient
 import Foundation
-import Synchronization
+import FirestoreWire
 
 /// A ``FirestoreClient/Transport`` that passes every request on to another one and counts
 /// what crosses the wire: requests (round trips), request body bytes, and response body
@@ -54,7 +54,7 @@ public final class CountingTransport: Transport {
   public let base: any Transport
   /// How many recent requests are kept for ``requests``.
   public let recordLimit: Int
-  private let state = Mutex((totals: Totals(), recent: [RecordedRequest]()))
+  private let state = Locked((totals: Totals(), recent: [RecordedRequest]()))
 
   /// Wraps `base`, keeping the last `recordLimit` requests.
   public init(wrapping base: any Transport = SocketTransport.shared, recordLimit: Int = 10_000) {

@@ -1,9 +1,9 @@
 import FirestoreClient
-import Synchronization
+import FirestoreWire
 
 /// Keeps the versions of a live favorites list, for the demo to wait on.
 final class ListRecorder: Sendable {
-  private let state = Mutex((lists: [FavoritesList<MealPlan>](), error: FirestoreError?.none))
+  private let state = Locked((lists: [FavoritesList<MealPlan>](), error: FirestoreError?.none))
 
   var count: Int { state.withLock { $0.lists.count } }
 

@@ -1,5 +1,5 @@
 import FirestoreClient
-import Synchronization
+import FirestoreWire
 
 /// Holds the latest snapshot of each side of a merged favorites list and builds the list
 /// when either changes — once both sides have answered, so stars never flash off while the
@@ -13,7 +13,7 @@ final class FavoritesMerger<Item: Decodable & Sendable>: Sendable {
   }
 
   private let starredOnly: Bool
-  private let sides = Mutex(Sides())
+  private let sides = Locked(Sides())
 
   init(starredOnly: Bool) {
     self.starredOnly = starredOnly

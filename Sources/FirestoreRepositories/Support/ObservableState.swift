@@ -1,6 +1,7 @@
+import FirestoreWire
 #if canImport(Observation)
   import Observation
-  import Synchronization
+  import FirestoreWire
 
   /// The latest value of a repository's state stream as an `@Observable` object on the
   /// main actor, for SwiftUI (`@State var feed = ObservableState(...)`) and anything else
@@ -38,7 +39,7 @@
 
     /// Holds the following task so that `deinit` can stop it.
     private final class Follower: Sendable {
-      private let task = Mutex<Task<Void, Never>?>(nil)
+      private let task = Locked<Task<Void, Never>?>(nil)
 
       func start(_ body: @escaping @MainActor @Sendable () async -> Void) {
         task.withLock { $0 = Task { @MainActor in await body() } }

@@ -1,4 +1,4 @@
-import Synchronization
+import FirestoreWire
 
 /// Fans one value out to any number of `AsyncStream` subscribers: each new subscriber gets
 /// the current value at once, then every later one. Ends all streams on ``finish()``.
@@ -13,10 +13,10 @@ final class StateBroadcaster<Value: Sendable>: Sendable {
     var finished = false
   }
 
-  private let box: Mutex<Box>
+  private let box: Locked<Box>
 
   init(_ initial: Value) {
-    box = Mutex(Box(value: initial))
+    box = Locked(Box(value: initial))
   }
 
   /// The latest value.

@@ -1,7 +1,6 @@
 import FirestoreMock
 import FirestoreWire
 import Foundation
-import Synchronization
 
 @testable import FirestoreClient
 
@@ -10,7 +9,7 @@ import Synchronization
 /// would see it).
 final class GatekeeperTransport: Transport {
   private let inner = URLSessionTransport()
-  private let state = Mutex<(requests: [HTTPRequest], rejected: Set<String>)>(([], []))
+  private let state = Locked<(requests: [HTTPRequest], rejected: Set<String>)>(([], []))
 
   /// Tokens (without `Bearer `) that get 401.
   init(rejecting: Set<String> = []) { state.withLock { $0.rejected = rejecting } }
@@ -39,7 +38,7 @@ final class GatekeeperTransport: Transport {
 
 /// A clock tests move by hand, for token expiry.
 final class TestClock: Sendable {
-  private let offset = Mutex<Duration>(.zero)
+  private let offset = Locked<Duration>(.zero)
   private let start = ContinuousClock.now
 
   var now: ContinuousClock.Instant { start + offset.withLock { $0 } }

@@ -1,4 +1,5 @@
 import FirestoreMock
+import FirestoreWire
 import Foundation
 import Testing
 
@@ -121,7 +122,7 @@ struct FirebaseAuthTokenProviderTests {
 
 /// A thread-safe counter.
 final class Counter: Sendable {
-  private let count = LockedBox(0)
+  private let count = Locked(0)
   func increment() { count.withLock { $0 += 1 } }
   var value: Int { count.value }
 }

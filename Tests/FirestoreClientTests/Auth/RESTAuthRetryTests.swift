@@ -1,7 +1,6 @@
 import FirestoreMock
 import FirestoreWire
 import Foundation
-import Synchronization
 import Testing
 
 @testable import FirestoreClient
@@ -69,7 +68,7 @@ struct RESTAuthRetryTests {
     let db = Firestore(projectID: "demo-auth-listen", settings: settings)
     try await db.document("l/a").setData(["n": 1])
 
-    let first = Mutex<[Int]>([])
+    let first = Locked<[Int]>([])
     // Only snapshots from the server count: the local cache can show `l/a` before the
     // channel's handshake has even gone out.
     let a = db.document("l/a").addSnapshotListener(includeMetadataChanges: true) { snapshot, _ in
@@ -79,7 +78,7 @@ struct RESTAuthRetryTests {
     try await waitUntil { first.withLock { $0 } == [1] }
 
     clock.advance(.seconds(3500))  // the token is now inside its refresh margin
-    let second = Mutex<[Int]>([])
+    let second = Locked<[Int]>([])
     let b = db.document("l/b").addSnapshotListener { snapshot, _ in
       if let snapshot { second.withLock { $0.append(snapshot.exists ? 1 : 0) } }
     }

@@ -1,6 +1,5 @@
 import FirestoreWire
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -43,7 +42,7 @@ final class RawHTTPServer: Sendable {
   let port: Int
   private let listener: Int32
   private final class Counter: Sendable {
-    let value = Mutex(0)
+    let value = Locked(0)
   }
   private let counter = Counter()
   /// How many connections were accepted.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import FirestoreWire
 import Testing
 
 @testable import FirestoreClient
@@ -28,7 +28,7 @@ import Testing
   }
 
   @Test func connectionCloseIsNotReused() async throws {
-    let seen = Mutex<[String]>([])
+    let seen = Locked<[String]>([])
     let server = try RawHTTPServer { connection, _ in
       while let request = connection.readRequest() {
         seen.withLock { $0.append(request) }
@@ -46,7 +46,7 @@ import Testing
   }
 
   @Test func requestLineKeepsPercentEncodingAndSendsLength() async throws {
-    let seen = Mutex<String?>(nil)
+    let seen = Locked<String?>(nil)
     let server = try RawHTTPServer { connection, _ in
       seen.withLock { $0 = connection.readRequest() }
       connection.write(Self.ok)
@@ -161,7 +161,7 @@ import Testing
   /// A streamed body arrives piece by piece, and cancelling the reader shuts the
   /// connection down: the next request needs a new one.
   @Test func streamingAndCancellation() async throws {
-    let release = Mutex(false)
+    let release = Locked(false)
     let server = try RawHTTPServer { connection, index in
       guard index == 1 else {
         while connection.readRequest() != nil { connection.write(Self.ok) }
@@ -201,5 +201,5 @@ import Testing
 
 /// How many requests a scripted server read.
 final class RequestCount: Sendable {
-  let value = Mutex(0)
+  let value = Locked(0)
 }

@@ -1,7 +1,7 @@
 import FirestoreClient
 import FirestoreRepositories
 import Foundation
-import Synchronization
+import FirestoreWire
 import Testing
 
 /// The `firestore demo` scenario end to end, on the mock and the emulator.
@@ -14,7 +14,7 @@ struct DemoRunnerTests {
     let projectID = "demo-run-\(UInt32.random(in: 0...UInt32.max))"
     var settings = FirestoreSettings.emulator(host: backend.host)
     settings.timeout = .seconds(30)
-    let lines = Mutex([String]())
+    let lines = Locked([String]())
     let runner = DemoRunner(projectID: projectID, settings: settings)
     let report = try await runner.run { line in lines.withLock { $0.append(line) } }
     let output = lines.withLock { $0 }.joined(separator: "\n")

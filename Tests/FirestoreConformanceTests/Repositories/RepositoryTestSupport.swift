@@ -1,7 +1,7 @@
 import FirestoreClient
 import FirestoreRepositories
 import Foundation
-import Synchronization
+import FirestoreWire
 import Testing
 
 /// Helpers shared by the repository tests (mock and emulator alike).
@@ -50,8 +50,8 @@ enum RepositoryTestSupport {
 /// Collects the values of an `AsyncSequence` in the background, for tests that act and
 /// then look at what arrived.
 final class Collected<Element: Sendable>: Sendable {
-  private let state = Mutex((values: [Element](), error: (any Error)?.none, finished: false))
-  private let task = Mutex(Task<Void, Never>?.none)
+  private let state = Locked((values: [Element](), error: (any Error)?.none, finished: false))
+  private let task = Locked(Task<Void, Never>?.none)
 
   init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == Element {
     let t = Task {

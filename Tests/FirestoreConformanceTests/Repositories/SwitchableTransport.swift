@@ -1,11 +1,11 @@
 import FirestoreClient
-import Synchronization
+import FirestoreWire
 
 /// A transport that can be cut off: while `offline`, every request fails as an unreachable
 /// server does (`unavailable`), without touching the network.
 final class SwitchableTransport: Transport {
   private let base: any Transport
-  private let isOffline = Mutex(false)
+  private let isOffline = Locked(false)
 
   init(wrapping base: any Transport = SocketTransport.shared) {
     self.base = base

@@ -1,5 +1,4 @@
 import FirestoreWire
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -34,12 +33,12 @@ final class SocketConnection: Sendable {
   /// The TLS session over `fd`, for `https` endpoints.
   private let tls: TLSSession?
   /// `true` once closed; guards every use of `fd` from other threads.
-  private let closed = Mutex(false)
+  private let closed = Locked(false)
   /// When the connection last went back to the pool.
-  let idleSince = Mutex(ContinuousClock.now)
+  let idleSince = Locked(ContinuousClock.now)
   /// How many requests the connection carried and the last one, for errors to tell what a
   /// failed reused connection had been doing.
-  let history = Mutex((count: 0, method: "", path: ""))
+  let history = Locked((count: 0, method: "", path: ""))
 
   private init(endpoint: Endpoint, fd: Int32, tls: TLSSession?) {
     self.endpoint = endpoint

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import FirestoreWire
 
 /// One request and its response over a ``SocketTransport`` connection, run on a thread of
 /// its own: connect (or reuse), send, then read and parse until the response is complete,
@@ -20,7 +20,7 @@ final class SocketExchange: Sendable {
   private let requestBytes: [UInt8]
   /// The request asked for `Connection: close`: the connection is not pooled afterwards.
   private let closesConnection: Bool
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Prepares the bytes of `request`.
   /// - Throws: `invalidArgument` for a URL without a host or a header that contains a
@@ -174,7 +174,7 @@ final class SocketExchange: Sendable {
   }
 
   /// For a reused connection: the requests it carried before, the last one, its idle time.
-  private let reuse = Mutex<(count: Int, method: String, path: String, idle: Duration)?>(nil)
+  private let reuse = Locked<(count: Int, method: String, path: String, idle: Duration)?>(nil)
 
   /// ``reuse`` as text for an error message; empty for a fresh connection.
   private var reuseNote: String {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import FirestoreWire
 
 /// The default ``Transport``: HTTP/1.1 on POSIX sockets, with TLS through OpenSSL for
 /// `https`, a pool of keep-alive connections and Nagle's algorithm off.
@@ -35,7 +35,7 @@ public final class SocketTransport: Transport {
   private let fallback: (any Transport)?
   /// The PEM bundle of trusted roots for TLS, or `nil` for the system's.
   let trustedCertificates: String?
-  private let idle = Mutex<[SocketConnection.Endpoint: [SocketConnection]]>([:])
+  private let idle = Locked<[SocketConnection.Endpoint: [SocketConnection]]>([:])
 
   /// Creates a transport with its own connection pool.
   /// - Parameters:

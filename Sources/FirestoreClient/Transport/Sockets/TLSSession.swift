@@ -1,6 +1,6 @@
 internal import COpenSSL
 import Foundation
-import Synchronization
+import FirestoreWire
 
 #if canImport(Glibc)
   import Glibc
@@ -21,7 +21,7 @@ final class TLSSession: @unchecked Sendable {
   private let ssl: OpaquePointer
 
   /// Contexts by trust bundle (`nil`: the system's roots), made once each.
-  private static let contexts = Mutex<[String: UnsafeSendablePointer]>([:])
+  private static let contexts = Locked<[String: UnsafeSendablePointer]>([:])
 
   private struct UnsafeSendablePointer: @unchecked Sendable {
     let value: OpaquePointer
