@@ -1,6 +1,6 @@
 import FirestoreMock
-import Foundation
 import FirestoreWire
+import Foundation
 import Testing
 
 @testable import FirestoreClient

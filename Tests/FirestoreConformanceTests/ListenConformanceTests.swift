@@ -1,5 +1,5 @@
-import Foundation
 import FirestoreWire
+import Foundation
 import Testing
 
 @testable import FirestoreClient

@@ -1,5 +1,5 @@
-import Foundation
 import FirestoreWire
+import Foundation
 
 /// Every request a ``MockHTTPServer`` read, in arrival order, including the ones that got
 /// an injected fault or a 400/413 from the server itself (but not connections whose

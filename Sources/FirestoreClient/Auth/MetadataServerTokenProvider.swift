@@ -1,5 +1,5 @@
-import Foundation
 import FirestoreWire
+import Foundation
 
 /// OAuth 2.0 access tokens from the Google Cloud metadata server: the credentials of code
 /// running on Compute Engine, Cloud Run, Cloud Functions or GKE, acting as the attached

@@ -1,6 +1,6 @@
 import FirestoreClient
-import Foundation
 import FirestoreWire
+import Foundation
 
 /// A ``FirestoreClient/Transport`` that passes every request on to another one and counts
 /// what crosses the wire: requests (round trips), request body bytes, and response body

@@ -1,7 +1,7 @@
 import FirestoreClient
 import FirestoreRepositories
-import Foundation
 import FirestoreWire
+import Foundation
 import Testing
 
 /// The `firestore demo` scenario end to end, on the mock and the emulator.

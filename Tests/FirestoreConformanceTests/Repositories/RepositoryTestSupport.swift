@@ -1,7 +1,7 @@
 import FirestoreClient
 import FirestoreRepositories
-import Foundation
 import FirestoreWire
+import Foundation
 import Testing
 
 /// Helpers shared by the repository tests (mock and emulator alike).

@@ -1,5 +1,5 @@
-import Foundation
 import FirestoreWire
+import Foundation
 
 /// One request and its response over a ``SocketTransport`` connection, run on a thread of
 /// its own: connect (or reuse), send, then read and parse until the response is complete,

@@ -1,5 +1,5 @@
-import Foundation
 import FirestoreWire
+import Foundation
 
 /// The default ``Transport``: HTTP/1.1 on POSIX sockets, with TLS through OpenSSL for
 /// `https`, a pool of keep-alive connections and Nagle's algorithm off.

@@ -1,6 +1,6 @@
 internal import COpenSSL
-import Foundation
 import FirestoreWire
+import Foundation
 
 #if canImport(Glibc)
   import Glibc
