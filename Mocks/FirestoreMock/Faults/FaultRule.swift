@@ -1,4 +1,5 @@
 import FirestoreWire
+import Foundation
 
 /// A fault to inject into the requests that match a route, optionally only a limited
 /// number of times ("fail the next K commits, then recover" is an ``Fault/error(status:grpcStatus:message:)``
@@ -55,6 +56,9 @@ public struct FaultRule: Sendable, Equatable {
   /// * `"stall": true`
   /// * `"dropAfterFrames": 2`, `"stallAfterFrames": 2`, `"closeSessionAfterFrames": 2`
   ///   (Listen back channel only; see ``Fault/dropAfterFrames(_:)``)
+  /// * `"replaceResponse": {"status": 200, "contentType": "text/html", "body": "<html>"}`;
+  ///   `status` defaults to 200, `contentType` may be null or left out (no header), and the
+  ///   body is given as text in `body` or as bytes in `bodyBase64` (neither: empty)
   ///
   /// Integers may be JSON numbers or decimal strings.
   /// - Throws: `WireFormatError` naming the problem, for unknown members, wrong types,
@@ -92,6 +96,8 @@ public struct FaultRule: Sendable, Equatable {
         faults.append(.stall)
       case "error":
         faults.append(try errorFault(value))
+      case "replaceResponse":
+        faults.append(try replacementFault(value))
       default:
         throw WireFormatError("fault rule: unknown member \"\(key)\"")
       }
@@ -99,7 +105,7 @@ public struct FaultRule: Sendable, Equatable {
     guard faults.count == 1 else {
       let names =
         #""latencyMs", "error", "dropAfterBytes", "truncateAfterBytes", "stall", "dropAfterFrames", "stallAfterFrames", "#
-        + #""closeSessionAfterFrames""#
+        + #""closeSessionAfterFrames", "replaceResponse""#
       throw WireFormatError("fault rule: expected exactly one of \(names); got \(faults.count)")
     }
     return FaultRule(route: route, fault: faults[0], remaining: remaining)
@@ -135,6 +141,40 @@ public struct FaultRule: Sendable, Equatable {
       }
     }
     return .error(status: status, grpcStatus: grpcStatus ?? Fault.grpcStatusName(forHTTPStatus: status), message: message)
+  }
+
+  private static func replacementFault(_ value: JSONValue) throws -> Fault {
+    guard let members = value.objectValue else {
+      throw WireFormatError("fault rule: \"replaceResponse\" must be an object, got \(value.kindName)")
+    }
+    var status = 200
+    var contentType: String?
+    var body: [UInt8]?
+    for (key, member) in members {
+      switch key {
+      case "status": status = try integer(member, member: "replaceResponse.status", minimum: 200, maximum: 599)
+      case "contentType":
+        if member == .null { continue }
+        guard let text = member.stringValue, !text.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) else {
+          throw WireFormatError("fault rule: \"replaceResponse.contentType\" must be a string without line breaks")
+        }
+        contentType = text
+      case "body", "bodyBase64":
+        guard body == nil else { throw WireFormatError("fault rule: give \"replaceResponse.body\" or \"bodyBase64\", not both") }
+        guard let text = member.stringValue else { throw WireFormatError("fault rule: \"replaceResponse.\(key)\" must be a string") }
+        if key == "body" {
+          body = Array(text.utf8)
+        } else {
+          guard let data = Data(base64Encoded: text) else {
+            throw WireFormatError("fault rule: \"replaceResponse.bodyBase64\" is not valid base64")
+          }
+          body = Array(data)
+        }
+      default:
+        throw WireFormatError("fault rule: unknown member \"replaceResponse.\(key)\"")
+      }
+    }
+    return .replaceResponse(status: status, contentType: contentType, body: body ?? [])
   }
 
   private static func integer(_ value: JSONValue, member: String, minimum: Int, maximum: Int = Int(Int32.max)) throws -> Int {

@@ -82,8 +82,8 @@ final class HTTPConnection {
       return .closeQuietly
     }
     let response: MockHTTPResponse
-    if let error = plan.error {
-      response = Self.errorResponse(status: error.status, grpcStatus: error.grpcStatus, message: error.message)
+    if let replacement = plan.replacement {
+      response = replacement
     } else {
       response = runtime.handler(request)
     }
