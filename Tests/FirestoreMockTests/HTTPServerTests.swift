@@ -616,6 +616,14 @@ struct HTTPServerTests {
     #expect(!FaultRule(route: "GET ", fault: .stall).matches(method: "POST", path: "/v1/x"))
     #expect(FaultRule(route: "/documents/cities/", fault: .stall).matches(method: "PATCH", path: "/v1/p/documents/cities/sf"))
     #expect(FaultRule(route: ":commit", fault: .stall).matches(method: "POST", path: commitPath))
+    let channel = "/google.firestore.v1.Firestore/Listen/channel"
+    let backChannel = FaultRule(route: "GET \(channel)?RID=rpc", fault: .stall)
+    #expect(backChannel.matches(method: "GET", path: channel, query: "database=d&RID=rpc&SID=s"))
+    #expect(!backChannel.matches(method: "GET", path: channel, query: "database=d&TYPE=terminate&SID=s"))
+    #expect(!backChannel.matches(method: "POST", path: channel, query: "RID=rpc"))
+    #expect(FaultRule(route: "Listen?TYPE=terminate", fault: .stall).matches(method: "GET", path: channel, query: "SID=s&TYPE=terminate"))
+    #expect(!FaultRule(route: "Listen?TYPE=terminate", fault: .stall).matches(method: "GET", path: channel, query: "SID=s"))
+    #expect(FaultRule(route: "?x=1", fault: .stall).matches(method: "GET", path: "/any", query: "x=1"))
   }
 
   @Test("fault rules parse from and print to JSON")

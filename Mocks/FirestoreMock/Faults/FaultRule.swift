@@ -5,7 +5,7 @@ import Foundation
 /// number of times ("fail the next K commits, then recover" is an ``Fault/error(status:grpcStatus:message:)``
 /// rule with `remaining: K`).
 ///
-/// Route matching (see ``matches(method:path:)``) uses the percent-decoded request path:
+/// Route matching (see ``matches(method:path:query:)``) uses the percent-decoded request path:
 /// * `nil` or `""` matches every request.
 /// * A bare name made only of ASCII letters, digits and `_` (`commit`, `runQuery`,
 ///   `batchGet`, `beginTransaction`, `Listen`, …) names an RPC: it matches, ignoring case,
@@ -14,6 +14,10 @@ import Foundation
 ///   `/google.firestore.v1.Firestore/Listen/channel`).
 /// * Anything else is a plain, case-sensitive substring of `"<METHOD> <path>"`, e.g.
 ///   `"GET "` (every GET), `"PATCH /v1/"`, `"/documents/cities/"` or `":commit"`.
+/// * A route with a `?` matches as above by the part before it, and the part after it must
+///   also occur in the raw (still percent-encoded) query string: `"GET /google.firestore.v1.Firestore/Listen/channel?RID=rpc"`
+///   selects Listen back channels but not the `TYPE=terminate` GETs on the same path, and
+///   `"Listen?TYPE=terminate"` only those.
 public struct FaultRule: Sendable, Equatable {
   /// Which requests the rule applies to; see the type's documentation. `nil` = every request.
   public var route: String?
@@ -30,9 +34,15 @@ public struct FaultRule: Sendable, Equatable {
     self.remaining = remaining
   }
 
-  /// Whether the rule's ``route`` selects a request with this method and decoded path.
-  public func matches(method: String, path: String) -> Bool {
-    guard let route, !route.isEmpty else { return true }
+  /// Whether the rule's ``route`` selects a request with this method, decoded path and raw
+  /// query string (without the `?`).
+  public func matches(method: String, path: String, query: String = "") -> Bool {
+    guard var route, !route.isEmpty else { return true }
+    if let mark = route.firstIndex(of: "?") {
+      guard query.contains(route[route.index(after: mark)...]) else { return false }
+      route = String(route[..<mark])
+      if route.isEmpty { return true }
+    }
     let isBareName = route.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
     if isBareName {
       let name = route.lowercased()
