@@ -146,16 +146,33 @@ struct TransportTests {
         method: "POST", path: Offline.root + ":runQuery",
         response: .json(200, #"[{"document":{"name":"projects/p/databases/(default)/documents/c/a"}}"#)),
       .init(method: "POST", path: Offline.root + ":batchGet", response: .json(200, #"{"oops":true}"#)),
+      .init(
+        method: "GET", path: Offline.root + "/c/d2",
+        response: .json(
+          502,
+          "<!DOCTYPE html><html><head><style>p{margin:0}</style><script>x()</script><title>Error 502</title></head>"
+            + "<body><p><b>502.</b> That is an error.</p></body></html>")),
+      .init(method: "GET", path: Offline.root + "/c/d3", response: .json(200, #"{"name":"projects/p/databases/(default)/docu"#)),
+      .init(method: "GET", path: Offline.root + "/c/d4", response: .json(200, "")),
     ])
     let db = Offline.firestore(transport, retries: 1)
     let notFound = try await #require(throws: FirestoreError.self) { try await db.document("c/d1").getDocument() }
     #expect(notFound.code == .notFound && notFound.message == "Not Found")  // an unknown URL, not a missing document
     let garbage = try await #require(throws: FirestoreError.self) { try await db.document("c/d1").getDocument() }
-    #expect(garbage.code == .internal && garbage.message.contains("malformed JSON"))
+    #expect(garbage.code == .internal && garbage.message.contains("not valid JSON") && garbage.message.contains("it starts: {not json"))
     let truncated = try await #require(throws: FirestoreError.self) { for try await _ in db.collection("c").stream() {} }
     #expect(truncated.code == .unavailable && truncated.message.contains("ended before"))
     let shape = try await #require(throws: FirestoreError.self) { try await db.getAll([db.document("c/x")]) }
     #expect(shape.code == .internal)
+    // A load balancer's page: its text, without markup, style sheet or script.
+    let page = try await #require(throws: FirestoreError.self) { try await db.document("c/d2").getDocument(source: .server) }
+    #expect(page.code == .unavailable)
+    #expect(page.message == "HTTP 502 with an HTML page instead of a Firestore error: Error 502 502. That is an error.")
+    // JSON cut short did not arrive whole (unavailable); an empty body is not Firestore's reply (internal).
+    let cut = try await #require(throws: FirestoreError.self) { try await db.document("c/d3").getDocument(source: .server) }
+    #expect(cut.code == .unavailable && cut.message.contains("cut short"))
+    let empty = try await #require(throws: FirestoreError.self) { try await db.document("c/d4").getDocument(source: .server) }
+    #expect(empty.code == .internal && empty.message.contains("empty body"))
   }
 
   @Test("runQuery is parsed as the bytes arrive")

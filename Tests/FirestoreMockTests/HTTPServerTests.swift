@@ -531,6 +531,57 @@ struct HTTPServerTests {
     }
   }
 
+  @Test("replaceResponse answers with the given status, Content-Type and raw body, without calling the handler")
+  func replaceResponse() throws {
+    let calls = Mutex(0)
+    let handler: MockHTTPServer.Handler = { request in
+      calls.withLock { $0 += 1 }
+      return echo(request)
+    }
+    let faults = FaultInjector()
+    try withServer(faults: faults, handler: handler) { server in
+      let client = try RawHTTPClient(port: server.port)
+      let commit = post("/v1/projects/p/databases/(default)/documents:commit", "{}")
+      faults.add(
+        FaultRule(
+          route: "commit", fault: .replaceResponse(status: 200, contentType: "text/html", body: Array("<html>hi</html>".utf8)), remaining: 1
+        ))
+      try client.send(commit)
+      let html = try client.readResponse()
+      #expect(html.status == 200 && html.header("content-type") == "text/html" && html.header("content-length") == "15")
+      #expect(html.text == "<html>hi</html>")
+      #expect(server.requestLog.entries[0].faults.map(\.description) == ["replaceResponse(200 text/html, 15 bytes)"])
+
+      // An empty body without any Content-Type; the connection stays usable throughout.
+      faults.add(FaultRule(route: "commit", fault: .replaceResponse(status: 502, contentType: nil, body: []), remaining: 1))
+      try client.send(commit)
+      let empty = try client.readResponse()
+      #expect(empty.status == 502 && empty.header("content-type") == nil && empty.header("content-length") == "0" && empty.body.isEmpty)
+
+      // JSON cut short but framed as complete.
+      let cut = Array(#"{"name":"projects/p/data"#.utf8)
+      faults.add(FaultRule(route: "commit", fault: .replaceResponse(status: 200, contentType: "application/json", body: cut), remaining: 1))
+      try client.send(commit)
+      #expect(try client.readResponse().body == cut)
+
+      #expect(calls.withLock { $0 } == 0)
+      try client.send(commit)
+      #expect(try client.readResponse().status == 200)
+      #expect(calls.withLock { $0 } == 1)
+      #expect(server.requestLog.entries.map(\.status) == [200, 502, 200, 200])
+      #expect(server.requestLog.entries[1].faults == [.replaceResponse(status: 502, contentType: nil, body: [])])
+
+      // With a truncate rule on top, the replacement is cut like any response.
+      faults.add(
+        FaultRule(route: "GET ", fault: .replaceResponse(status: 200, contentType: "text/plain", body: Array("abcdef".utf8)), remaining: 1))
+      faults.add(FaultRule(route: "GET ", fault: .truncateStream(afterBytes: 2), remaining: 1))
+      let cutClient = try RawHTTPClient(port: server.port)
+      try cutClient.send(get("/x"))
+      #expect(try cutClient.readHead().header("content-length") == "6")
+      #expect(try cutClient.readToEOF() == Array("ab".utf8))
+    }
+  }
+
   @Test("stall holds the request until the server stops")
   func stall() throws {
     let faults = FaultInjector([FaultRule(route: ":batchGet", fault: .stall)])
@@ -564,6 +615,14 @@ struct HTTPServerTests {
     #expect(!FaultRule(route: "GET ", fault: .stall).matches(method: "POST", path: "/v1/x"))
     #expect(FaultRule(route: "/documents/cities/", fault: .stall).matches(method: "PATCH", path: "/v1/p/documents/cities/sf"))
     #expect(FaultRule(route: ":commit", fault: .stall).matches(method: "POST", path: commitPath))
+    let channel = "/google.firestore.v1.Firestore/Listen/channel"
+    let backChannel = FaultRule(route: "GET \(channel)?RID=rpc", fault: .stall)
+    #expect(backChannel.matches(method: "GET", path: channel, query: "database=d&RID=rpc&SID=s"))
+    #expect(!backChannel.matches(method: "GET", path: channel, query: "database=d&TYPE=terminate&SID=s"))
+    #expect(!backChannel.matches(method: "POST", path: channel, query: "RID=rpc"))
+    #expect(FaultRule(route: "Listen?TYPE=terminate", fault: .stall).matches(method: "GET", path: channel, query: "SID=s&TYPE=terminate"))
+    #expect(!FaultRule(route: "Listen?TYPE=terminate", fault: .stall).matches(method: "GET", path: channel, query: "SID=s"))
+    #expect(FaultRule(route: "?x=1", fault: .stall).matches(method: "GET", path: "/any", query: "x=1"))
   }
 
   @Test("fault rules parse from and print to JSON")
@@ -578,6 +637,15 @@ struct HTTPServerTests {
       (#"{"truncateAfterBytes":100,"route":null}"#, FaultRule(fault: .truncateStream(afterBytes: 100))),
       (#"{"stall":true,"remaining":"1"}"#, FaultRule(fault: .stall, remaining: 1)),
       (#"{"error":{"status":409}}"#, FaultRule(fault: .error(status: 409, grpcStatus: "ABORTED", message: "Injected fault."))),
+      (
+        #"{"replaceResponse":{"status":200,"contentType":"text/html","body":"<p>"}}"#,
+        FaultRule(fault: .replaceResponse(status: 200, contentType: "text/html", body: Array("<p>".utf8)))
+      ),
+      (#"{"replaceResponse":{}}"#, FaultRule(fault: .replaceResponse(status: 200, contentType: nil, body: []))),
+      (
+        #"{"replaceResponse":{"status":"503","contentType":null,"bodyBase64":"/wA="}}"#,
+        FaultRule(fault: .replaceResponse(status: 503, contentType: nil, body: [0xFF, 0x00]))
+      ),
     ]
     for (text, expected) in cases {
       let rule = try FaultRule.parse(json: JSONParser.parse(text))
@@ -587,7 +655,9 @@ struct HTTPServerTests {
     let bad = [
       "[]", "{}", #"{"latencyMs":-1}"#, #"{"latencyMs":1.5}"#, #"{"latencyMs":1,"stall":true}"#, #"{"stall":false}"#,
       #"{"stall":true,"remaining":0}"#, #"{"stall":true,"route":1}"#, #"{"stall":true,"typo":1}"#, #"{"error":{"status":99}}"#,
-      #"{"error":{"bogus":1}}"#, #"{"error":"x"}"#,
+      #"{"error":{"bogus":1}}"#, #"{"error":"x"}"#, #"{"replaceResponse":"x"}"#, #"{"replaceResponse":{"status":100}}"#,
+      #"{"replaceResponse":{"body":"a","bodyBase64":"YQ=="}}"#, #"{"replaceResponse":{"bodyBase64":"!"}}"#,
+      #"{"replaceResponse":{"contentType":"a\r\nX: y"}}"#, #"{"replaceResponse":{"typo":1}}"#,
     ]
     for text in bad {
       #expect(throws: WireFormatError.self, "\(text)") { try FaultRule.parse(json: JSONParser.parse(text)) }

@@ -23,6 +23,17 @@ struct JSONTests {
     #expect(throws: WireFormatError.self) { try JSONParser.parse(text) }
   }
 
+  @Test("tells JSON cut short from JSON with a wrong byte")
+  func cutShort() {
+    let cut = [
+      "{", #"{"a""#, #"{"a":"#, #"{"a":[1,"#, "[1", "tr", "-", "1.", "1e", #""abc"#, #""a\"#, #""\u00"#, #""\ud83d"#,
+      #"[{"name":"projects/p"#, "  [ ",
+    ]
+    for text in cut { #expect(JSONParser.isCutShort(Array(text.utf8)), "\(text)") }
+    let wrong = ["", "  ", "{}", "[1]", "{'a':1}", "[1,]", "trux", "<html>", "[1] 2", #"{"a" 1"#, #""\x"#, "nul1"]
+    for text in wrong { #expect(!JSONParser.isCutShort(Array(text.utf8)), "\(text)") }
+  }
+
   @Test("rejects invalid UTF-8 and excessive nesting")
   func rejectsHostile() {
     #expect(throws: WireFormatError.self) { try JSONParser.parse([0x22, 0xFF, 0x22]) }

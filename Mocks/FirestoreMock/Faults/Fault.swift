@@ -1,4 +1,5 @@
 import FirestoreWire
+import Foundation
 
 /// One kind of misbehaviour the mock HTTP server can inject around a request.
 ///
@@ -39,6 +40,22 @@ public enum Fault: Sendable, Equatable, CustomStringConvertible {
   /// server forgot. On a forward POST or terminate the session is discarded before the
   /// request is handled (so it gets `400`).
   case closeSessionAfterFrames(Int)
+  /// Answers with exactly this status, `Content-Type` and raw body instead of calling the
+  /// handler: what a proxy, a captive portal or a broken server might send in Firestore's
+  /// place. It models replies a well-behaved server never gives — JSON that is cut short
+  /// but framed as complete, text that is not JSON, an HTML page, an empty body — and, on
+  /// a Listen back channel, WebChannel frames that are broken or whose length prefix lies.
+  /// The request is not handled, so nothing it asked for is applied (a commit does not
+  /// land; a Listen session is left as it was). `contentType` `nil` sends no
+  /// `Content-Type` header. The body goes out with a matching `Content-Length` and the
+  /// connection stays usable; combine with a drop or truncate rule to cut it.
+  ///
+  /// ```swift
+  /// // A load balancer's HTML page where JSON was expected.
+  /// server.faults.add(FaultRule(route: "commit", fault: .replaceResponse(
+  ///   status: 200, contentType: "text/html", body: Array("<html>Sign in</html>".utf8)), remaining: 1))
+  /// ```
+  case replaceResponse(status: Int, contentType: String?, body: [UInt8])
 
   /// A short, human-readable form, e.g. `error(503 UNAVAILABLE)`.
   public var description: String {
@@ -51,6 +68,8 @@ public enum Fault: Sendable, Equatable, CustomStringConvertible {
     case .dropAfterFrames(let n): return "dropAfterFrames(\(n))"
     case .stallAfterFrames(let n): return "stallAfterFrames(\(n))"
     case .closeSessionAfterFrames(let n): return "closeSessionAfterFrames(\(n))"
+    case .replaceResponse(let status, let contentType, let body):
+      return "replaceResponse(\(status) \(contentType ?? "no Content-Type"), \(body.count) bytes)"
     }
   }
 
@@ -70,6 +89,16 @@ public enum Fault: Sendable, Equatable, CustomStringConvertible {
     case .dropAfterFrames(let n): return ("dropAfterFrames", .integer(Int64(n)))
     case .stallAfterFrames(let n): return ("stallAfterFrames", .integer(Int64(n)))
     case .closeSessionAfterFrames(let n): return ("closeSessionAfterFrames", .integer(Int64(n)))
+    case .replaceResponse(let status, let contentType, let body):
+      var members: [(String, JSONValue)] = [("status", .integer(Int64(status)))]
+      if let contentType { members.append(("contentType", .string(contentType))) }
+      // Text when it is UTF-8 (the usual case, readable in the request log), else base64.
+      if let text = String(validating: body, as: UTF8.self) {
+        members.append(("body", .string(text)))
+      } else {
+        members.append(("bodyBase64", .string(Data(body).base64EncodedString())))
+      }
+      return ("replaceResponse", .object(members))
     }
   }
 

@@ -35,14 +35,15 @@ public final class FaultInjector: Sendable {
     state.withLock { $0 }
   }
 
-  /// The faults for one request: uses up one application of every matching rule (removing
-  /// rules that are then spent) and returns their faults in rule order.
-  public func consumeFaults(method: String, path: String) -> [Fault] {
+  /// The faults for one request (`query` is its raw query string, without the `?`): uses up
+  /// one application of every matching rule (removing rules that are then spent) and
+  /// returns their faults in rule order.
+  public func consumeFaults(method: String, path: String, query: String = "") -> [Fault] {
     state.withLock { rules in
       var faults: [Fault] = []
       var index = 0
       while index < rules.count {
-        guard rules[index].matches(method: method, path: path) else {
+        guard rules[index].matches(method: method, path: path, query: query) else {
           index += 1
           continue
         }

@@ -1,10 +1,11 @@
 import FirestoreWire
+import Foundation
 
 /// A fault to inject into the requests that match a route, optionally only a limited
 /// number of times ("fail the next K commits, then recover" is an ``Fault/error(status:grpcStatus:message:)``
 /// rule with `remaining: K`).
 ///
-/// Route matching (see ``matches(method:path:)``) uses the percent-decoded request path:
+/// Route matching (see ``matches(method:path:query:)``) uses the percent-decoded request path:
 /// * `nil` or `""` matches every request.
 /// * A bare name made only of ASCII letters, digits and `_` (`commit`, `runQuery`,
 ///   `batchGet`, `beginTransaction`, `Listen`, …) names an RPC: it matches, ignoring case,
@@ -13,6 +14,10 @@ import FirestoreWire
 ///   `/google.firestore.v1.Firestore/Listen/channel`).
 /// * Anything else is a plain, case-sensitive substring of `"<METHOD> <path>"`, e.g.
 ///   `"GET "` (every GET), `"PATCH /v1/"`, `"/documents/cities/"` or `":commit"`.
+/// * A route with a `?` matches as above by the part before it, and the part after it must
+///   also occur in the raw (still percent-encoded) query string: `"GET /google.firestore.v1.Firestore/Listen/channel?RID=rpc"`
+///   selects Listen back channels but not the `TYPE=terminate` GETs on the same path, and
+///   `"Listen?TYPE=terminate"` only those.
 public struct FaultRule: Sendable, Equatable {
   /// Which requests the rule applies to; see the type's documentation. `nil` = every request.
   public var route: String?
@@ -29,9 +34,15 @@ public struct FaultRule: Sendable, Equatable {
     self.remaining = remaining
   }
 
-  /// Whether the rule's ``route`` selects a request with this method and decoded path.
-  public func matches(method: String, path: String) -> Bool {
-    guard let route, !route.isEmpty else { return true }
+  /// Whether the rule's ``route`` selects a request with this method, decoded path and raw
+  /// query string (without the `?`).
+  public func matches(method: String, path: String, query: String = "") -> Bool {
+    guard var route, !route.isEmpty else { return true }
+    if let mark = route.firstIndex(of: "?") {
+      guard query.contains(route[route.index(after: mark)...]) else { return false }
+      route = String(route[..<mark])
+      if route.isEmpty { return true }
+    }
     let isBareName = route.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
     if isBareName {
       let name = route.lowercased()
@@ -55,6 +66,9 @@ public struct FaultRule: Sendable, Equatable {
   /// * `"stall": true`
   /// * `"dropAfterFrames": 2`, `"stallAfterFrames": 2`, `"closeSessionAfterFrames": 2`
   ///   (Listen back channel only; see ``Fault/dropAfterFrames(_:)``)
+  /// * `"replaceResponse": {"status": 200, "contentType": "text/html", "body": "<html>"}`;
+  ///   `status` defaults to 200, `contentType` may be null or left out (no header), and the
+  ///   body is given as text in `body` or as bytes in `bodyBase64` (neither: empty)
   ///
   /// Integers may be JSON numbers or decimal strings.
   /// - Throws: `WireFormatError` naming the problem, for unknown members, wrong types,
@@ -92,6 +106,8 @@ public struct FaultRule: Sendable, Equatable {
         faults.append(.stall)
       case "error":
         faults.append(try errorFault(value))
+      case "replaceResponse":
+        faults.append(try replacementFault(value))
       default:
         throw WireFormatError("fault rule: unknown member \"\(key)\"")
       }
@@ -99,7 +115,7 @@ public struct FaultRule: Sendable, Equatable {
     guard faults.count == 1 else {
       let names =
         #""latencyMs", "error", "dropAfterBytes", "truncateAfterBytes", "stall", "dropAfterFrames", "stallAfterFrames", "#
-        + #""closeSessionAfterFrames""#
+        + #""closeSessionAfterFrames", "replaceResponse""#
       throw WireFormatError("fault rule: expected exactly one of \(names); got \(faults.count)")
     }
     return FaultRule(route: route, fault: faults[0], remaining: remaining)
@@ -135,6 +151,40 @@ public struct FaultRule: Sendable, Equatable {
       }
     }
     return .error(status: status, grpcStatus: grpcStatus ?? Fault.grpcStatusName(forHTTPStatus: status), message: message)
+  }
+
+  private static func replacementFault(_ value: JSONValue) throws -> Fault {
+    guard let members = value.objectValue else {
+      throw WireFormatError("fault rule: \"replaceResponse\" must be an object, got \(value.kindName)")
+    }
+    var status = 200
+    var contentType: String?
+    var body: [UInt8]?
+    for (key, member) in members {
+      switch key {
+      case "status": status = try integer(member, member: "replaceResponse.status", minimum: 200, maximum: 599)
+      case "contentType":
+        if member == .null { continue }
+        guard let text = member.stringValue, !text.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) else {
+          throw WireFormatError("fault rule: \"replaceResponse.contentType\" must be a string without line breaks")
+        }
+        contentType = text
+      case "body", "bodyBase64":
+        guard body == nil else { throw WireFormatError("fault rule: give \"replaceResponse.body\" or \"bodyBase64\", not both") }
+        guard let text = member.stringValue else { throw WireFormatError("fault rule: \"replaceResponse.\(key)\" must be a string") }
+        if key == "body" {
+          body = Array(text.utf8)
+        } else {
+          guard let data = Data(base64Encoded: text) else {
+            throw WireFormatError("fault rule: \"replaceResponse.bodyBase64\" is not valid base64")
+          }
+          body = Array(data)
+        }
+      default:
+        throw WireFormatError("fault rule: unknown member \"replaceResponse.\(key)\"")
+      }
+    }
+    return .replaceResponse(status: status, contentType: contentType, body: body ?? [])
   }
 
   private static func integer(_ value: JSONValue, member: String, minimum: Int, maximum: Int = Int(Int32.max)) throws -> Int {

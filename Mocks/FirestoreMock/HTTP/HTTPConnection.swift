@@ -68,7 +68,7 @@ final class HTTPConnection {
     var request = MockHTTPRequest(
       method: head.method, rawPath: head.rawPath, path: head.path, query: head.query, headers: head.headers, body: body)
     let exempt = configuration.faultExemptPathPrefix.map { request.path.hasPrefix($0) } ?? false
-    let faults = exempt ? [] : runtime.faults.consumeFaults(method: request.method, path: request.path)
+    let faults = exempt ? [] : runtime.faults.consumeFaults(method: request.method, path: request.path, query: head.rawQuery)
     request.faults = faults
     let plan = FaultPlan(faults)
     let logID = runtime.log.begin(
@@ -82,8 +82,8 @@ final class HTTPConnection {
       return .closeQuietly
     }
     let response: MockHTTPResponse
-    if let error = plan.error {
-      response = Self.errorResponse(status: error.status, grpcStatus: error.grpcStatus, message: error.message)
+    if let replacement = plan.replacement {
+      response = replacement
     } else {
       response = runtime.handler(request)
     }

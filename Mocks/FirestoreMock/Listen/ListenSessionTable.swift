@@ -18,6 +18,8 @@ final class ListenSessionTable: @unchecked Sendable {
   private var stopped = false
   /// Bumped by ``cutBackChannels()``; a back channel opened under an older value is cut.
   private var cutEpoch = 0
+  /// Bumped by ``endBackChannels()``; a back channel opened under an older value ends.
+  private var endEpoch = 0
 
   /// The data the targets read.
   let store: MockStore
@@ -41,8 +43,6 @@ final class ListenSessionTable: @unchecked Sendable {
     return sessions.count
   }
 
-  /// Ends every session and wakes every back channel, which then completes; later
-  /// requests get 400. Call before stopping the HTTP server.
   /// Cuts every open back channel now, as a dropped connection would: no final chunk.
   /// Sessions survive, so clients reopen the back channel (or start anew) and resume.
   func cutBackChannels() {
@@ -52,6 +52,17 @@ final class ListenSessionTable: @unchecked Sendable {
     condition.unlock()
   }
 
+  /// Ends every open back channel now, cleanly (the last chunk is sent), as the server
+  /// does after ``backChannelWait``; sessions survive and clients reopen the back channel.
+  func endBackChannels() {
+    condition.lock()
+    endEpoch += 1
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Ends every session and wakes every back channel, which then completes; later
+  /// requests get 400. Call before stopping the HTTP server.
   func stop() {
     condition.lock()
     stopped = true
@@ -128,6 +139,7 @@ final class ListenSessionTable: @unchecked Sendable {
     var frames = 0
     condition.lock()
     let epoch = cutEpoch
+    let ending = endEpoch
     setOpen(id, generation: generation, true)
     defer {
       setOpen(id, generation: generation, false)
@@ -136,6 +148,7 @@ final class ListenSessionTable: @unchecked Sendable {
     while true {
       if try applyFrameFault(faults, frames: frames, id: id, generation: generation) { return }
       if cutEpoch != epoch { throw ListenChannelDropped() }
+      if endEpoch != ending { return }
       guard !stopped, let session = sessions[id], session.backChannelGeneration == generation else { return }
       let batch = session.queue.filter { $0.id > cursor }
       if batch.isEmpty {

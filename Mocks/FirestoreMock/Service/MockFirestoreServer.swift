@@ -38,6 +38,11 @@ public final class MockFirestoreServer: Sendable {
   /// chunk). Sessions survive; clients reopen the back channel or reconnect, and resume.
   public func cutListenBackChannels() { sessions.cutBackChannels() }
 
+  /// Ends every open Listen back channel cleanly, as the server does when a back channel
+  /// has been open for `backChannelWait`: the response completes, the session survives, and
+  /// clients reopen the back channel in the same session.
+  public func endListenBackChannels() { sessions.endBackChannels() }
+
   private init(http: MockHTTPServer, store: MockStore, sessions: ListenSessionTable) {
     self.http = http
     self.store = store

@@ -26,7 +26,8 @@ public struct FirestoreSettings: Sendable {
   /// When and how failed requests are retried.
   public var retryPolicy: RetryPolicy
   /// The longest one call may take, retries and their backoff included; past it the call
-  /// fails with `deadlineExceeded`. Streaming reads apply it to the wait for the first byte.
+  /// fails with `deadlineExceeded`. Streaming reads (``Query/stream()``) apply it, and
+  /// their retries, up to the first document (or the end of an empty result).
   public var timeout: Duration
   /// What carries HTTP requests; `nil` uses ``SocketTransport/shared`` (HTTP/1.1 on
   /// sockets, TLS through OpenSSL for `https`).

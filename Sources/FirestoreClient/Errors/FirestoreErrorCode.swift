@@ -48,6 +48,10 @@ public enum FirestoreErrorCode: Int, Sendable, CaseIterable, CustomStringConvert
   }
 
   /// The code that best describes an HTTP status when the body names none.
+  ///
+  /// `502 Bad Gateway` is `unavailable`, as `503` is: a proxy or load balancer in front of
+  /// Firestore could not reach it, a transient condition that a read may retry (gRPC maps
+  /// it the same way).
   public init(httpStatus: Int) {
     switch httpStatus {
     case 200..<300: self = .ok
@@ -61,7 +65,7 @@ public enum FirestoreErrorCode: Int, Sendable, CaseIterable, CustomStringConvert
     case 429: self = .resourceExhausted
     case 499: self = .cancelled
     case 501: self = .unimplemented
-    case 503: self = .unavailable
+    case 502, 503: self = .unavailable
     case 504: self = .deadlineExceeded
     case 500..<600: self = .internal
     default: self = .unknown

@@ -34,8 +34,10 @@ actor ListenChannel {
     /// The default ``requestTimeout``: the server answers these at once, so a reply this
     /// late means the request is stuck, and a new session is the way out.
     static let defaultRequestTimeout: Duration = .seconds(10)
-    /// A back channel silent this long is reopened (1.5 × the server's keep-alive).
-    var backChannelSilence: Duration = .seconds(45)
+    /// A back channel silent this long is reopened.
+    var backChannelSilence: Duration = Configuration.defaultBackChannelSilence
+    /// The default ``backChannelSilence``: 1.5 × the server's 30 s keep-alive noop.
+    static let defaultBackChannelSilence: Duration = .seconds(45)
   }
 
   /// The channel's events; ends after ``Event/closed(_:)`` or ``terminate()``.
@@ -229,8 +231,10 @@ actor ListenChannel {
   /// Reopens the back channel when it has been silent for too long.
   private func watchSilence(generation: Int) async {
     let limit = configuration.backChannelSilence
+    // Checked every second, or more often under a short limit (tests).
+    let interval = min(.seconds(1), limit / 2)
     while !Task.isCancelled {
-      try? await Task.sleep(for: .seconds(1))
+      try? await Task.sleep(for: interval)
       guard generation == backChannelGeneration, !isClosed else { return }
       if ContinuousClock.now - lastActivity > limit {
         await renewBackChannel(generation: generation)

@@ -36,6 +36,8 @@ actor ListenManager {
   private var retriedUnauthenticated = false
   /// The handshake and forward POST timeout given to new channels.
   private var requestTimeout = ListenChannel.Configuration.defaultRequestTimeout
+  /// How long a back channel of a new channel may stay silent before it is reopened.
+  private var backChannelSilence = ListenChannel.Configuration.defaultBackChannelSilence
 
   /// How many channels (handshakes) were opened, for tests.
   private(set) var handshakeCount = 0
@@ -55,6 +57,12 @@ actor ListenManager {
     configuration?.requestTimeout = timeout
   }
 
+  /// Sets how long back channels of channels opened from now on may stay silent (for tests).
+  func setBackChannelSilence(_ silence: Duration) {
+    backChannelSilence = silence
+    configuration?.backChannelSilence = silence
+  }
+
   /// Starts listening to `kind` and returns the target ID that ``unlisten(_:)`` takes.
   func listen(_ kind: Target.Kind, settings: FirestoreSettings, database: String, handler: @escaping Handler) -> Int32 {
     if configuration == nil {
@@ -62,7 +70,7 @@ actor ListenManager {
         // A back channel holds its connection for as long as the listen lasts; the socket
         // transport opens connections as needed (no per-host limit), so listens share it.
         baseURL: settings.baseURL, database: database, transport: settings.transport ?? SocketTransport.shared,
-        tokenProvider: settings.tokenProvider, requestTimeout: requestTimeout)
+        tokenProvider: settings.tokenProvider, requestTimeout: requestTimeout, backChannelSilence: backChannelSilence)
       retryPolicy = settings.retryPolicy
     }
     let id = nextTargetID

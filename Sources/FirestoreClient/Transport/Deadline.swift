@@ -10,7 +10,14 @@ enum Deadline {
   static func run<T: Sendable>(
     _ limit: Duration, what: @autoclosure () -> String, _ operation: @escaping @Sendable () async throws -> T
   ) async throws -> T {
-    let description = what()
+    try await run(limit, expired: FirestoreError(.deadlineExceeded, "\(what()) did not finish within \(limit)"), operation)
+  }
+
+  /// Runs `operation`, failing with `expired` when `limit` passes first.
+  static func run<T: Sendable>(
+    _ limit: Duration, expired: @autoclosure () -> FirestoreError, _ operation: @escaping @Sendable () async throws -> T
+  ) async throws -> T {
+    let expired = expired()
     let race = Race<T>()
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
@@ -25,7 +32,7 @@ enum Deadline {
           },
           timer: Task {
             guard (try? await Task.sleep(for: limit)) != nil else { return }
-            race.settle(.failure(FirestoreError(.deadlineExceeded, "\(description) did not finish within \(limit)")))
+            race.settle(.failure(expired))
           })
       }
     } onCancel: {

@@ -49,51 +49,75 @@ final class RESTClient: Sendable {
   }
 
   /// Sends a call and returns its JSON reply (an object or an array).
+  ///
+  /// - Throws: ``FirestoreError``; for a call that is not idempotent, a code that leaves
+  ///   its outcome open (`unavailable`, `deadlineExceeded`, `internal`, `unknown`) comes
+  ///   with a message that says so, unless the request provably never went out.
   func unary(_ call: Call) async throws -> JSONValue {
-    try await withRetries(call) { response in
-      let data = try await response.collectBody()
-      do {
-        return try JSONParser.parse(data)
-      } catch {
-        throw FirestoreError(
-          .internal, "server sent malformed JSON: \(error)", httpStatus: response.status, requestMethod: call.method,
-          requestPath: self.urlPath(call), underlyingError: error as? WireFormatError)
+    do {
+      return try await withRetries(call) { response in
+        let data = try await response.collectBody()
+        do {
+          return try JSONParser.parse(data)
+        } catch let error as WireFormatError {
+          throw self.malformedReply(
+            call, response, start: data.prefix(ReplyProblem.excerptBytes), size: data.count, cutShort: JSONParser.isCutShort(data),
+            detail: error)
+        }
       }
+    } catch var error as FirestoreError where !call.idempotent && !error.requestNotSent && Self.leavesOutcomeOpen(error.code) {
+      error.message += "; it may or may not have been applied"
+      throw error
     }
+  }
+
+  /// Whether a failure with `code` says nothing about whether the request was applied.
+  static func leavesOutcomeOpen(_ code: FirestoreErrorCode) -> Bool {
+    [.unavailable, .deadlineExceeded, .internal, .unknown].contains(code)
   }
 
   /// Sends a call whose reply is a JSON array and yields its elements as they arrive.
   ///
-  /// Retries happen only before the first element is yielded; a failure after that ends
-  /// the stream with the error.
+  /// The deadline and the retries cover the reply up to its first element (or its end):
+  /// until then nothing was handed out, so a failure may start the call over. A failure
+  /// after that ends the stream with the error.
   func streamArray(_ call: Call) -> AsyncThrowingStream<JSONValue, any Error> {
     AsyncThrowingStream { continuation in
       let task = Task {
         do {
-          let response = try await self.withRetries(call) { $0 }
-          var splitter = JSONArrayStreamSplitter()
-          for try await chunk in response.body {
-            for element in try splitter.append(chunk) {
-              continuation.yield(try JSONParser.parse(element))
-            }
+          let (reader, first) = try await self.withRetries(call) { response in
+            let reader = JSONArrayReader(response: response, call: call, client: self)
+            return (reader, try await reader.next())
           }
-          guard splitter.isFinished else {
-            throw FirestoreError(
-              .unavailable, "the response stream ended before the closing \"]\"", httpStatus: response.status,
-              requestMethod: call.method, requestPath: self.urlPath(call))
+          if let first {
+            continuation.yield(first)
+            while let element = try await reader.next() { continuation.yield(element) }
           }
           continuation.finish()
-        } catch let error as WireFormatError {
-          continuation.finish(
-            throwing: FirestoreError(
-              .internal, "server sent a malformed stream: \(error)", requestMethod: call.method, requestPath: self.urlPath(call),
-              underlyingError: error))
         } catch {
           continuation.finish(throwing: error)
         }
       }
       continuation.onTermination = { _ in task.cancel() }
     }
+  }
+
+  /// The error for a 2xx reply whose body is not the JSON expected.
+  ///
+  /// A reply that did not arrive whole — JSON cut short inside a value; with a body framed
+  /// by the connection's end, a reset looks just like this — is `unavailable`, as a broken
+  /// connection is. One that arrived whole but is not Firestore's JSON — an empty body,
+  /// another content type (a proxy's or captive portal's HTML page), text that does not
+  /// parse — is `internal`. The message names the content type and quotes the body's start.
+  func malformedReply(
+    _ call: Call, _ response: HTTPResponse, start: some Collection<UInt8>, size: Int, cutShort: Bool, detail: (any Error)?
+  ) -> FirestoreError {
+    let problem = ReplyProblem(
+      status: response.status, contentType: response.headers["content-type"], start: Array(start), size: size, cutShort: cutShort,
+      detail: detail.map { "\($0)" })
+    return FirestoreError(
+      problem.code, problem.message, httpStatus: response.status, requestMethod: call.method, requestPath: urlPath(call),
+      underlyingError: detail as? WireFormatError)
   }
 
   /// Runs `call` until it succeeds or the policy gives up; `handle` reads a 2xx response.
@@ -107,8 +131,9 @@ final class RESTClient: Sendable {
     let clock = ContinuousClock()
     let deadline = clock.now + settings.timeout
     let expired = FirestoreError(
-      .deadlineExceeded, "\(call.method) \(urlPath(call)) did not finish within \(settings.timeout)", requestMethod: call.method,
-      requestPath: urlPath(call))
+      .deadlineExceeded,
+      "\(call.method) \(urlPath(call)) did not finish within \(settings.timeout) (FirestoreSettings.timeout)",
+      requestMethod: call.method, requestPath: urlPath(call))
     while true {
       do {
         let remaining = deadline - clock.now
@@ -116,7 +141,7 @@ final class RESTClient: Sendable {
         let refresh = forceRefresh
         // The token is fetched within the deadline too: a token endpoint that hangs must
         // not hold the call past it.
-        let result = try await Deadline.run(remaining, what: "\(call.method) \(urlPath(call))") {
+        let result = try await Deadline.run(remaining, expired: expired) {
           let request = try await self.makeRequest(call, forceRefresh: refresh)
           let response = try await self.send(request, call: call)
           guard (200..<300).contains(response.status) else {
@@ -204,6 +229,10 @@ final class RESTClient: Sendable {
       if let named = FirestoreErrorCode(statusName: body.status) { code = named }
       message = body.message
       status = body.status
+    }
+    if status == nil, let page = ReplyProblem.htmlPage(data, contentType: response.headers["content-type"]) {
+      // A proxy's or load balancer's error page: its text, not its markup.
+      message = "HTTP \(response.status) with an HTML page instead of a Firestore error: \(page)"
     }
     if message.isEmpty { message = "HTTP \(response.status) with no message" }
     var error = FirestoreError(code, message, httpStatus: response.status, requestMethod: call.method, requestPath: urlPath(call))

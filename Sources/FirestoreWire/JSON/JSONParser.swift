@@ -23,6 +23,25 @@ public struct JSONParser {
     return try copy.withUTF8 { try parse(buffer: $0) }
   }
 
+  /// Whether `bytes` fail to parse only because they stop too early: non-blank text that
+  /// breaks off inside a value, as a reply cut short does (`{"a":[1,` or `"abc`), rather
+  /// than text with a wrong byte in it. `false` for valid JSON and for blank input.
+  public static func isCutShort<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+    let array = Array(bytes)
+    return array.withUnsafeBufferPointer { buffer in
+      var parser = JSONParser(buffer)
+      parser.skipWhitespace()
+      guard parser.position < buffer.count else { return false }
+      do {
+        _ = try parser.parseValue(depth: 0)
+        return false
+      } catch {
+        // Every check that needs more input fails with the position at the end.
+        return parser.position >= buffer.count
+      }
+    }
+  }
+
   static func parse(buffer: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
     var parser = JSONParser(buffer)
     parser.skipWhitespace()
@@ -74,8 +93,12 @@ public struct JSONParser {
 
   private mutating func expectLiteral(_ literal: StaticString) throws {
     let count = literal.utf8CodeUnitCount
-    guard position + count <= bytes.count else { throw error("unexpected end of input") }
     let start = literal.utf8Start
+    guard position + count <= bytes.count else {
+      // The text ends inside the literal if what is left is its start (`tr`), else it is wrong.
+      if (position..<bytes.count).allSatisfy({ bytes[$0] == start[$0 - position] }) { position = bytes.count }
+      throw error(position == bytes.count ? "unexpected end of input" : "invalid literal")
+    }
     for i in 0..<count where bytes[position + i] != start[i] {
       throw error("invalid literal")
     }
@@ -227,6 +250,7 @@ public struct JSONParser {
         }
         appendUTF8(code, to: &scalars)
       default:
+        position -= 1  // at the escape's letter: a wrong byte, not the text ending early
         throw error("invalid escape")
       }
     }
@@ -241,7 +265,10 @@ public struct JSONParser {
   }
 
   private mutating func parseHex4() throws -> UInt32 {
-    guard position + 4 <= bytes.count else { throw error("truncated \\u escape") }
+    guard position + 4 <= bytes.count else {
+      position = bytes.count
+      throw error("truncated \\u escape")
+    }
     var value: UInt32 = 0
     for _ in 0..<4 {
       let byte = bytes[position]

@@ -21,6 +21,9 @@ struct HTTPResponseParser {
   /// Why a response cannot be parsed; the text names the problem.
   struct ParseError: Error, Equatable, CustomStringConvertible {
     var description: String
+    /// The connection ended before the response did (``finish()``), as opposed to bytes
+    /// that are not HTTP.
+    var connectionClosed = false
   }
 
   /// The largest head (status line and fields) accepted.
@@ -90,9 +93,10 @@ struct HTTPResponseParser {
       return [.end]
     case .head:
       throw ParseError(
-        description: pending.isEmpty ? "the connection closed before a response arrived" : "the connection closed inside the response head")
+        description: pending.isEmpty ? "the connection closed before a response arrived" : "the connection closed inside the response head",
+        connectionClosed: true)
     default:
-      throw ParseError(description: "the connection closed before the response body was complete")
+      throw ParseError(description: "the connection closed before the response body was complete", connectionClosed: true)
     }
   }
 

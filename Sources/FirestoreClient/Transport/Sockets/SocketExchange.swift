@@ -238,6 +238,8 @@ final class SocketExchange: Sendable {
     switch error {
     case let error as FirestoreError:
       mapped = error
+    case let error as HTTPResponseParser.ParseError where error.connectionClosed:
+      mapped = FirestoreError(.unavailable, "\(endpoint): \(error.description)" + reuseNote)
     case let error as HTTPResponseParser.ParseError:
       mapped = FirestoreError(.unavailable, "malformed HTTP response from \(endpoint): \(error.description)" + reuseNote)
     case let error as SocketConnection.Failure:

@@ -1,0 +1,353 @@
+import FirestoreMock
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FirestoreClient
+
+/// The fault matrix: every kind of call under every fault the mock injects, each cell with
+/// its outcome pinned — a retry that succeeds or a typed error within the deadline, never a
+/// hang; a commit that may have applied is never sent again, and the database shows it
+/// applied at most once; a listener recovers with every change exactly once.
+///
+/// Each cell runs against a mock server of its own, so that rules cannot leak. Mock only:
+/// the emulator cannot inject faults.
+///
+/// Why these outcomes (see also the "Faults, call by call" section of the
+/// InvalidInputAndUncertainCommits article):
+/// - Reads are idempotent: every transient fault (5xx, 429, a reset, a reply that is cut
+///   short or is not Firestore's JSON) is retried, as Google's own clients retry reads on
+///   `UNAVAILABLE`, `INTERNAL` and `DEADLINE_EXCEEDED`, and the second retry gets through.
+/// - A commit with a transform (`increment`) is not idempotent: it is never sent again after
+///   the request went out, whatever came back (Google's clients do not retry `Commit`
+///   either). The caller gets the error; the state shows whether it applied.
+/// - A transaction whose commit failed that way is not run again either: if the commit did
+///   apply, a re-run would read the new value and increment it once more.
+/// - 401 refreshes the token and resends once (nothing was applied), then fails
+///   `unauthenticated`.
+/// - A reply that did not arrive whole (a reset, JSON cut short) is `unavailable`; one that
+///   arrived whole but is not Firestore's JSON (invalid JSON, an HTML page, an empty body)
+///   is `internal`, with the content type and the start of the body in the message.
+/// - A listener never sees a transport failure: like the Firebase SDKs, the client reopens
+///   the back channel or the session and resumes from the last consistent snapshot.
+@Suite("Fault matrix")
+struct FaultMatrixTests {
+  typealias Cell = FaultMatrixCell
+
+  /// The matrix: 7 calls × 12 faults, each cell's outcome stated explicitly.
+  static let cells: [Cell] = [
+    // get: GET …/documents/m/d
+    Cell(.get, .delayPastDeadline, .fails(.deadlineExceeded, requests: 1)),
+    Cell(.get, .unavailable503, .succeedsAfterRetry(requests: 3)),
+    Cell(.get, .resourceExhausted429, .succeedsAfterRetry(requests: 3)),
+    Cell(.get, .internal500, .succeedsAfterRetry(requests: 3)),
+    Cell(.get, .badGateway502, .succeedsAfterRetry(requests: 3)),
+    Cell(.get, .resetBeforeResponse, .succeedsAfterRetry(requests: 3)),
+    Cell(.get, .resetMidResponse, .succeedsAfterRetry(requests: 3)),
+    Cell(.get, .truncatedJSON, .succeedsAfterRetry(requests: 3)),
+    Cell(.get, .invalidJSON, .succeedsAfterRetry(requests: 3)),
+    Cell(.get, .wrongContentType, .succeedsAfterRetry(requests: 3)),
+    Cell(.get, .emptyBody, .succeedsAfterRetry(requests: 3)),
+    Cell(.get, .unauthenticated401, .fails(.unauthenticated, requests: 2)),
+    // batchGet: getAll
+    Cell(.batchGet, .delayPastDeadline, .fails(.deadlineExceeded, requests: 1)),
+    Cell(.batchGet, .unavailable503, .succeedsAfterRetry(requests: 3)),
+    Cell(.batchGet, .resourceExhausted429, .succeedsAfterRetry(requests: 3)),
+    Cell(.batchGet, .internal500, .succeedsAfterRetry(requests: 3)),
+    Cell(.batchGet, .badGateway502, .succeedsAfterRetry(requests: 3)),
+    Cell(.batchGet, .resetBeforeResponse, .succeedsAfterRetry(requests: 3)),
+    Cell(.batchGet, .resetMidResponse, .succeedsAfterRetry(requests: 3)),
+    Cell(.batchGet, .truncatedJSON, .succeedsAfterRetry(requests: 3)),
+    Cell(.batchGet, .invalidJSON, .succeedsAfterRetry(requests: 3)),
+    Cell(.batchGet, .wrongContentType, .succeedsAfterRetry(requests: 3)),
+    Cell(.batchGet, .emptyBody, .succeedsAfterRetry(requests: 3)),
+    Cell(.batchGet, .unauthenticated401, .fails(.unauthenticated, requests: 2)),
+    // runQuery stream: stream(), retried as a whole until its first element arrived
+    Cell(.runQueryStream, .delayPastDeadline, .fails(.deadlineExceeded, requests: 1)),
+    Cell(.runQueryStream, .unavailable503, .succeedsAfterRetry(requests: 3)),
+    Cell(.runQueryStream, .resourceExhausted429, .succeedsAfterRetry(requests: 3)),
+    Cell(.runQueryStream, .internal500, .succeedsAfterRetry(requests: 3)),
+    Cell(.runQueryStream, .badGateway502, .succeedsAfterRetry(requests: 3)),
+    Cell(.runQueryStream, .resetBeforeResponse, .succeedsAfterRetry(requests: 3)),
+    Cell(.runQueryStream, .resetMidResponse, .succeedsAfterRetry(requests: 3)),
+    Cell(.runQueryStream, .truncatedJSON, .succeedsAfterRetry(requests: 3)),
+    Cell(.runQueryStream, .invalidJSON, .succeedsAfterRetry(requests: 3)),
+    Cell(.runQueryStream, .wrongContentType, .succeedsAfterRetry(requests: 3)),
+    Cell(.runQueryStream, .emptyBody, .succeedsAfterRetry(requests: 3)),
+    Cell(.runQueryStream, .unauthenticated401, .fails(.unauthenticated, requests: 2)),
+    // aggregation: count
+    Cell(.aggregation, .delayPastDeadline, .fails(.deadlineExceeded, requests: 1)),
+    Cell(.aggregation, .unavailable503, .succeedsAfterRetry(requests: 3)),
+    Cell(.aggregation, .resourceExhausted429, .succeedsAfterRetry(requests: 3)),
+    Cell(.aggregation, .internal500, .succeedsAfterRetry(requests: 3)),
+    Cell(.aggregation, .badGateway502, .succeedsAfterRetry(requests: 3)),
+    Cell(.aggregation, .resetBeforeResponse, .succeedsAfterRetry(requests: 3)),
+    Cell(.aggregation, .resetMidResponse, .succeedsAfterRetry(requests: 3)),
+    Cell(.aggregation, .truncatedJSON, .succeedsAfterRetry(requests: 3)),
+    Cell(.aggregation, .invalidJSON, .succeedsAfterRetry(requests: 3)),
+    Cell(.aggregation, .wrongContentType, .succeedsAfterRetry(requests: 3)),
+    Cell(.aggregation, .emptyBody, .succeedsAfterRetry(requests: 3)),
+    Cell(.aggregation, .unauthenticated401, .fails(.unauthenticated, requests: 2)),
+    // commit: updateData(["n": FieldValue.increment(1)]); never sent twice once it went out
+    Cell(.commit, .delayPastDeadline, .fails(.deadlineExceeded, requests: 1), applied: .once),
+    Cell(.commit, .unavailable503, .fails(.unavailable, requests: 1), applied: .never),
+    Cell(.commit, .resourceExhausted429, .fails(.resourceExhausted, requests: 1), applied: .never),
+    Cell(.commit, .internal500, .fails(.internal, requests: 1), applied: .never),
+    Cell(.commit, .badGateway502, .fails(.unavailable, requests: 1), applied: .never),
+    Cell(.commit, .resetBeforeResponse, .fails(.unavailable, requests: 1), applied: .once),
+    Cell(.commit, .resetMidResponse, .fails(.unavailable, requests: 1), applied: .once),
+    Cell(.commit, .truncatedJSON, .fails(.unavailable, requests: 1), applied: .never),
+    Cell(.commit, .invalidJSON, .fails(.internal, requests: 1), applied: .never),
+    Cell(.commit, .wrongContentType, .fails(.internal, requests: 1), applied: .never),
+    Cell(.commit, .emptyBody, .fails(.internal, requests: 1), applied: .never),
+    Cell(.commit, .unauthenticated401, .fails(.unauthenticated, requests: 2), applied: .never),
+    // transaction: read n, write n + 1; the faults hit its commit; the body never runs twice
+    Cell(.transaction, .delayPastDeadline, .fails(.deadlineExceeded, requests: 1), applied: .never),
+    Cell(.transaction, .unavailable503, .fails(.unavailable, requests: 1), applied: .never),
+    Cell(.transaction, .resourceExhausted429, .fails(.resourceExhausted, requests: 1), applied: .never),
+    Cell(.transaction, .internal500, .fails(.internal, requests: 1), applied: .never),
+    Cell(.transaction, .badGateway502, .fails(.unavailable, requests: 1), applied: .never),
+    Cell(.transaction, .resetBeforeResponse, .fails(.unavailable, requests: 1), applied: .once),
+    Cell(.transaction, .resetMidResponse, .fails(.unavailable, requests: 1), applied: .once),
+    Cell(.transaction, .truncatedJSON, .fails(.unavailable, requests: 1), applied: .never),
+    Cell(.transaction, .invalidJSON, .fails(.internal, requests: 1), applied: .never),
+    Cell(.transaction, .wrongContentType, .fails(.internal, requests: 1), applied: .never),
+    Cell(.transaction, .emptyBody, .fails(.internal, requests: 1), applied: .never),
+    Cell(.transaction, .unauthenticated401, .fails(.unauthenticated, requests: 2), applied: .never),
+    // listen: the reopened back channel meets the fault (twice)
+    Cell(.listen, .delayPastDeadline, .recovers(newSessions: 0)),
+    Cell(.listen, .unavailable503, .recovers(newSessions: 2)),
+    Cell(.listen, .resourceExhausted429, .recovers(newSessions: 2)),
+    Cell(.listen, .internal500, .recovers(newSessions: 2)),
+    Cell(.listen, .badGateway502, .recovers(newSessions: 2)),
+    Cell(.listen, .resetBeforeResponse, .recovers(newSessions: 2)),
+    Cell(.listen, .resetMidResponse, .recovers(newSessions: 2)),
+    Cell(.listen, .truncatedJSON, .recovers(newSessions: 2)),
+    Cell(.listen, .invalidJSON, .recovers(newSessions: 2)),
+    Cell(.listen, .wrongContentType, .recovers(newSessions: 2)),
+    Cell(.listen, .emptyBody, .recovers(newSessions: 0)),
+    Cell(.listen, .unauthenticated401, .recovers(newSessions: 2)),
+  ]
+
+  /// The per-call deadline of the delay cells, and of the others.
+  static let shortDeadline: Duration = .seconds(1)
+  static let deadline: Duration = .seconds(10)
+  /// A cell with no outcome this long after its deadline hangs.
+  static let hangAllowance: Duration = .seconds(10)
+
+  @Test("the matrix covers every call under every fault, once")
+  func complete() {
+    let keys = Self.cells.map { "\($0.call.rawValue) \($0.fault.rawValue)" }
+    #expect(Set(keys).count == keys.count)
+    #expect(keys.count == Cell.Call.allCases.count * Cell.Fault.allCases.count)
+    for cell in Self.cells where cell.call == .commit || cell.call == .transaction {
+      #expect(cell.applied != nil, "\(cell.testDescription) must state what the database shows")
+    }
+  }
+
+  @Test("cell", arguments: cells)
+  func cell(_ cell: Cell) async throws {
+    let server = try MockFirestoreServer.start()
+    defer { server.stop() }
+    let refreshes = Counter()
+    var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    settings.retryPolicy.sleep = { _ in }
+    settings.timeout = cell.fault == .delayPastDeadline ? Self.shortDeadline : Self.deadline
+    // A pool of its own: what the client sends does not depend on connections other
+    // clients left (a listen's requests, never pooled, then always get fresh connections).
+    settings.transport = SocketTransport()
+    settings.tokenProvider = ClosureTokenProvider { force in
+      if force { refreshes.increment() }
+      return "owner"
+    }
+    let db = Firestore(projectID: "fault-matrix", settings: settings)
+    // Seeded by another client, so that the cell's client has nothing cached.
+    let seeder = Firestore(projectID: "fault-matrix", settings: .emulator(host: server.hostAndPort))
+    try await seeder.document("m/d").setData(["n": 1])
+    try await seeder.document("counters/c").setData(["n": 0])
+
+    if cell.call == .listen {
+      try await runListen(cell, server: server, db: db, writer: seeder)
+    } else {
+      try await runCall(cell, server: server, db: db, deadline: settings.timeout)
+    }
+    if cell.fault == .unauthenticated401 {
+      // A call refreshes once, then reports the error; a listener refreshes on each new session.
+      let expected = cell.call == .listen ? 2 : 1
+      #expect(refreshes.value == expected, "\(cell.testDescription): \(refreshes.value) token refreshes")
+    } else {
+      #expect(refreshes.value == 0, "\(cell.testDescription): \(refreshes.value) token refreshes")
+    }
+  }
+
+  // MARK: - Calls
+
+  /// Runs a REST call under the cell's fault and checks its outcome, the requests it took
+  /// and, for writes, the database afterwards.
+  private func runCall(_ cell: Cell, server: MockFirestoreServer, db: Firestore, deadline: Duration) async throws {
+    let runs = Counter()
+    let count = { server.requestLog.count(matching: Self.pathSuffix(cell.call), method: cell.call == .get ? "GET" : "POST") }
+    let before = count()
+    server.faults.add(cell.rule)
+    let result = await HangGuard.outcome(within: deadline + Self.hangAllowance) {
+      try await Self.perform(cell.call, db: db, runs: runs)
+    }
+    guard let result else {
+      Issue.record("\(cell.testDescription): no outcome within \(deadline + Self.hangAllowance) (a hang)")
+      return
+    }
+    let requests = count() - before
+    switch (cell.outcome, result) {
+    case (.succeedsAfterRetry(let expected), .success(let value)):
+      #expect(value == Self.expectedResult(cell.call), "\(cell.testDescription): wrong result")
+      #expect(requests == expected, "\(cell.testDescription): \(requests) requests")
+    case (.fails(let code, let expected), .failure(let error)):
+      guard let error = error as? FirestoreError else {
+        Issue.record("\(cell.testDescription): an untyped error \(type(of: error)): \(error)")
+        return
+      }
+      #expect(error.code == code, "\(cell.testDescription): \(error)")
+      #expect(error.message.contains(cell.fault.namedIn), "\(cell.testDescription): the message does not name the problem: \(error)")
+      #expect(requests == expected, "\(cell.testDescription): \(requests) requests")
+      // A write whose outcome is open says so; one refused outright does not.
+      if cell.applied != nil {
+        let open = RESTClient.leavesOutcomeOpen(code)
+        #expect(error.message.contains("may or may not have been applied") == open, "\(cell.testDescription): \(error)")
+      }
+    case (_, .success(let value)):
+      Issue.record("\(cell.testDescription): succeeded (\(value)) after \(requests) requests; expected \(cell.outcome)")
+    case (_, .failure(let error)):
+      Issue.record("\(cell.testDescription): failed after \(requests) requests with \(error); expected \(cell.outcome)")
+    }
+    if cell.call == .transaction { #expect(runs.value == 1, "\(cell.testDescription): the body ran \(runs.value) times") }
+    if let applied = cell.applied {
+      server.faults.removeAll()
+      // A delayed commit is handled after the caller gave up: wait until the server chose a response.
+      let settled = await HangGuard.outcome(within: Self.hangAllowance) {
+        while server.requestLog.entries.contains(where: { $0.path.hasSuffix(":commit") && $0.status == nil }) {
+          try await Task.sleep(for: .milliseconds(10))
+        }
+        return ""
+      }
+      #expect(settled != nil, "\(cell.testDescription): a commit was never handled")
+      let n = try await db.document("counters/c").getDocument(source: .server).get("n") as? Int
+      #expect(n == (applied == .once ? 1 : 0), "\(cell.testDescription): the counter is \(n.map(String.init) ?? "missing")")
+    }
+  }
+
+  private static func pathSuffix(_ call: Cell.Call) -> String {
+    switch call {
+    case .get: return "/documents/m/d"
+    case .batchGet: return ":batchGet"
+    case .runQueryStream: return ":runQuery"
+    case .aggregation: return ":runAggregationQuery"
+    case .commit, .transaction, .listen: return ":commit"
+    }
+  }
+
+  /// What each call returns when it succeeds.
+  private static func expectedResult(_ call: Cell.Call) -> String {
+    switch call {
+    case .get: return "n=1"
+    case .batchGet: return "n=1, missing"
+    case .runQueryStream: return "d"
+    case .aggregation: return "count=1"
+    case .commit: return "committed"
+    case .transaction: return "1"
+    case .listen: return ""
+    }
+  }
+
+  /// Makes the call and describes its result.
+  private static func perform(_ call: Cell.Call, db: Firestore, runs: Counter) async throws -> String {
+    switch call {
+    case .get:
+      let snapshot = try await db.document("m/d").getDocument(source: .server)
+      return "n=\(snapshot.get("n") as? Int ?? -1)"
+    case .batchGet:
+      let snapshots = try await db.getAll([db.document("m/d"), db.document("m/missing")])
+      return "n=\(snapshots[0].get("n") as? Int ?? -1), \(snapshots[1].exists ? "exists" : "missing")"
+    case .runQueryStream:
+      var ids: [String] = []
+      for try await document in db.collection("m").stream() { ids.append(document.documentID) }
+      return ids.joined(separator: ",")
+    case .aggregation:
+      return "count=\(try await db.collection("m").count.getAggregation().count ?? -1)"
+    case .commit:
+      try await db.document("counters/c").updateData(["n": FieldValue.increment(Int64(1))])
+      return "committed"
+    case .transaction:
+      let counter = db.document("counters/c")
+      let n = try await db.runTransaction { tx in
+        runs.increment()
+        let n = try await tx.getDocument(counter).get("n") as? Int ?? -1
+        tx.updateData(["n": n + 1], forDocument: counter)
+        return n + 1
+      }
+      return "\(n)"
+    case .listen:
+      return ""
+    }
+  }
+
+  // MARK: - Listen
+
+  /// What a listener believes, rebuilt only from the changes it was told about.
+  private struct Replica {
+    var documents: [String: Int] = [:]
+    var added: [String: Int] = [:]
+    var violations: [String] = []
+
+    mutating func apply(_ snapshot: QuerySnapshot) {
+      for change in snapshot.documentChanges {
+        let id = change.document.documentID
+        let value = change.document.get("n") as? Int ?? -1
+        switch change.type {
+        case .added:
+          if documents[id] != nil { violations.append("added \(id) twice") }
+          added[id, default: 0] += 1
+          documents[id] = value
+        case .modified:
+          if documents[id] == nil { violations.append("modified unknown \(id)") }
+          documents[id] = value
+        case .removed:
+          if documents.removeValue(forKey: id) == nil { violations.append("removed unknown \(id)") }
+        }
+      }
+      let listed = Dictionary(uniqueKeysWithValues: snapshot.documents.map { ($0.documentID, $0.get("n") as? Int ?? -1) })
+      if listed != documents { violations.append("the snapshot lists \(listed), the changes add up to \(documents)") }
+    }
+  }
+
+  /// Listens to collection `m`, has the server end the back channel so that the client
+  /// reopens it into the fault, writes one document while the fault acts and one after,
+  /// and checks that the listener saw each exactly once.
+  private func runListen(_ cell: Cell, server: MockFirestoreServer, db: Firestore, writer: Firestore) async throws {
+    if cell.fault == .delayPastDeadline { await db.listenManager.setBackChannelSilence(Self.shortDeadline) }
+    let limit = Self.deadline + Self.hangAllowance
+    let collector = SnapshotCollector(db.collection("m").snapshots)
+    var replica = Replica()
+    replica.apply(try await collector.next(timeout: limit))
+    #expect(replica.documents == ["d": 1])
+    let handshakes = {
+      server.requestLog.entries.filter { $0.method == "POST" && $0.path.hasSuffix("/Listen/channel") && !$0.query.contains("SID=") }.count
+    }
+    let before = handshakes()
+
+    server.faults.add(cell.rule)
+    server.endListenBackChannels()
+    try await writer.document("m/during").setData(["n": 2])
+    while replica.documents["during"] == nil { replica.apply(try await collector.next(timeout: limit)) }
+    #expect(server.faults.rules.isEmpty, "\(cell.testDescription): the fault was not met twice")
+    try await writer.document("m/after").setData(["n": 3])
+    while replica.documents["after"] == nil { replica.apply(try await collector.next(timeout: limit)) }
+
+    #expect(replica.violations.isEmpty, "\(cell.testDescription): \(replica.violations)")
+    #expect(replica.added == ["d": 1, "during": 1, "after": 1], "\(cell.testDescription): \(replica.added)")
+    #expect(replica.documents == ["d": 1, "during": 2, "after": 3])
+    if case .recovers(let sessions) = cell.outcome {
+      #expect(handshakes() - before == sessions, "\(cell.testDescription): \(handshakes() - before) new sessions")
+    }
+    collector.cancel()
+  }
+}
