@@ -1,11 +1,11 @@
-import Synchronization
+import FirestoreWire
 
 /// Runs work with a hang guard: its outcome, or `nil` when it has none within the limit
 /// (the work is then cancelled and left behind, so a hung call cannot hold the test).
 enum HangGuard {
   static func outcome<T: Sendable>(within limit: Duration, _ work: @escaping @Sendable () async throws -> T) async -> Result<T, any Error>?
   {
-    let once = Mutex<CheckedContinuation<Result<T, any Error>?, Never>?>(nil)
+    let once = Locked<CheckedContinuation<Result<T, any Error>?, Never>?>(nil)
     let resume: @Sendable (Result<T, any Error>?) -> Void = { outcome in
       once.withLock { continuation in
         continuation?.resume(returning: outcome)

@@ -533,7 +533,7 @@ struct HTTPServerTests {
 
   @Test("replaceResponse answers with the given status, Content-Type and raw body, without calling the handler")
   func replaceResponse() throws {
-    let calls = Mutex(0)
+    let calls = Locked(0)
     let handler: MockHTTPServer.Handler = { request in
       calls.withLock { $0 += 1 }
       return echo(request)

@@ -70,8 +70,8 @@ extension QueryConvertible {
           } else {
             // The cache learns the documents in batches, not one transaction per document.
             var unstored: [Document] = []
-            for try await element in query.firestore.rest.streamArray(query.runQueryCall(lowered, consistency: nil)) {
-              let response = try query.firestore.decode("runQuery element") { try RunQueryResponse(json: element) }
+            let call = query.runQueryCall(lowered, consistency: nil)
+            for try await response in query.firestore.rest.streamArray(call, RunQueryResponse.init(jsonBytes:)) {
               if let doc = response.document {
                 continuation.yield(try query.snapshot(doc, readTime: response.readTime))
                 if lowered.structuredQuery.select == nil { unstored.append(doc) }
@@ -112,10 +112,9 @@ extension Query {
     let lowered = try lowered()
     var documents: [QueryDocumentSnapshot] = []
     var readTime: Timestamp?
-    let reply = try await firestore.rest.unary(runQueryCall(lowered, consistency: consistency))
-    guard case .array(let elements) = reply else { throw FirestoreError(.internal, "runQuery reply is not a JSON array") }
-    for element in elements {
-      let response = try firestore.decode("runQuery element") { try RunQueryResponse(json: element) }
+    let elements = try await firestore.rest.unary(
+      runQueryCall(lowered, consistency: consistency), RunQueryResponse.decodeArray)
+    for response in elements {
       if let t = response.readTime { readTime = t }
       if let doc = response.document { documents.append(try snapshot(doc, readTime: response.readTime)) }
     }

@@ -50,12 +50,9 @@ extension Firestore {
       let chunk = Array(unique[start..<min(start + chunkSize, unique.count)])
       start += chunk.count
       let request = BatchGetRequest(documents: chunk, mask: mask, consistency: consistency)
-      let reply = try await rest.unary(.init(method: "POST", path: "documents:batchGet", body: request.json, idempotent: true))
-      guard case .array(let elements) = reply else {
-        throw FirestoreError(.internal, "batchGet reply is not a JSON array")
-      }
-      for element in elements {
-        let response = try decode("batchGet element") { try BatchGetResponse(json: element) }
+      let elements = try await rest.unary(
+        .init(method: "POST", path: "documents:batchGet", body: request.json, idempotent: true), BatchGetResponse.decodeArray)
+      for response in elements {
         switch response.result {
         case .found(let doc): found[doc.name] = (doc, response.readTime)
         case .missing(let name): found[name] = (nil, response.readTime)
@@ -149,8 +146,8 @@ extension DocumentReference {
   private func serverSnapshot() async throws -> DocumentSnapshot {
     var document: Document?
     do {
-      let reply = try await firestore.rest.unary(.init(method: "GET", path: "documents/" + resourcePath.urlEscaped, idempotent: true))
-      document = try firestore.decode("document") { try Document(json: reply) }
+      document = try await firestore.rest.unary(
+        .init(method: "GET", path: "documents/" + resourcePath.urlEscaped, idempotent: true), Document.init(jsonBytes:))
     } catch let error as FirestoreError where error.serverStatus == "NOT_FOUND" {
       document = nil
     }

@@ -6,8 +6,10 @@ import Foundation
 ///
 /// `@unchecked Sendable`: the reader is used by one task at a time — the attempt that reads
 /// the first element hands it over, once finished, to the task that reads the rest.
-final class JSONArrayReader: @unchecked Sendable {
+final class JSONArrayReader<Element: Sendable>: @unchecked Sendable {
   private let response: HTTPResponse
+  /// Reads one element from its bytes.
+  private let decode: @Sendable (UnsafeBufferPointer<UInt8>) throws -> Element
   private let call: RESTClient.Call
   private let client: RESTClient
   private var body: AsyncThrowingStream<Data, any Error>.AsyncIterator
@@ -18,8 +20,12 @@ final class JSONArrayReader: @unchecked Sendable {
   private var start: [UInt8] = []
   private var size = 0
 
-  init(response: HTTPResponse, call: RESTClient.Call, client: RESTClient) {
+  init(
+    response: HTTPResponse, call: RESTClient.Call, client: RESTClient,
+    decode: @escaping @Sendable (UnsafeBufferPointer<UInt8>) throws -> Element
+  ) {
     self.response = response
+    self.decode = decode
     self.call = call
     self.client = client
     body = response.body.makeAsyncIterator()
@@ -31,12 +37,12 @@ final class JSONArrayReader: @unchecked Sendable {
   ///   `unavailable` when the body ends before its closing `]` (cut short); `internal` when
   ///   it is not a JSON array of valid JSON (an empty body, another content type, an object,
   ///   text that does not parse).
-  func next() async throws -> JSONValue? {
+  func next() async throws -> Element? {
     while true {
       if !pending.isEmpty {
         let element = pending.removeFirst()
         do {
-          return try JSONParser.parse(element)
+          return try element.withUnsafeBufferPointer { try decode($0) }
         } catch let error as WireFormatError {
           throw malformed(cutShort: false, detail: error)
         }
@@ -69,7 +75,7 @@ final class JSONArrayReader: @unchecked Sendable {
   }
 
   /// The body ended: fine after the closing `]`, else the reply is cut short or not an array.
-  private func end() throws -> JSONValue? {
+  private func end() throws -> Element? {
     if splitter.leadingObject != nil {
       throw malformed(cutShort: false, detail: WireFormatError("the reply is a JSON object, not the JSON array expected"))
     }

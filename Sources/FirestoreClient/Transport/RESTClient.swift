@@ -54,11 +54,20 @@ final class RESTClient: Sendable {
   ///   its outcome open (`unavailable`, `deadlineExceeded`, `internal`, `unknown`) comes
   ///   with a message that says so, unless the request provably never went out.
   func unary(_ call: Call) async throws -> JSONValue {
+    try await unary(call) { try JSONParser.parse($0) }
+  }
+
+  /// Sends a call and decodes its reply's bytes with `decode`, which reads them straight
+  /// into model types (the hot reads: documents, queries, batch gets); otherwise as
+  /// ``unary(_:)``. A reply `decode` rejects is a malformed reply.
+  func unary<T: Sendable>(
+    _ call: Call, _ decode: @escaping @Sendable (UnsafeBufferPointer<UInt8>) throws -> T
+  ) async throws -> T {
     do {
       return try await withRetries(call) { response in
         let data = try await response.collectBody()
         do {
-          return try JSONParser.parse(data)
+          return try data.withUnsafeBytes { try decode($0.bindMemory(to: UInt8.self)) }
         } catch let error as WireFormatError {
           throw self.malformedReply(
             call, response, start: data.prefix(ReplyProblem.excerptBytes), size: data.count, cutShort: JSONParser.isCutShort(data),
@@ -82,11 +91,18 @@ final class RESTClient: Sendable {
   /// until then nothing was handed out, so a failure may start the call over. A failure
   /// after that ends the stream with the error.
   func streamArray(_ call: Call) -> AsyncThrowingStream<JSONValue, any Error> {
+    streamArray(call) { try JSONParser.parse($0) }
+  }
+
+  /// As ``streamArray(_:)``, with each element read by `decode` straight from its bytes.
+  func streamArray<Element: Sendable>(
+    _ call: Call, _ decode: @escaping @Sendable (UnsafeBufferPointer<UInt8>) throws -> Element
+  ) -> AsyncThrowingStream<Element, any Error> {
     AsyncThrowingStream { continuation in
       let task = Task {
         do {
           let (reader, first) = try await self.withRetries(call) { response in
-            let reader = JSONArrayReader(response: response, call: call, client: self)
+            let reader = JSONArrayReader(response: response, call: call, client: self, decode: decode)
             return (reader, try await reader.next())
           }
           if let first {

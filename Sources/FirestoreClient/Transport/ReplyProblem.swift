@@ -42,7 +42,11 @@ struct ReplyProblem {
     if isIncomplete {
       return "the JSON reply is cut short: it ends after \(size) bytes, inside a value (HTTP \(status)); it starts: \(excerpt)"
     }
-    return "the reply is not valid JSON (HTTP \(status), \(type)): \(detail ?? "it does not parse"); it starts: \(excerpt)"
+    // The wire decoder also rejects valid JSON of the wrong shape (a missing name, an
+    // object where an array belongs): that is not a JSON syntax problem.
+    let syntax = detail.map { $0.hasPrefix("invalid JSON") } ?? true
+    let what = syntax ? "not valid JSON" : "not the JSON Firestore sends here"
+    return "the reply is \(what) (HTTP \(status), \(type)): \(detail ?? "it does not parse"); it starts: \(excerpt)"
   }
 
   /// The start of the body as one line of text.

@@ -52,34 +52,42 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
   ///
   /// - Throws: ``WireFormatError`` naming the text when it is not RFC 3339.
   public init(rfc3339 text: String) throws {
-    let b = Array(text.utf8)
-    let fail = WireFormatError("invalid RFC 3339 timestamp \"\(text)\"")
+    var text = text
+    self = try text.withUTF8 { try Timestamp(rfc3339Bytes: $0) }
+  }
+
+  /// Parses RFC 3339 text given as UTF-8 bytes (what ``init(rfc3339:)`` does, without
+  /// making a `String` first: the wire decoder reads timestamps straight from a response).
+  package init(rfc3339Bytes b: UnsafeBufferPointer<UInt8>) throws {
+    func fail() -> WireFormatError {
+      WireFormatError("invalid RFC 3339 timestamp \"\(String(decoding: b, as: UTF8.self))\"")
+    }
     func digits(_ start: Int, _ count: Int) throws -> Int64 {
-      guard start + count <= b.count else { throw fail }
+      guard start + count <= b.count else { throw fail() }
       var v: Int64 = 0
       for i in start..<start + count {
-        guard b[i] >= 0x30 && b[i] <= 0x39 else { throw fail }
+        guard b[i] >= 0x30 && b[i] <= 0x39 else { throw fail() }
         v = v * 10 + Int64(b[i] - 0x30)
       }
       return v
     }
-    func expect(_ i: Int, _ chars: Character...) throws {
-      guard i < b.count, chars.contains(where: { $0.asciiValue == b[i] }) else { throw fail }
+    func expect(_ i: Int, _ char: UInt8, or other: UInt8? = nil, or third: UInt8? = nil) throws {
+      guard i < b.count, b[i] == char || b[i] == other || b[i] == third else { throw fail() }
     }
     let year = try digits(0, 4)
-    try expect(4, "-")
+    try expect(4, UInt8(ascii: "-"))
     let month = try digits(5, 2)
-    try expect(7, "-")
+    try expect(7, UInt8(ascii: "-"))
     let day = try digits(8, 2)
-    try expect(10, "T", "t", " ")
+    try expect(10, UInt8(ascii: "T"), or: UInt8(ascii: "t"), or: UInt8(ascii: " "))
     let hour = try digits(11, 2)
-    try expect(13, ":")
+    try expect(13, UInt8(ascii: ":"))
     let minute = try digits(14, 2)
-    try expect(16, ":")
+    try expect(16, UInt8(ascii: ":"))
     let second = try digits(17, 2)
     guard (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year),
       hour < 24, minute < 60, second < 61
-    else { throw fail }
+    else { throw fail() }
     var i = 19
     var nanos: Int64 = 0
     if i < b.count, b[i] == UInt8(ascii: ".") {
@@ -90,25 +98,25 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         count += 1
         i += 1
       }
-      guard count > 0 else { throw fail }
+      guard count > 0 else { throw fail() }
       for _ in min(count, 9)..<9 { nanos *= 10 }
     }
     var offset: Int64 = 0
-    guard i < b.count else { throw fail }
+    guard i < b.count else { throw fail() }
     if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {
       i += 1
     } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
       let sign: Int64 = b[i] == UInt8(ascii: "+") ? 1 : -1
       let oh = try digits(i + 1, 2)
-      try expect(i + 3, ":")
+      try expect(i + 3, UInt8(ascii: ":"))
       let om = try digits(i + 4, 2)
-      guard oh < 24, om < 60 else { throw fail }
+      guard oh < 24, om < 60 else { throw fail() }
       offset = sign * (oh * 3600 + om * 60)
       i += 6
     } else {
-      throw fail
+      throw fail()
     }
-    guard i == b.count else { throw fail }
+    guard i == b.count else { throw fail() }
     let days = Self.daysFromCivil(year: year, month: month, day: day)
     let secs = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset
     self.init(seconds: secs, nanoseconds: Int32(nanos))

@@ -112,16 +112,21 @@ extension Value {
 
   static func double(from json: JSONValue, member: String) throws -> Double {
     switch json {
-    case .number(let s), .string(let s):
-      switch s {
-      case "NaN": return .nan
-      case "Infinity": return .infinity
-      case "-Infinity": return -.infinity
-      default:
-        guard let d = Double(s) else { throw WireFormatError("\(member) \"\(s)\" is not a number") }
-        return d
-      }
+    case .number(let s), .string(let s): return try double(text: s, member: member)
     default: throw mismatch(member, json)
+    }
+  }
+
+  /// A double from its JSON number text or the strings Firestore uses for the values JSON
+  /// numbers cannot hold (`"NaN"`, `"Infinity"`, `"-Infinity"`).
+  static func double(text s: String, member: String) throws -> Double {
+    switch s {
+    case "NaN": return .nan
+    case "Infinity": return .infinity
+    case "-Infinity": return -.infinity
+    default:
+      guard let d = Double(s) else { throw WireFormatError("\(member) \"\(s)\" is not a number") }
+      return d
     }
   }
 

@@ -1,0 +1,92 @@
+extension RunQueryResponse {
+  /// Reads one `:runQuery` element straight from JSON text, as ``init(json:)`` reads it
+  /// from a parsed tree; members it does not know (`explainMetrics`, …) are checked and
+  /// skipped.
+  package init(reading reader: inout JSONReader) throws {
+    guard reader.peek() == UInt8(ascii: "{") else {
+      throw WireFormatError("RunQueryResponse must be a JSON object, got \(reader.nextKindName())")
+    }
+    self.init()
+    guard try reader.beginObject() else { return }
+    repeat {
+      switch try reader.readKey() {
+      case "document": document = try Document(reading: &reader)
+      case "readTime": readTime = try reader.readTimestamp("readTime")
+      case "transaction": transaction = try reader.readString("transaction")
+      case "skippedResults":
+        let text = try reader.readNumberOrStringText("skippedResults")
+        guard let count = Int64(text) else { throw WireFormatError("skippedResults \"\(text)\" is not an integer") }
+        skippedResults = count
+      case "done": done = try reader.readBool("done")
+      default: try reader.skipValue()
+      }
+    } while try reader.nextMember()
+  }
+
+  /// Decodes one element from a complete JSON text (a piece of a streamed reply).
+  package init(jsonBytes bytes: UnsafeBufferPointer<UInt8>) throws {
+    var reader = JSONReader(bytes)
+    self = try RunQueryResponse(reading: &reader)
+    try reader.finish()
+  }
+
+  /// Decodes a whole `:runQuery` reply: a JSON array of elements.
+  ///
+  /// ```swift
+  /// let elements = try body.withUnsafeBytes { try RunQueryResponse.decodeArray($0.bindMemory(to: UInt8.self)) }
+  /// ```
+  package static func decodeArray(_ bytes: UnsafeBufferPointer<UInt8>) throws -> [RunQueryResponse] {
+    var reader = JSONReader(bytes)
+    var elements: [RunQueryResponse] = []
+    if try reader.beginArray("a runQuery reply") {
+      repeat { elements.append(try RunQueryResponse(reading: &reader)) } while try reader.nextElement()
+    }
+    try reader.finish()
+    return elements
+  }
+}
+
+extension BatchGetResponse {
+  /// Reads one `:batchGet` element straight from JSON text, as ``init(json:)`` reads it.
+  package init(reading reader: inout JSONReader) throws {
+    guard reader.peek() == UInt8(ascii: "{") else {
+      throw WireFormatError("BatchGetDocumentsResponse must be a JSON object, got \(reader.nextKindName())")
+    }
+    var found: Document?
+    var missing: String?
+    var transaction: String?
+    var readTime: Timestamp?
+    if try reader.beginObject() {
+      repeat {
+        switch try reader.readKey() {
+        case "found": found = try Document(reading: &reader)
+        case "missing": missing = try reader.readString("missing")
+        case "transaction": transaction = try reader.readString("transaction")
+        case "readTime": readTime = try reader.readTimestamp("readTime")
+        default: try reader.skipValue()
+        }
+      } while try reader.nextMember()
+    }
+    // The same precedence as the tree decoder: found, then missing, then transaction.
+    if let found {
+      self.init(result: .found(found), readTime: readTime)
+    } else if let missing {
+      self.init(result: .missing(missing), readTime: readTime)
+    } else if let transaction {
+      self.init(result: .transaction(transaction), readTime: readTime)
+    } else {
+      throw WireFormatError("a batchGet element needs found, missing or transaction")
+    }
+  }
+
+  /// Decodes a whole `:batchGet` reply: a JSON array of elements.
+  package static func decodeArray(_ bytes: UnsafeBufferPointer<UInt8>) throws -> [BatchGetResponse] {
+    var reader = JSONReader(bytes)
+    var elements: [BatchGetResponse] = []
+    if try reader.beginArray("a batchGet reply") {
+      repeat { elements.append(try BatchGetResponse(reading: &reader)) } while try reader.nextElement()
+    }
+    try reader.finish()
+    return elements
+  }
+}
