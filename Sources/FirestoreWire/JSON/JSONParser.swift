@@ -166,141 +166,16 @@ public struct JSONParser {
   }
 
   private mutating func parseNumber() throws -> String {
-    let start = position
-    if bytes[position] == UInt8(ascii: "-") { position += 1 }
-    guard position < bytes.count, isDigit(bytes[position]) else { throw error("invalid number") }
-    if bytes[position] == UInt8(ascii: "0") {
-      position += 1
-    } else {
-      while position < bytes.count, isDigit(bytes[position]) { position += 1 }
-    }
-    if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
-      position += 1
-      guard position < bytes.count, isDigit(bytes[position]) else { throw error("invalid number") }
-      while position < bytes.count, isDigit(bytes[position]) { position += 1 }
-    }
-    if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
-      position += 1
-      if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
-        position += 1
-      }
-      guard position < bytes.count, isDigit(bytes[position]) else { throw error("invalid number") }
-      while position < bytes.count, isDigit(bytes[position]) { position += 1 }
-    }
-    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    var reader = JSONReader(bytes, at: position)
+    defer { position = reader.position }
+    return try reader.readNumberText()
   }
 
-  private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-
+  /// Strings go through ``JSONReader``, the one place escapes and UTF-8 are checked; its
+  /// position after a failure tells ``isCutShort(_:)`` where the text went wrong.
   private mutating func parseString() throws -> String {
-    position += 1  // opening quote
-    let start = position
-    // Fast path: no escapes, so the bytes between the quotes are the string.
-    while position < bytes.count {
-      let byte = bytes[position]
-      if byte == UInt8(ascii: "\"") {
-        let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
-        position += 1
-        return try validatedString(slice)
-      }
-      if byte == UInt8(ascii: "\\") { break }
-      if byte < 0x20 { throw error("control character in string") }
-      position += 1
-    }
-    var scalars = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<position]))
-    while position < bytes.count {
-      let byte = bytes[position]
-      if byte == UInt8(ascii: "\"") {
-        position += 1
-        return try scalars.withUnsafeBufferPointer { try validatedString($0) }
-      }
-      if byte < 0x20 { throw error("control character in string") }
-      if byte != UInt8(ascii: "\\") {
-        scalars.append(byte)
-        position += 1
-        continue
-      }
-      position += 1
-      guard position < bytes.count else { break }
-      let escape = bytes[position]
-      position += 1
-      switch escape {
-      case UInt8(ascii: "\""): scalars.append(0x22)
-      case UInt8(ascii: "\\"): scalars.append(0x5C)
-      case UInt8(ascii: "/"): scalars.append(0x2F)
-      case UInt8(ascii: "b"): scalars.append(0x08)
-      case UInt8(ascii: "f"): scalars.append(0x0C)
-      case UInt8(ascii: "n"): scalars.append(0x0A)
-      case UInt8(ascii: "r"): scalars.append(0x0D)
-      case UInt8(ascii: "t"): scalars.append(0x09)
-      case UInt8(ascii: "u"):
-        var code = try parseHex4()
-        if (0xD800...0xDBFF).contains(code) {
-          // A high surrogate must be followed by an escaped low surrogate.
-          if position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") {
-            position += 2
-            let low = try parseHex4()
-            guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired UTF-16 surrogate") }
-            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-          } else {
-            throw error("unpaired UTF-16 surrogate")
-          }
-        } else if (0xDC00...0xDFFF).contains(code) {
-          throw error("unpaired UTF-16 surrogate")
-        }
-        appendUTF8(code, to: &scalars)
-      default:
-        position -= 1  // at the escape's letter: a wrong byte, not the text ending early
-        throw error("invalid escape")
-      }
-    }
-    throw error("unterminated string")
-  }
-
-  private func validatedString(_ slice: UnsafeBufferPointer<UInt8>) throws -> String {
-    guard let string = String(validating: slice, as: UTF8.self) else {
-      throw error("string is not valid UTF-8")
-    }
-    return string
-  }
-
-  private mutating func parseHex4() throws -> UInt32 {
-    guard position + 4 <= bytes.count else {
-      position = bytes.count
-      throw error("truncated \\u escape")
-    }
-    var value: UInt32 = 0
-    for _ in 0..<4 {
-      let byte = bytes[position]
-      let digit: UInt32
-      switch byte {
-      case 0x30...0x39: digit = UInt32(byte - 0x30)
-      case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
-      case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
-      default: throw error("invalid \\u escape")
-      }
-      value = value << 4 | digit
-      position += 1
-    }
-    return value
-  }
-
-  private func appendUTF8(_ code: UInt32, to out: inout [UInt8]) {
-    switch code {
-    case 0..<0x80:
-      out.append(UInt8(code))
-    case 0x80..<0x800:
-      out.append(UInt8(0xC0 | (code >> 6)))
-      out.append(UInt8(0x80 | (code & 0x3F)))
-    case 0x800..<0x10000:
-      out.append(UInt8(0xE0 | (code >> 12)))
-      out.append(UInt8(0x80 | ((code >> 6) & 0x3F)))
-      out.append(UInt8(0x80 | (code & 0x3F)))
-    default:
-      out.append(UInt8(0xF0 | (code >> 18)))
-      out.append(UInt8(0x80 | ((code >> 12) & 0x3F)))
-      out.append(UInt8(0x80 | ((code >> 6) & 0x3F)))
-      out.append(UInt8(0x80 | (code & 0x3F)))
-    }
+    var reader = JSONReader(bytes, at: position)
+    defer { position = reader.position }
+    return try reader.readString()
   }
 }

@@ -25,10 +25,11 @@ package struct JSONReader: ~Copyable {
   package private(set) var position = 0
   private var depth = 0
 
-  /// Reads `buffer`, which must outlive the reader.
-  package init(_ buffer: UnsafeBufferPointer<UInt8>) {
+  /// Reads `buffer`, which must outlive the reader, from offset `position`.
+  package init(_ buffer: UnsafeBufferPointer<UInt8>, at position: Int = 0) {
     base = buffer.baseAddress
     count = buffer.count
+    self.position = position
   }
 
   /// A JSON-level error at the current position.
@@ -369,7 +370,9 @@ package struct JSONReader: ~Copyable {
       case UInt8(ascii: "r"): out.append(0x0D)
       case UInt8(ascii: "t"): out.append(0x09)
       case UInt8(ascii: "u"): try appendUnicodeEscape(to: &out)
-      default: throw error("invalid escape")
+      default:
+        position -= 1  // at the escape's letter: a wrong byte, not text that ends early
+        throw error("invalid escape")
       }
     }
     throw error("unterminated string")
@@ -408,7 +411,10 @@ package struct JSONReader: ~Copyable {
   }
 
   private mutating func readHex4() throws -> UInt32 {
-    guard position + 4 <= count else { throw error("truncated \\u escape") }
+    guard position + 4 <= count else {
+      position = count  // the text ends inside the escape
+      throw error("truncated \\u escape")
+    }
     var value: UInt32 = 0
     for _ in 0..<4 {
       let b = byte(at: position)
