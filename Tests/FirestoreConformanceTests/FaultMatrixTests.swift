@@ -292,33 +292,6 @@ struct FaultMatrixTests {
 
   // MARK: - Listen
 
-  /// What a listener believes, rebuilt only from the changes it was told about.
-  private struct Replica {
-    var documents: [String: Int] = [:]
-    var added: [String: Int] = [:]
-    var violations: [String] = []
-
-    mutating func apply(_ snapshot: QuerySnapshot) {
-      for change in snapshot.documentChanges {
-        let id = change.document.documentID
-        let value = change.document.get("n") as? Int ?? -1
-        switch change.type {
-        case .added:
-          if documents[id] != nil { violations.append("added \(id) twice") }
-          added[id, default: 0] += 1
-          documents[id] = value
-        case .modified:
-          if documents[id] == nil { violations.append("modified unknown \(id)") }
-          documents[id] = value
-        case .removed:
-          if documents.removeValue(forKey: id) == nil { violations.append("removed unknown \(id)") }
-        }
-      }
-      let listed = Dictionary(uniqueKeysWithValues: snapshot.documents.map { ($0.documentID, $0.get("n") as? Int ?? -1) })
-      if listed != documents { violations.append("the snapshot lists \(listed), the changes add up to \(documents)") }
-    }
-  }
-
   /// Listens to collection `m`, has the server end the back channel so that the client
   /// reopens it into the fault, writes one document while the fault acts and one after,
   /// and checks that the listener saw each exactly once.
@@ -326,7 +299,7 @@ struct FaultMatrixTests {
     if cell.fault == .delayPastDeadline { await db.listenManager.setBackChannelSilence(Self.shortDeadline) }
     let limit = Self.deadline + Self.hangAllowance
     let collector = SnapshotCollector(db.collection("m").snapshots)
-    var replica = Replica()
+    var replica = ListenReplica(field: "n")
     replica.apply(try await collector.next(timeout: limit))
     #expect(replica.documents == ["d": 1])
     let handshakes = {

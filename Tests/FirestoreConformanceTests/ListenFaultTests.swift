@@ -9,31 +9,6 @@ import Testing
 /// consistent story that ends in the server's state.
 @Suite("Listen under injected faults")
 struct ListenFaultTests {
-  /// What a listener believes, rebuilt only from the changes it was told about.
-  private struct Replica {
-    var documents: [String: Int] = [:]
-    var violations: [String] = []
-
-    mutating func apply(_ snapshot: QuerySnapshot) {
-      for change in snapshot.documentChanges {
-        let id = change.document.documentID
-        let value = change.document.get("v") as? Int ?? -1
-        switch change.type {
-        case .added:
-          if documents[id] != nil { violations.append("added \(id) twice") }
-          documents[id] = value
-        case .modified:
-          if documents[id] == nil { violations.append("modified unknown \(id)") }
-          documents[id] = value
-        case .removed:
-          if documents.removeValue(forKey: id) == nil { violations.append("removed unknown \(id)") }
-        }
-      }
-      let listed = Dictionary(uniqueKeysWithValues: snapshot.documents.map { ($0.documentID, $0.get("v") as? Int ?? -1) })
-      if listed != documents { violations.append("snapshot lists \(listed.count) documents, changes add up to \(documents.count)") }
-    }
-  }
-
   @Test("random back-channel drops over 120 writes: no duplicate, unknown or lost change; the end state matches")
   func dropsDuringWrites() async throws {
     let server = try MockFirestoreServer.start()
@@ -45,8 +20,8 @@ struct ListenFaultTests {
     // Two listeners on one session: all items, and a filtered view that documents enter and leave.
     let all = SnapshotCollector(items.snapshots)
     let even = SnapshotCollector(items.whereField("even", isEqualTo: true).snapshots)
-    var allReplica = Replica()
-    var evenReplica = Replica()
+    var allReplica = ListenReplica(field: "v")
+    var evenReplica = ListenReplica(field: "v")
     allReplica.apply(try await all.next())
     evenReplica.apply(try await even.next())
 
