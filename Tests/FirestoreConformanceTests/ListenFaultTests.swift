@@ -75,7 +75,9 @@ struct ListenFaultTests {
     while evenReplica.documents != expectedEven { evenReplica.apply(try await even.next(timeout: .seconds(20))) }
     #expect(allReplica.violations.isEmpty, "\(allReplica.violations)")
     #expect(evenReplica.violations.isEmpty, "\(evenReplica.violations)")
-    #expect(server.listenSessionCount <= 1)
+    // One session left: one the client gave up on (a handshake answered late under a slow
+    // run) is terminated in the background.
+    try await eventually("one listen session on the server") { server.listenSessionCount <= 1 }
     // The cuts really happened: every one made the client open another back channel.
     #expect(cuts >= 10)
     #expect(server.requestLog.count(matching: "/Listen/channel", method: "GET") - getsBefore >= cuts)
