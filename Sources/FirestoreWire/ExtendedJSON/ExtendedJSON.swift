@@ -178,9 +178,8 @@ public enum ExtendedJSON {
       }
     case "$timestamp":
       guard case .string(let s) = payload, let t = try? Timestamp(rfc3339: s) else {
-        throw bad("an RFC 3339 time such as \"2024-01-02T03:04:05.123456Z\"")
+        throw bad("an RFC 3339 time in the years 1 to 9999, such as \"2024-01-02T03:04:05.123456Z\"")
       }
-      guard t.isInFirestoreRange else { throw bad("a time in the years 1 to 9999") }
       return .value(.timestamp(t))
     case "$bytes":
       guard case .string(let s) = payload, let data = Value.decodeBase64(s) else { throw bad("a base64 string") }
