@@ -52,6 +52,10 @@ extension CLITests {
         (["get"], "'get' takes at least 1 argument"),
         (["get", "articles"], "'articles' is a collection path"),
         (["get", "a//b"], "bad path 'a//b'"),
+        // Split on the "/" byte as the server does: three segments, although Swift glues
+        // the combining mark onto the slash before it.
+        (["get", "c/d/\u{301}e"], "'c/d/\u{301}e' is a collection path"),
+        (["get", "c/__\u{301}x__"], "'__\u{301}x__' is not a valid ID"),
         (["add", "a/b", "{}"], "'a/b' is a document path"),
         (["query", "articles", "--where", "a =~ 1"], "unknown operator '=~'"),
         (["query", "articles", "--where", "a =="], "needs three parts"),

@@ -26,6 +26,30 @@ struct PathTests {
     #expect(throws: FirestoreError.self) { try text.fieldPath() }
   }
 
+  // Found by fuzzing (Fuzz/corpus/paths/crash-dot-combining-mark.txt): paths were split
+  // and checked as Swift Characters, and a combining mark right after a "." or "/" forms
+  // one Character with it, so the separator went unseen; the server splits on the byte.
+  @Test("a separator followed by a combining mark separates, as on the server")
+  func combiningMarks() throws {
+    func scalars(_ path: FieldPath) -> [[UInt32]] { path.segments.map { $0.unicodeScalars.map(\.value) } }
+    #expect(scalars(try "de.\u{301}ep2".fieldPath()) == [[0x64, 0x65], [0x301, 0x65, 0x70, 0x32]])
+    #expect(throws: FirestoreError.self) { try "a/\u{301}b".fieldPath() }
+    #expect(throws: FirestoreError.self) { try "a.__\u{301}x__".fieldPath() }
+    #expect(try FieldPath.parse(canonical: FieldPath(["a", "\u{301}"]).canonicalString).segments.count == 2)
+
+    let (db, _) = Offline.noNetwork()
+    // Three segments for the server, so not a document path.
+    #expect(db.document("c/a/\u{301}b").pathError != nil)
+    #expect(db.collection("c/\u{301}d/e").path == "c/\u{301}d/e")
+    #expect(db.collection("c").document("\u{301}d").parent.path == "c")
+    // The server reserves "__\u{301}x__" (its bytes match __.*__).
+    #expect(db.collection("c").document("__\u{301}x__").pathError != nil)
+    // A name from the server with such an ID maps to the right reference.
+    let ref = try db.reference(forName: "projects/p/databases/(default)/documents/c/\u{301}d")
+    #expect(ref.parent.path == "c")
+    #expect(ref.documentID.unicodeScalars.map(\.value) == [0x301, 0x64])
+  }
+
   @Test("URL escaping keeps IDs intact")
   func escaping() {
     #expect(ResourcePath.escapeSegment("a b%c?d#e+f/é") == "a%20b%25c%3Fd%23e%2Bf%2F%C3%A9")

@@ -48,6 +48,26 @@ struct ExtendedJSONTests {
     }
   }
 
+  // Found by fuzzing (Fuzz/corpus/extended_json/crash-reference-empty-segment.json): a full
+  // name with an empty segment was accepted, then printed as a relative path that does not
+  // read back; and a reference into a collection named "projects" printed as a relative
+  // path that reads back as another database's full name.
+  @Test("every reference the CLI prints reads back as the same reference")
+  func referencesReadBack() throws {
+    let malformed = #"{"$reference":"projects/p/databases/(default)/documents//a/b/c/d"}"#
+    #expect(throws: WireFormatError.self) { try decode(malformed) }
+    #expect(throws: WireFormatError.self) { try decode(#"{"$reference":"projects/p/databases/(default)/documents/a"}"#) }
+    #expect(throws: WireFormatError.self) { try decode(#"{"$reference":"projects/p/databases"}"#) }
+    for name in [
+      root + "/projects/x", root + "/projects/x/projects/y", root + "/a/\u{301}b", root + "/\u{301}a/b",
+      "projects/q/databases/(default)/documents/a/b",
+    ] {
+      let written = text(.reference(name))
+      #expect(try decode(written) == .reference(name), "\(written)")
+    }
+    #expect(text(.reference(root + "/projects/x")) == #"{"$reference":"projects/p/databases/(default)/documents/projects/x"}"#)
+  }
+
   @Test("numbers: no dot or exponent is an integer, otherwise a double")
   func numbers() throws {
     #expect(try decode("5") == .integer(5))

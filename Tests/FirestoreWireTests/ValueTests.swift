@@ -80,6 +80,27 @@ struct TimestampTests {
     #expect(throws: WireFormatError.self) { try Timestamp(rfc3339: text) }
   }
 
+  // Found while writing the wire_json fuzz target, whose round-trip property rejects it
+  // (Fuzz/corpus/wire_json/hand-timestamp-offset-*.json): the offset could move an instant
+  // out of years 1 to 9999, and the decoded value was then written as "00-1-12-31T23:00:00Z"
+  // or "10000-01-01T00:59:59Z", which no parser reads back.
+  @Test(
+    "accepts only instants that it can write back (years 1 to 9999 in UTC)",
+    arguments: ["0000-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00", "0000-12-31T23:59:59Z"])
+  func outOfRange(text: String) throws {
+    #expect(throws: WireFormatError.self) { try Timestamp(rfc3339: text) }
+    #expect(throws: WireFormatError.self) { try Value(json: JSONParser.parse(#"{"timestampValue":"\#(text)"}"#)) }
+  }
+
+  @Test("the range's ends read back from any offset")
+  func rangeEnds() throws {
+    let first = try Timestamp(rfc3339: "0001-01-01T01:00:00+01:00")
+    #expect(first.seconds == Timestamp.minimumSeconds && first.rfc3339 == "0001-01-01T00:00:00Z")
+    let last = try Timestamp(rfc3339: "9999-12-31T22:59:59.999999999-01:00")
+    #expect(last.rfc3339 == "9999-12-31T23:59:59.999999999Z")
+    #expect(try Timestamp(rfc3339: last.rfc3339) == last)
+  }
+
   @Test("normalises nanoseconds and orders chronologically")
   func normalises() {
     #expect(Timestamp(seconds: 0, nanoseconds: -1) == Timestamp(seconds: -1, nanoseconds: 999_999_999))

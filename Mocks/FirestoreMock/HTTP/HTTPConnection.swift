@@ -22,13 +22,15 @@ final class HTTPConnection {
 
   private let fd: Int32
   private let runtime: MockHTTPServerRuntime
-  private var input: HTTPInputBuffer
+  private var reader: HTTPRequestReader<HTTPSocketSource>
   private var configuration: MockHTTPServerConfiguration { runtime.configuration }
 
   init(fd: Int32, runtime: MockHTTPServerRuntime) {
     self.fd = fd
     self.runtime = runtime
-    self.input = HTTPInputBuffer(fd: fd, wake: runtime.wakeRead, timeoutMilliseconds: runtime.configuration.idleTimeoutMilliseconds)
+    self.reader = HTTPRequestReader(
+      source: HTTPSocketSource(fd: fd, wake: runtime.wakeRead, timeoutMilliseconds: runtime.configuration.idleTimeoutMilliseconds),
+      configuration: runtime.configuration)
   }
 
   /// Serves requests until the connection ends. The caller closes the descriptor.
@@ -41,10 +43,9 @@ final class HTTPConnection {
   }
 
   private func serveOne() -> Outcome {
-    input.compact()
     let head: HTTPRequestHead
     do {
-      head = try HTTPRequestHead.parse(try input.readHeadLines(limit: configuration.maximumHeadBytes))
+      head = try reader.readHead()
     } catch let error as HTTPRequestError {
       return reject(error, head: nil)
     } catch {
@@ -53,12 +54,12 @@ final class HTTPConnection {
 
     let body: [UInt8]
     do {
-      let framing = try head.bodyFraming(maximumBodyBytes: configuration.maximumBodyBytes)
+      let framing = try reader.framing(of: head)
       // libcurl holds back bodies over 1 MiB until it sees this (or a 1 s timeout).
       if head.expectsContinue && framing != .none {
         guard HTTPSocket.sendAll(fd, HTTPResponseHead.continueBytes[...]) else { return .closeQuietly }
       }
-      body = try readBody(framing)
+      body = try reader.readBody(framing)
     } catch let error as HTTPRequestError {
       return reject(error, head: head)
     } catch {
@@ -91,43 +92,6 @@ final class HTTPConnection {
 
     let keepAlive = head.wantsKeepAlive && !head.hasConflictingFraming && !plan.closesConnection && !runtime.isStopping
     return write(response, method: head.method, minorVersion: head.minorVersion, keepAlive: keepAlive, plan: plan)
-  }
-
-  private func readBody(_ framing: HTTPRequestHead.BodyFraming) throws -> [UInt8] {
-    switch framing {
-    case .none: return []
-    case .length(let count): return try input.readExactly(count)
-    case .chunked: return try readChunkedBody()
-    }
-  }
-
-  private func readChunkedBody() throws -> [UInt8] {
-    let badSize = HTTPRequestError.badRequest("Invalid chunk size.")
-    var body: [UInt8] = []
-    while true {
-      let (line, _) = try input.readLine(limit: configuration.maximumChunkLineBytes, tooLong: badSize)
-      // Chunk extensions (";name=value") are allowed and ignored.
-      var digits = line.prefix { $0 != UInt8(ascii: ";") }
-      while let last = digits.last, last == 0x20 || last == 0x09 { digits = digits.dropLast() }
-      guard !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16),
-        digits.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") })
-      else { throw badSize }
-      if size == 0 { break }
-      if body.count + size > configuration.maximumBodyBytes {
-        throw HTTPRequestError.payloadTooLarge(limit: configuration.maximumBodyBytes)
-      }
-      body.append(contentsOf: try input.readExactly(size))
-      let (end, _) = try input.readLine(limit: 2, tooLong: HTTPRequestError.badRequest("Chunk data longer than its size."))
-      guard end.isEmpty else { throw HTTPRequestError.badRequest("Chunk data longer than its size.") }
-    }
-    // Trailer fields are read and ignored, under the same limit as the head.
-    let tooLarge = HTTPRequestError.badRequest("Trailer block exceeds \(configuration.maximumHeadBytes) bytes.")
-    var used = 0
-    while true {
-      let (line, consumed) = try input.readLine(limit: configuration.maximumHeadBytes - used, tooLong: tooLarge)
-      used += consumed
-      if line.isEmpty { return body }
-    }
   }
 
   /// Answers a request the server itself refuses, then ends the connection.

@@ -1,26 +1,13 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Buffered reading from one connection: lines for the head and chunk sizes, exact byte
-/// counts for bodies. Every wait also watches the server's stop pipe and the idle timeout.
-struct HTTPInputBuffer {
-  private let fd: Int32
-  private let wake: Int32
-  private let timeoutMilliseconds: Int
+/// counts for bodies. The bytes come from `Source` (the socket, or chunks in memory).
+struct HTTPInputBuffer<Source: HTTPByteSource> {
+  private var source: Source
   private var buffer: [UInt8] = []
   /// Bytes before `start` have been consumed.
   private var start = 0
-  private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
 
-  init(fd: Int32, wake: Int32, timeoutMilliseconds: Int) {
-    self.fd = fd
-    self.wake = wake
-    self.timeoutMilliseconds = timeoutMilliseconds
+  init(source: Source) {
+    self.source = source
   }
 
   /// Whether unconsumed bytes are buffered (pipelined input).
@@ -67,7 +54,9 @@ struct HTTPInputBuffer {
   /// Reads exactly `count` bytes.
   mutating func readExactly(_ count: Int) throws -> [UInt8] {
     var out: [UInt8] = []
-    out.reserveCapacity(count)
+    // Not the whole declared length up front: a client could announce megabytes and send
+    // nothing, on many connections.
+    out.reserveCapacity(min(count, 256 * 1024))
     while true {
       let take = min(count - out.count, buffer.count - start)
       out.append(contentsOf: buffer[start..<start + take])
@@ -91,22 +80,8 @@ struct HTTPInputBuffer {
     }
   }
 
-  /// Appends whatever the socket has next, waiting for it.
+  /// Appends whatever the source has next, waiting for it.
   private mutating func fill() throws {
-    switch HTTPSocket.waitReadable(fd, wake: wake, timeoutMilliseconds: timeoutMilliseconds) {
-    case .woken: throw HTTPReadError.stopped
-    case .timedOut: throw HTTPReadError.timedOut
-    case .readable: break
-    }
-    while true {
-      let fd = self.fd
-      let received = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-      if received > 0 {
-        buffer.append(contentsOf: scratch[0..<received])
-        return
-      }
-      if received < 0 && errno == EINTR { continue }
-      throw HTTPReadError.closed
-    }
+    try source.read(into: &buffer)
   }
 }

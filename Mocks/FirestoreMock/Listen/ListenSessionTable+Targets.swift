@@ -102,10 +102,10 @@ extension ListenSessionTable {
       return try store.get(database, paths: paths, consistency: .readTime(time)).documents.compactMap(\.1)
     case .query(let parent, let query):
       let root = database + "/documents"
-      guard parent == root || parent.hasPrefix(root + "/") else {
+      guard parent == root || parent.hasBytePrefix(root + "/") else {
         throw .invalidArgument("Query parent \"\(parent)\" is not in database \(database).")
       }
-      let relative = parent == root ? "" : String(parent.dropFirst(root.count + 1))
+      let relative = parent == root ? "" : parent.removingBytePrefix(root + "/") ?? ""
       if !relative.isEmpty { _ = try store.relativePath(parent, db: database) }
       for selector in query.from where selector.collectionID.contains("/") {
         throw .invalidArgument("Collection id \"\(selector.collectionID)\" is invalid because it contains \"/\".")

@@ -206,7 +206,7 @@ enum QueryValidator {
   private static func validateDocumentName(_ name: String) throws(MockError) {
     guard let range = name.range(of: "/documents/") else { return }
     let path = name[range.upperBound...]
-    if path.split(separator: "/", omittingEmptySubsequences: false).count % 2 == 1 {
+    if path.slashSegments.count % 2 == 1 {
       throw .invalidArgument("Resource name \"\(name)\" lacks \"/\" at index \(name.utf16.count).")
     }
   }

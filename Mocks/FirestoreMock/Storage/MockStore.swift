@@ -141,11 +141,11 @@ final class MockStore: @unchecked Sendable {
       let context = try readContext(db, consistency)
       let database = database(db)
       let prefix = parent.isEmpty ? "" : parent + "/"
-      let parentDepth = parent.isEmpty ? 0 : parent.split(separator: "/").count
+      let parentDepth = parent.isEmpty ? 0 : parent.slashSegments.count
       var documents: [Document] = []
       // No sorting here: the query engine orders its results (always by key last).
-      for path in database.histories.keys where path.hasPrefix(prefix) {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+      for path in database.histories.keys where path.hasBytePrefix(prefix) {
+        let segments = path.slashSegments
         let collection = String(segments[segments.count - 2])
         let matches = selectors.contains { s in
           let idMatches = s.collectionID.isEmpty || s.collectionID == collection
@@ -376,10 +376,10 @@ final class MockStore: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     let database = database(db)
-    let depth = collection.split(separator: "/").count + 1
+    let depth = collection.slashSegments.count + 1
     var present: [String: Document?] = [:]
-    for path in database.existingPaths() where path.hasPrefix(collection + "/") {
-      let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+    for path in database.existingPaths() where path.hasBytePrefix(collection + "/") {
+      let segments = path.slashSegments
       let child = segments.prefix(depth).joined(separator: "/")
       if segments.count == depth {
         present[child] = database.document(path)
@@ -395,10 +395,10 @@ final class MockStore: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     let prefix = parent.isEmpty ? "" : parent + "/"
-    let depth = parent.isEmpty ? 0 : parent.split(separator: "/").count
+    let depth = parent.isEmpty ? 0 : parent.slashSegments.count
     var ids = Set<String>()
-    for path in database(db).existingPaths() where path.hasPrefix(prefix) {
-      let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+    for path in database(db).existingPaths() where path.hasBytePrefix(prefix) {
+      let segments = path.slashSegments
       if segments.count > depth { ids.insert(String(segments[depth])) }
     }
     return ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -409,11 +409,10 @@ final class MockStore: @unchecked Sendable {
   /// `projects/p/databases/d/documents/a/b` → `a/b`, for a name in database `db`.
   func relativePath(_ name: String, db: String) throws(MockError) -> String {
     let prefix = db + "/documents/"
-    guard name.hasPrefix(prefix), name.count > prefix.count else {
+    guard let path = name.removingBytePrefix(prefix), !path.isEmpty else {
       throw .invalidArgument("Document name \"\(name)\" is not in database \(db).")
     }
-    let path = String(name.dropFirst(prefix.count))
-    let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+    let segments = path.slashSegments
     guard segments.count % 2 == 0, !segments.contains(where: \.isEmpty) else {
       throw .invalidArgument("Document name \"\(name)\" has invalid trailing path.")
     }

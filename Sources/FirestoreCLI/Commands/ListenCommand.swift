@@ -34,7 +34,7 @@ enum ListenCommand {
       timeout = seconds
     }
     let target = context.positional(0)
-    let segments = target.split(separator: "/", omittingEmptySubsequences: true).count
+    let segments = target.slashSegments.filter { !$0.isEmpty }.count
     let listener: @Sendable () async throws -> Void
     if !arguments.has("--group") && segments % 2 == 0 && segments > 0 {
       if QueryOptions.anyGiven(arguments) { throw context.usage("query options need a collection PATH, not the document '\(target)'") }

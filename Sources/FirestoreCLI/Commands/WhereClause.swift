@@ -109,8 +109,9 @@ struct WhereClause {
   static func sendable(_ value: Value, context: CommandContext) -> any Sendable {
     switch value {
     case .string(let s): return s
-    case .reference(let name) where name.hasPrefix(context.connection.documentsRoot + "/"):
-      return context.db.document(String(name.dropFirst(context.connection.documentsRoot.count + 1)))
+    case .reference(let name):
+      guard let path = name.removingBytePrefix(context.connection.documentsRoot + "/") else { return value }
+      return context.db.document(path)
     default: return value
     }
   }

@@ -47,7 +47,7 @@ extension CacheStorage {
 enum CachePath {
   /// The collection path (`users/ada/favorites`) and collection ID of a document path.
   static func split(_ path: String) -> (collection: String, collectionID: String, parent: String) {
-    let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+    let segments = path.slashSegments
     let collectionSegments = segments.dropLast()
     let collection = collectionSegments.joined(separator: "/")
     let parent = collectionSegments.dropLast().joined(separator: "/")
@@ -59,7 +59,7 @@ enum CachePath {
     let (collection, id, documentParent) = split(path)
     guard id == collectionID else { return false }
     if !allDescendants { return documentParent == parent }
-    return parent.isEmpty || collection.hasPrefix(parent + "/")
+    return parent.isEmpty || collection.hasBytePrefix(parent + "/")
   }
 
   /// The bytes a document takes for eviction: its Firestore storage size.

@@ -94,8 +94,8 @@ struct LocalStoreState {
   /// The path below the database root of a document's resource name, or `nil` for a name
   /// outside this database.
   func path(of name: String) -> String? {
-    guard name.hasPrefix(documentsRoot), name.utf8.count > documentsRoot.utf8.count + 1 else { return nil }
-    return String(name.dropFirst(documentsRoot.count + 1))
+    guard let path = name.removingBytePrefix(documentsRoot + "/"), !path.isEmpty else { return nil }
+    return path
   }
 
   /// The cached server version of a document.

@@ -37,8 +37,7 @@ final class MemoryCacheStorage: CacheStorage {
     let collections: [String]
     if allDescendants {
       collections = byCollection.keys.filter { collection in
-        collection.split(separator: "/").last.map(String.init) == collectionID
-          && (parent.isEmpty || collection.hasPrefix(parent + "/"))
+        collection.slashSegments.last == collectionID && (parent.isEmpty || collection.hasBytePrefix(parent + "/"))
       }
     } else {
       collections = [parent.isEmpty ? collectionID : parent + "/" + collectionID]

@@ -122,11 +122,10 @@ public final class Firestore: Sendable {
 
   /// Parses a full resource name of a document in this database into a reference.
   func reference(forName name: String) throws(FirestoreError) -> DocumentReference {
-    let prefix = documentsRoot + "/"
-    guard name.hasPrefix(prefix) else {
+    guard let relative = name.removingBytePrefix(documentsRoot + "/") else {
       throw FirestoreError(.internal, "server returned document \"\(name)\" outside \(documentsRoot)")
     }
-    let path = ResourcePath(segments: name.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init))
+    let path = ResourcePath(segments: relative.slashSegments)
     return DocumentReference(firestore: self, resourcePath: path)
   }
 }

@@ -27,12 +27,17 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
   ///
   /// Rejects empty names (`"a..b"`, `".a"`) and the characters `~ * / [ ]`, as the
   /// Firebase SDKs do; use ``init(_:)`` for names that need them.
+  ///
+  /// Works on Unicode scalars, as the server does: a combining mark after a `.` does not
+  /// hide the dot (as a Swift `Character` it would be one `".\u{301}"`).
   static func parse(dotted text: String) throws(FirestoreError) -> FieldPath {
     if text.isEmpty { throw .invalidArgument("field path must be a non-empty string") }
-    if text.contains(where: { "~*/[]".contains($0) }) {
+    if text.unicodeScalars.contains(where: { "~*/[]".unicodeScalars.contains($0) }) {
       throw .invalidArgument("field path \"\(text)\" contains one of ~ * / [ ]; use FieldPath([...]) for such names")
     }
-    let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map {
+      String(decoding: $0, as: UTF8.self)
+    }
     if parts.contains("") {
       throw .invalidArgument("field path \"\(text)\" has an empty field name (leading, trailing or doubled dot)")
     }
@@ -46,8 +51,13 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
     return try checkedReservedNames()
   }
 
-  /// Whether a field name is reserved by Firestore (it matches `__.*__`).
-  static func isReserved(_ name: String) -> Bool { name.count >= 4 && name.hasPrefix("__") && name.hasSuffix("__") }
+  /// Whether a field name or ID is reserved by Firestore: it matches `__.*__`, on the
+  /// bytes as the server matches it (`"__\u{301}x__"` is reserved although as Swift
+  /// `Character`s it does not start with `"__"`).
+  static func isReserved(_ name: String) -> Bool {
+    let underscores = "__".utf8
+    return name.utf8.count >= 4 && name.utf8.starts(with: underscores) && name.utf8.reversed().starts(with: underscores)
+  }
 
   /// Rejects reserved names, which Firestore refuses in every field path ("Invalid reserved
   /// name in field path"), except the whole path `__name__`, the document key.

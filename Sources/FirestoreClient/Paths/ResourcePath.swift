@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A slash-separated path below a database's document root, such as `users/u1/favorites`,
 /// validated against Firestore's rules for IDs.
 struct ResourcePath: Sendable, Hashable {
@@ -14,8 +16,11 @@ struct ResourcePath: Sendable, Hashable {
 
   /// Parses a relative slash path. Leading and trailing slashes are tolerated, as in the
   /// Apple SDK; empty segments in the middle are an error.
+  ///
+  /// Splits at every `/` byte, as the server does, even one followed by a combining mark
+  /// (which Swift would glue to the slash as one `Character`).
   static func parse(_ text: String, what: String) throws(FirestoreError) -> ResourcePath {
-    var parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    var parts = text.slashSegments
     if parts.first == "" && parts.count > 1 { parts.removeFirst() }
     if parts.last == "" && parts.count > 1 { parts.removeLast() }
     guard !text.isEmpty else { throw .invalidArgument("\(what) must be a non-empty string") }
@@ -32,8 +37,10 @@ struct ResourcePath: Sendable, Hashable {
     // path with the path, so that every message says which input is wrong.
     let subject = { (shown: String) in path == id ? "\(what) \"\(shown)\"" : "ID \"\(shown)\" in \(what) \"\(path)\"" }
     if id.isEmpty { throw .invalidArgument("\(subject(id)) is empty") }
-    if id == "." || id == ".." { throw .invalidArgument("\(subject(id)) is not allowed (\".\" and \"..\" are reserved)") }
-    if id.count >= 4, id.hasPrefix("__"), id.hasSuffix("__") {
+    if id.utf8.elementsEqual(".".utf8) || id.utf8.elementsEqual("..".utf8) {
+      throw .invalidArgument("\(subject(id)) is not allowed (\".\" and \"..\" are reserved)")
+    }
+    if FieldPath.isReserved(id) {
       throw .invalidArgument("\(subject(id)) is reserved (IDs matching __.*__ are not allowed)")
     }
     if id.utf8.count > maximumIDBytes {

@@ -201,7 +201,7 @@ struct UserDataReader {
   /// Rejects map keys Firestore refuses: empty, or reserved `__…__` names.
   static func validateFieldName(_ key: String, path: FieldPath) throws(FirestoreError) {
     if key.isEmpty { throw .invalidArgument("field names must not be empty (at \"\(path.description)\")") }
-    if key.count >= 4, key.hasPrefix("__"), key.hasSuffix("__") {
+    if FieldPath.isReserved(key) {
       throw .invalidArgument("field name \"\(key)\" is reserved (names matching __.*__ are not allowed)")
     }
   }

@@ -35,7 +35,7 @@ struct UserDataWriter {
   /// attached to this instance, as the Apple SDK does (it logs a warning).
   func reference(_ name: String) -> DocumentReference {
     if let ref = try? firestore.reference(forName: name) { return ref }
-    let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    let parts = name.slashSegments
     let documentsIndex = parts.firstIndex(of: "documents").map { $0 + 1 } ?? parts.count
     return DocumentReference(firestore: firestore, resourcePath: ResourcePath(segments: Array(parts[documentsIndex...])))
   }

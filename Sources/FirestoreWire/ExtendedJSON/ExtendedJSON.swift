@@ -49,8 +49,7 @@ public enum ExtendedJSON {
     case .string(let s): return .string(s)
     case .bytes(let data): return .object([("$bytes", .string(data.base64EncodedString()))])
     case .reference(let name):
-      let prefix = documentsRoot + "/"
-      return .object([("$reference", .string(name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : name))])
+      return .object([("$reference", .string(relativeReference(name, documentsRoot: documentsRoot) ?? name))])
     case .geoPoint(let g):
       return .object([
         ("$geopoint", .array([encode(.double(g.latitude), documentsRoot: ""), encode(.double(g.longitude), documentsRoot: "")]))
@@ -179,18 +178,21 @@ public enum ExtendedJSON {
       }
     case "$timestamp":
       guard case .string(let s) = payload, let t = try? Timestamp(rfc3339: s) else {
-        throw bad("an RFC 3339 time such as \"2024-01-02T03:04:05.123456Z\"")
+        throw bad("an RFC 3339 time in the years 1 to 9999, such as \"2024-01-02T03:04:05.123456Z\"")
       }
-      guard t.isInFirestoreRange else { throw bad("a time in the years 1 to 9999") }
       return .value(.timestamp(t))
     case "$bytes":
       guard case .string(let s) = payload, let data = Value.decodeBase64(s) else { throw bad("a base64 string") }
       return .value(.bytes(data))
     case "$reference":
       guard case .string(let s) = payload else { throw bad("a document path such as \"cities/c1\"") }
-      if s.hasPrefix("projects/") { return .value(.reference(s)) }
-      let segments = s.split(separator: "/", omittingEmptySubsequences: false)
-      guard !s.isEmpty, !segments.contains(""), segments.count % 2 == 0 else {
+      if s.utf8.starts(with: "projects/".utf8) {
+        guard isDocumentName(s) else {
+          throw bad("a full document name projects/{project}/databases/{database}/documents/{path to a document}")
+        }
+        return .value(.reference(s))
+      }
+      guard isDocumentPath(s) else {
         throw bad("a document path such as \"cities/c1\" (an even number of non-empty segments)")
       }
       return .value(.reference(root + "/" + s))
@@ -211,6 +213,33 @@ public enum ExtendedJSON {
       if let plain = ExtendedJSONInput.map(out).plainValue { return .value(plain) }
       return .map(out)
     }
+  }
+
+  /// `name` as a path from `documentsRoot`, when it lies inside it and that path reads back
+  /// as the same reference: not for a path that itself starts with `projects/` (it would
+  /// read as a full name) or one that is no document path.
+  private static func relativeReference(_ name: String, documentsRoot: String) -> String? {
+    let prefix = documentsRoot + "/"
+    // Compared on UTF-8, as the server compares names (not as Swift Characters, which
+    // can glue a combining mark onto the "/").
+    guard name.utf8.starts(with: prefix.utf8) else { return nil }
+    let path = String(decoding: name.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
+    guard !path.utf8.starts(with: "projects/".utf8), isDocumentPath(path) else { return nil }
+    return path
+  }
+
+  /// Whether `path` is an even number of non-empty `/`-separated segments.
+  private static func isDocumentPath(_ path: some StringProtocol) -> Bool {
+    let segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+    return !path.isEmpty && segments.allSatisfy { !$0.isEmpty } && segments.count % 2 == 0
+  }
+
+  /// Whether `name` is `projects/{p}/databases/{d}/documents/` and a document path.
+  private static func isDocumentName(_ name: String) -> Bool {
+    let segments = name.utf8.split(separator: UInt8(ascii: "/"), maxSplits: 5, omittingEmptySubsequences: false)
+    guard segments.count == 6, segments[1].count > 0, segments[3].count > 0 else { return false }
+    return segments[0].elementsEqual("projects".utf8) && segments[2].elementsEqual("databases".utf8)
+      && segments[4].elementsEqual("documents".utf8) && isDocumentPath(Substring(segments[5]))
   }
 
   private static func sentinel(_ tag: String, _ payload: JSONValue, at path: [String], root: String) throws -> ExtendedJSONSentinel {

@@ -30,6 +30,13 @@ public struct JSONArrayStreamSplitter: Sendable {
   ///
   /// - Throws: ``WireFormatError`` when the bytes cannot be the start of a JSON array.
   public mutating func append<Bytes: Sequence>(_ chunk: Bytes) throws -> [[UInt8]] where Bytes.Element == UInt8 {
+    // Called from other modules this generic is not specialised; a buffer keeps the per-byte
+    // loop concrete (Data, arrays and slices all have contiguous storage).
+    if let finished = try chunk.withContiguousStorageIfAvailable({ try append(buffer: $0) }) { return finished }
+    return try Array(chunk).withUnsafeBufferPointer { try append(buffer: $0) }
+  }
+
+  private mutating func append(buffer chunk: UnsafeBufferPointer<UInt8>) throws -> [[UInt8]] {
     var finished: [[UInt8]] = []
     for byte in chunk {
       switch state {

@@ -12,46 +12,57 @@ public enum CanonicalFieldPath {
 
   /// Splits canonical text into field names.
   ///
+  /// Reads Unicode scalars, not Swift `Character`s: a combining mark after a back-quote,
+  /// a backslash or a dot must not hide it (``quote(_:)`` writes scalars the same way).
+  ///
   /// - Throws: ``WireFormatError`` for an empty name or an unterminated quote.
   public static func decode(_ text: String) throws -> [String] {
     var segments: [String] = []
-    var current = ""
+    var current = String.UnicodeScalarView()
     var quoted = false
     var escaping = false
     var wasQuoted = false
-    for ch in text {
+    for scalar in text.unicodeScalars {
       if escaping {
-        current.append(ch)
+        current.append(scalar)
         escaping = false
       } else if quoted {
-        if ch == "\\" { escaping = true } else if ch == "`" { quoted = false } else { current.append(ch) }
-      } else if ch == "`" {
+        if scalar == "\\" {
+          escaping = true
+        } else if scalar == "`" {
+          quoted = false
+        } else {
+          current.append(scalar)
+        }
+      } else if scalar == "`" {
         quoted = true
         wasQuoted = true
-      } else if ch == "." {
+      } else if scalar == "." {
         if current.isEmpty && !wasQuoted { throw WireFormatError("field path \"\(text)\" has an empty field name") }
-        segments.append(current)
-        current = ""
+        segments.append(String(current))
+        current = String.UnicodeScalarView()
         wasQuoted = false
       } else {
-        current.append(ch)
+        current.append(scalar)
       }
     }
     if quoted || escaping { throw WireFormatError("field path \"\(text)\" has an unterminated back-quote") }
     if current.isEmpty && !wasQuoted { throw WireFormatError("field path \"\(text)\" has an empty field name") }
-    segments.append(current)
+    segments.append(String(current))
     return segments
   }
 
   /// One name in canonical form: as it is when a plain identifier, else back-quoted.
   public static func quote(_ name: String) -> String {
     if isPlainIdentifier(name) { return name }
-    var out = "`"
-    for ch in name {
-      if ch == "`" || ch == "\\" { out.append("\\") }
-      out.append(ch)
+    var out = String.UnicodeScalarView()
+    out.append("`")
+    for scalar in name.unicodeScalars {
+      if scalar == "`" || scalar == "\\" { out.append("\\") }
+      out.append(scalar)
     }
-    return out + "`"
+    out.append("`")
+    return String(out)
   }
 
   /// Whether `name` needs no quoting.

@@ -8,7 +8,7 @@ public enum DocumentSize {
   /// The stored size of a document at `path` (relative to the database's documents) with `fields`.
   public static func of(name path: String, fields: [String: Value]) -> Int {
     // A name counts each segment's UTF-8 length + 1, plus 16.
-    let nameSize = path.split(separator: "/").reduce(16) { $0 + $1.utf8.count + 1 }
+    let nameSize = path.slashSegments.filter { !$0.isEmpty }.reduce(16) { $0 + $1.utf8.count + 1 }
     return nameSize + mapSize(fields) + 32
   }
 

@@ -48,9 +48,11 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
   /// Parses RFC 3339 text: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`.
   ///
   /// Up to nine fraction digits are kept; the offset is applied. Lower-case `t` and `z`
-  /// are accepted as RFC 3339 allows.
+  /// are accepted as RFC 3339 allows. The instant must lie in Firestore's range (years 1
+  /// to 9999 in UTC), so that ``rfc3339`` can write it back: `0000-01-01T00:00:00+01:00`
+  /// would be year -1 and `9999-12-31T23:59:59-01:00` year 10000.
   ///
-  /// - Throws: ``WireFormatError`` naming the text when it is not RFC 3339.
+  /// - Throws: ``WireFormatError`` naming the text when it is not RFC 3339 or out of range.
   public init(rfc3339 text: String) throws {
     var text = text
     self = try text.withUTF8 { try Timestamp(rfc3339Bytes: $0) }
@@ -119,6 +121,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     guard i == b.count else { throw fail() }
     let days = Self.daysFromCivil(year: year, month: month, day: day)
     let secs = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset
+    guard secs >= Self.minimumSeconds && secs <= Self.maximumSeconds else {
+      throw WireFormatError("RFC 3339 timestamp \"\(text)\" is outside Firestore's range, years 1 to 9999 in UTC")
+    }
     self.init(seconds: secs, nanoseconds: Int32(nanos))
   }
 

@@ -66,6 +66,13 @@ public struct WebChannelFrameParser: Sendable {
   /// - Throws: ``WireFormatError`` naming the problem and byte offset; the parser stays
   ///   failed afterwards.
   public mutating func append(_ bytes: some Sequence<UInt8>) throws -> [JSONValue] {
+    // Called from other modules this generic is not specialised; a buffer keeps the per-byte
+    // loop concrete (Data, arrays and slices all have contiguous storage).
+    if let frames = try bytes.withContiguousStorageIfAvailable({ try append(buffer: $0) }) { return frames }
+    return try Array(bytes).withUnsafeBufferPointer { try append(buffer: $0) }
+  }
+
+  private mutating func append(buffer bytes: UnsafeBufferPointer<UInt8>) throws -> [JSONValue] {
     if case .failed(let error) = state { throw error }
     var frames: [JSONValue] = []
     do {

@@ -120,6 +120,31 @@ import Testing
     }
   }
 
+  // Found by fuzzing (Fuzz/corpus/http_response/crash-negative-chunk-size.http): the chunk
+  // size was read with Int(_:radix:), which takes a sign, and "-8" trapped on a negative
+  // range; a broken server or proxy could crash the client.
+  @Test(arguments: ["-8", "+8", "-0", "8 -", "0x8", "８"])
+  func signedOrNonHexChunkSize(size: String) {
+    let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\n12345678\r\n0\r\n\r\n"
+    for step in [0, 1] {
+      #expect {
+        _ = try parse(text, step: step)
+      } throws: { error in
+        (error as? HTTPResponseParser.ParseError)?.description.contains("invalid chunk size") == true
+      }
+    }
+  }
+
+  // The head and line limits held only while the end of the head or line was still
+  // missing: the same bytes passed when they came in one read and failed when split.
+  @Test(arguments: [0, 1, 4096])
+  func limitsHoldHoweverTheBytesArrive(step: Int) {
+    let head = "HTTP/1.1 200 OK\r\nX: " + String(repeating: "a", count: 70_000) + "\r\nContent-Length: 0\r\n\r\n"
+    #expect(throws: HTTPResponseParser.ParseError.self) { _ = try parse(head, step: step) }
+    let line = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;" + String(repeating: "x", count: 5000) + "\r\nhello\r\n0\r\n\r\n"
+    #expect(throws: HTTPResponseParser.ParseError.self) { _ = try parse(line, step: step) }
+  }
+
   @Test func oversizedHead() {
     let text = "HTTP/1.1 200 OK\r\nX: " + String(repeating: "a", count: 70_000)
     #expect(throws: HTTPResponseParser.ParseError.self) { _ = try parse(text) }

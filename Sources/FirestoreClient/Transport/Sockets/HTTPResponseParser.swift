@@ -45,6 +45,9 @@ struct HTTPResponseParser {
   private let requestMethod: String
   private var state = State.head
   private var pending: [UInt8] = []
+  /// How far into the head or line in progress the search for its end has got: bytes
+  /// that trickle in are not scanned again (which would be quadratic in the head size).
+  private var scanned = 0
   /// Whether the connection may carry another request once the message is complete.
   private(set) var keepAlive = true
   /// Whether the message is complete.
@@ -112,12 +115,13 @@ struct HTTPResponseParser {
         index = pending.count
         return
       case .head:
+        // The limit holds however the head arrives: cut into reads or in one piece.
+        let tooLong = ParseError(description: "response head longer than \(Self.maximumHeadBytes) bytes")
         guard let end = headEnd(from: index) else {
-          if pending.count - index > Self.maximumHeadBytes {
-            throw ParseError(description: "response head longer than \(Self.maximumHeadBytes) bytes")
-          }
+          if pending.count - index > Self.maximumHeadBytes { throw tooLong }
           return
         }
+        if end.next - index > Self.maximumHeadBytes { throw tooLong }
         let (status, isHTTP10, headers) = try Self.parseHead(pending[index..<end.headEnd])
         index = end.next
         try begin(status: status, isHTTP10: isHTTP10, headers: headers, into: &events)
@@ -134,7 +138,11 @@ struct HTTPResponseParser {
         guard let (line, next) = try readLine(from: index, what: "chunk size") else { return }
         index = next
         let digits = line.prefix { $0 != UInt8(ascii: ";") }.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
-        guard !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16) else {
+        // Hex digits only: Int(_:radix:) also takes a sign, and a chunk of size -8 would
+        // make a negative byte count.
+        guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy(\.isHexDigit),
+          let size = Int(String(decoding: digits, as: UTF8.self), radix: 16)
+        else {
           throw ParseError(description: "invalid chunk size line \"\(String(decoding: line.prefix(40), as: UTF8.self))\"")
         }
         state = size == 0 ? .trailers : .chunkData(remaining: size)
@@ -160,26 +168,38 @@ struct HTTPResponseParser {
   }
 
   /// Where the head starting at `start` ends: the blank line (CRLF CRLF, or bare LFs).
-  private func headEnd(from start: Int) -> (headEnd: Int, next: Int)? {
-    var i = start
+  /// Resumes where the previous search for the same head stopped.
+  private mutating func headEnd(from start: Int) -> (headEnd: Int, next: Int)? {
+    var i = start + scanned
     while i < pending.count {
       if pending[i] == UInt8(ascii: "\n") {
-        if i + 1 < pending.count, pending[i + 1] == UInt8(ascii: "\n") { return (i, i + 2) }
-        if i + 2 < pending.count, pending[i + 1] == UInt8(ascii: "\r"), pending[i + 2] == UInt8(ascii: "\n") { return (i, i + 3) }
+        if i + 1 < pending.count, pending[i + 1] == UInt8(ascii: "\n") {
+          scanned = 0
+          return (i, i + 2)
+        }
+        if i + 2 < pending.count, pending[i + 1] == UInt8(ascii: "\r"), pending[i + 2] == UInt8(ascii: "\n") {
+          scanned = 0
+          return (i, i + 3)
+        }
       }
       i += 1
     }
+    // The last two bytes may begin the blank line: look at them again next time.
+    scanned = max(0, pending.count - start - 2)
     return nil
   }
 
   /// One line (without its CRLF or LF) starting at `start`, or `nil` when it is not all in.
-  private func readLine(from start: Int, what: String) throws -> (ArraySlice<UInt8>, Int)? {
-    guard let lf = pending[start...].firstIndex(of: UInt8(ascii: "\n")) else {
-      if pending.count - start > Self.maximumLineBytes {
-        throw ParseError(description: "\(what) line longer than \(Self.maximumLineBytes) bytes")
-      }
+  /// The line with its end must fit in ``maximumLineBytes``, however it arrives.
+  private mutating func readLine(from start: Int, what: String) throws -> (ArraySlice<UInt8>, Int)? {
+    let tooLong = ParseError(description: "\(what) line longer than \(Self.maximumLineBytes) bytes")
+    guard let lf = pending[(start + scanned)...].firstIndex(of: UInt8(ascii: "\n")) else {
+      if pending.count - start > Self.maximumLineBytes { throw tooLong }
+      scanned = pending.count - start
       return nil
     }
+    scanned = 0
+    if lf + 1 - start > Self.maximumLineBytes { throw tooLong }
     var end = lf
     if end > start, pending[end - 1] == UInt8(ascii: "\r") { end -= 1 }
     return (pending[start..<end], lf + 1)
@@ -251,5 +271,12 @@ struct HTTPResponseParser {
     }
     state = .untilClose
     keepAlive = false
+  }
+}
+
+extension UInt8 {
+  /// Whether this byte is an ASCII hex digit (`0-9 A-F a-f`).
+  fileprivate var isHexDigit: Bool {
+    (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
   }
 }

@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The bytes of one accepted connection. Every wait also watches the server's stop pipe
+/// and the idle timeout.
+struct HTTPSocketSource: HTTPByteSource {
+  private let fd: Int32
+  private let wake: Int32
+  private let timeoutMilliseconds: Int
+  private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
+
+  init(fd: Int32, wake: Int32, timeoutMilliseconds: Int) {
+    self.fd = fd
+    self.wake = wake
+    self.timeoutMilliseconds = timeoutMilliseconds
+  }
+
+  mutating func read(into buffer: inout [UInt8]) throws {
+    switch HTTPSocket.waitReadable(fd, wake: wake, timeoutMilliseconds: timeoutMilliseconds) {
+    case .woken: throw HTTPReadError.stopped
+    case .timedOut: throw HTTPReadError.timedOut
+    case .readable: break
+    }
+    while true {
+      let fd = self.fd
+      let received = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      if received > 0 {
+        buffer.append(contentsOf: scratch[0..<received])
+        return
+      }
+      if received < 0 && errno == EINTR { continue }
+      throw HTTPReadError.closed
+    }
+  }
+}
