@@ -3,7 +3,9 @@
 // (Document, RunQueryResponse, BatchGetResponse, aggregation, commit, list pages,
 // ListenResponse, the error body, single Values).
 //
-// Properties: JSON that parses writes back to text that parses to the same JSON; every
+// Properties: the byte-level decoders (JSONReader; the client's hot reads) accept exactly
+// what the tree decoders accept and give equal values; JSON that parses writes back to
+// text that parses to the same JSON; every
 // decoded reply re-encodes to JSON that decodes to an equal value (see checkRoundTrip);
 // the array splitter yields the same elements whatever the chunking, and for a valid JSON
 // array exactly its elements.
@@ -15,6 +17,7 @@ public func fuzzWireJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   let parsed = try? JSONParser.parse(bytes)
   checkSplitter(bytes, parsed: parsed)
+  checkByteDecoders(bytes, parsed: parsed)
   guard let json = parsed else { return 0 }
 
   let written = JSONWriter.bytes(json)
@@ -93,5 +96,24 @@ private func checkSplitter(_ bytes: [UInt8], parsed: JSONValue?) {
       "splitter's leading object is not the parsed object for \(preview(bytes))")
   default:
     break
+  }
+}
+
+/// The decoders that read straight from bytes must agree with parsing to a tree and
+/// decoding that: the same value, or both refusing the input.
+private func checkByteDecoders(_ bytes: [UInt8], parsed: JSONValue?) {
+  func agree<T: Equatable>(_ what: String, _ fromBytes: (UnsafeBufferPointer<UInt8>) throws -> T, _ fromTree: (JSONValue) throws -> T) {
+    let direct = try? bytes.withUnsafeBufferPointer { try fromBytes($0) }
+    let viaTree = parsed.flatMap { try? fromTree($0) }
+    require(direct == viaTree, "\(what) from bytes (\(String(describing: direct))) and via the tree (\(String(describing: viaTree))) differ for \(preview(bytes))")
+  }
+  agree("Document", Document.init(jsonBytes:), Document.init(json:))
+  agree("runQuery reply", RunQueryResponse.decodeArray) { json in
+    guard let elements = json.arrayValue else { throw WireFormatError("not an array") }
+    return try elements.map(RunQueryResponse.init(json:))
+  }
+  agree("batchGet reply", BatchGetResponse.decodeArray) { json in
+    guard let elements = json.arrayValue else { throw WireFormatError("not an array") }
+    return try elements.map(BatchGetResponse.init(json:))
   }
 }
