@@ -26,8 +26,12 @@ let package = Package(
     // The `firestore` command line (product name `firestore`).
     .executableTarget(name: "FirestoreCLI", dependencies: ["FirestoreClient", "FirestoreMock", "FirestoreRepositories"]),
     .executableTarget(name: "FirestoreMockServer", dependencies: ["FirestoreMock"], path: "Mocks/FirestoreMockServer"),
-    .executableTarget(name: "firestore-bench", dependencies: ["FirestoreMock", "FirestoreClient"], path: "Benchmarks/FirestoreBench"),
-    .executableTarget(name: "firestore-soak", dependencies: ["FirestoreClient"], path: "Soak/FirestoreSoak"),
+    // What the benchmark and the soak share: a mock server child process, resident memory.
+    .target(name: "BenchmarkSupport", path: "Benchmarks/Support"),
+    .executableTarget(
+      name: "firestore-bench", dependencies: ["BenchmarkSupport", "FirestoreMock", "FirestoreClient", "FirestoreRepositories"],
+      path: "Benchmarks/FirestoreBench"),
+    .executableTarget(name: "firestore-soak", dependencies: ["BenchmarkSupport", "FirestoreClient"], path: "Soak/FirestoreSoak"),
     .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreWire"]),
     .testTarget(name: "FirestoreClientTests", dependencies: ["FirestoreClient", "FirestoreMock", "COpenSSL"]),
     .testTarget(name: "FirestoreConformanceTests", dependencies: ["FirestoreClient", "FirestoreRepositories", "FirestoreMock"]),
