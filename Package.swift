@@ -38,6 +38,8 @@ let package = Package(
     .testTarget(name: "FirestoreMockTests", dependencies: ["FirestoreMock"]),
     // Runs the built `firestore` executable as a user would; depends on it so it is built first.
     .testTarget(name: "FirestoreCLITests", dependencies: ["FirestoreCLI", "FirestoreMock", "FirestoreWire"]),
+    // Runs the built `firestore-bench` (its command line and JSON output; never timings).
+    .testTarget(name: "FirestoreBenchTests", dependencies: ["firestore-bench", "FirestoreWire"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -26,8 +26,12 @@ enum DecodeScenario {
     let warmup = 3
     // Where the documents live, from the first one's name, so that any recorded runQuery
     // body decodes (snapshots check that names belong to the client's database).
-    let elements = try JSONParser.parse(body).arrayValue ?? []
-    let documents = try elements.compactMap { try RunQueryResponse(json: $0).document }
+    let documents: [Document]
+    do {
+      documents = try (JSONParser.parse(body).arrayValue ?? []).compactMap { try RunQueryResponse(json: $0).document }
+    } catch {
+      throw BenchFailure("decode: \(source) is not a :runQuery response: \(error)")
+    }
     guard let first = documents.first else { throw BenchFailure("decode: \(source) holds no documents") }
     let (projectID, databaseID, collectionID) = try location(of: first.name)
 
