@@ -21,7 +21,7 @@ PY="$PEER_DIR/.venv/bin/python"
 
 (cd "$PEER_DIR" && "$PY" seed.py >/dev/null)
 # Warm-up of both (discarded): the emulator JIT-compiles its listen path first.
-(cd "$PEER_DIR" && "$PY" bench_python.py --only s6 --scale 0.2 >/dev/null)
+(cd "$PEER_DIR" && "$PY" bench_python.py --only s6 --scale 0.2 --json "$OUT/warm.json" >/dev/null)
 "$BENCH" s6 --reps 10 >/dev/null
 
 for ((r = 1; r <= ROUNDS; r++)); do
