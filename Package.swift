@@ -26,14 +26,20 @@ let package = Package(
     // The `firestore` command line (product name `firestore`).
     .executableTarget(name: "FirestoreCLI", dependencies: ["FirestoreClient", "FirestoreMock", "FirestoreRepositories"]),
     .executableTarget(name: "FirestoreMockServer", dependencies: ["FirestoreMock"], path: "Mocks/FirestoreMockServer"),
-    .executableTarget(name: "firestore-bench", dependencies: ["FirestoreMock", "FirestoreClient"], path: "Benchmarks/FirestoreBench"),
-    .executableTarget(name: "firestore-soak", dependencies: ["FirestoreClient"], path: "Soak/FirestoreSoak"),
+    // What the benchmark and the soak share: a mock server child process, resident memory.
+    .target(name: "BenchmarkSupport", path: "Benchmarks/Support"),
+    .executableTarget(
+      name: "firestore-bench", dependencies: ["BenchmarkSupport", "FirestoreMock", "FirestoreClient", "FirestoreRepositories"],
+      path: "Benchmarks/FirestoreBench"),
+    .executableTarget(name: "firestore-soak", dependencies: ["BenchmarkSupport", "FirestoreClient"], path: "Soak/FirestoreSoak"),
     .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreWire"]),
     .testTarget(name: "FirestoreClientTests", dependencies: ["FirestoreClient", "FirestoreMock", "COpenSSL"]),
     .testTarget(name: "FirestoreConformanceTests", dependencies: ["FirestoreClient", "FirestoreRepositories", "FirestoreMock"]),
     .testTarget(name: "FirestoreMockTests", dependencies: ["FirestoreMock"]),
     // Runs the built `firestore` executable as a user would; depends on it so it is built first.
     .testTarget(name: "FirestoreCLITests", dependencies: ["FirestoreCLI", "FirestoreMock", "FirestoreWire"]),
+    // Runs the built `firestore-bench` (its command line and JSON output; never timings).
+    .testTarget(name: "FirestoreBenchTests", dependencies: ["firestore-bench", "FirestoreWire"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -2,16 +2,17 @@
 # Write -> snapshot latency of our listener beside the official Python client's on_snapshot,
 # in one run against one emulator, alternating the two ROUNDS times (default 4).
 #
-#   PEER_DIR=/path/to/writable/bench-peer-copy-with-.venv FIRESTORE_EMULATOR_HOST=127.0.0.1:8091 \
-#     bash Benchmarks/listen-latency.sh
+#   FIRESTORE_EMULATOR_HOST=127.0.0.1:8091 bash Benchmarks/listen-latency.sh
 #
-# PEER_DIR is a copy of ../shared/bench-peer with `python3 -m venv .venv &&
-# .venv/bin/pip install google-cloud-firestore` done in it (see its README). Prints the
-# median over rounds of each round's median and p95, and our/Python ratios.
+# PEER_DIR (default Benchmarks/peer) holds bench-peer's scripts and a .venv with
+# google-cloud-firestore (`python3 -m venv .venv && .venv/bin/pip install
+# google-cloud-firestore`, see Benchmarks/README.md). Prints the median over rounds of each
+# round's median and p95, and our/Python ratios. (Benchmarks/peer/run_all.sh runs s6 beside
+# every other scenario; this is the quick listen-only comparison.)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 : "${FIRESTORE_EMULATOR_HOST:?set FIRESTORE_EMULATOR_HOST}"
-: "${PEER_DIR:?set PEER_DIR to a bench-peer copy with its .venv}"
+PEER_DIR=$(cd "${PEER_DIR:-Benchmarks/peer}" && pwd)
 ROUNDS=${ROUNDS:-4}
 OUT=$(mktemp -d)
 swift build -c release --product firestore-bench >/dev/null
@@ -20,8 +21,8 @@ PY="$PEER_DIR/.venv/bin/python"
 
 (cd "$PEER_DIR" && "$PY" seed.py >/dev/null)
 # Warm-up of both (discarded): the emulator JIT-compiles its listen path first.
-(cd "$PEER_DIR" && "$PY" bench_python.py --only s6 --scale 0.2 >/dev/null)
-LISTEN_N=10 "$BENCH" listen >/dev/null
+(cd "$PEER_DIR" && "$PY" bench_python.py --only s6 --scale 0.2 --json "$OUT/warm.json" >/dev/null)
+"$BENCH" s6 --reps 10 >/dev/null
 
 for ((r = 1; r <= ROUNDS; r++)); do
   if ((r % 2 == 1)); then order="py swift"; else order="swift py"; fi
@@ -35,8 +36,12 @@ print(s6["median_ms"], s6["p95_ms"])
 PY
       echo "round $r python: $(tail -n 1 "$OUT/py.txt")"
     else
-      line=$("$BENCH" listen | head -n 1)
-      echo "$line" | sed -E 's/.*median ([0-9.]+) ms, p95 ([0-9.]+) ms.*/\1 \2/' >>"$OUT/swift.txt"
+      "$BENCH" s6 --json "$OUT/swift$r.json" >/dev/null
+      "$PY" - "$OUT/swift$r.json" <<'PY' >>"$OUT/swift.txt"
+import json, sys
+s6 = next(r for r in json.load(open(sys.argv[1])) if r["scenario"] == "s6")
+print(s6["median_ms"], s6["p95_ms"])
+PY
       echo "round $r swift: $(tail -n 1 "$OUT/swift.txt")"
     fi
   done

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import FirestoreClient
 import Foundation
 

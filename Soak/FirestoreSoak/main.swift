@@ -3,6 +3,7 @@
 //
 //   scripts/soak.sh [SECONDS]     builds it and runs it (600 s by default)
 
+import BenchmarkSupport
 import Foundation
 
 do {
@@ -10,9 +11,7 @@ do {
     FileHandle.standardOutput.write(Data(SoakOptions.usage.utf8))
     exit(0)
   }
-  let sibling = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    .appendingPathComponent("firestore-mock-server").path
-  let passed = try await Soak(options: options).run(mockServer: options.mockServer ?? sibling)
+  let passed = try await Soak(options: options).run(mockServer: options.mockServer ?? MockServerProcess.siblingExecutable)
   exit(passed ? 0 : 1)
 } catch let failure as SoakFailure {
   FileHandle.standardError.write(Data("error: \(failure)\n".utf8))

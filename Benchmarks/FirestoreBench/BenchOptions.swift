@@ -1,0 +1,144 @@
+import Foundation
+
+/// The benchmark's command line: which scenarios, against which emulator, how many runs,
+/// and where the results go.
+struct BenchOptions {
+  /// The scenarios to run, in order (already expanded from groups).
+  var scenarios: [String] = []
+  /// `HOST:PORT` of a Firestore emulator seeded by `Benchmarks/peer/seed.py`; from
+  /// `--emulator`, else `FIRESTORE_EMULATOR_HOST`.
+  var emulator: String?
+  /// Timed runs per scenario, replacing each scenario's own count.
+  var reps: Int?
+  /// Multiplies each scenario's own run count, as bench-peer's `SCALE` does (default 2,
+  /// the scale the anchors were measured at).
+  var scale = 2.0
+  /// A recorded `:runQuery` response for `decode`; `nil` records one from the emulator.
+  var body: String?
+  /// Where to write the JSON results.
+  var json: String?
+  /// The `firestore-mock-server` executable for `stream100k`; `nil` looks beside this one.
+  var mockServer: String?
+  /// `bulk`: how many articles.
+  var bulkCount = 10_000
+  /// `bulk`: `unlimited` (no client rate limit) or `default` (the 500/50/5 ramp-up).
+  var bulkMode = "unlimited"
+  /// `bulk`: requests in flight, or `nil` for the writer's default.
+  var bulkConcurrency: Int?
+  /// `listen-hold`: how long to hold the listener, in seconds.
+  var holdSeconds = 20
+
+  /// The runs a scenario makes: `reps` when given, else its count at bench-peer's
+  /// `SCALE=1` times ``scale`` (at least 3, as `bench_python.reps` rounds).
+  func runs(_ countAtScaleOne: Int) -> Int {
+    reps ?? max(3, Int((Double(countAtScaleOne) * scale).rounded(.toNearestOrEven)))
+  }
+
+  /// The emulator, or a failure that says how to name one.
+  func emulatorHost() throws -> String {
+    guard let emulator else {
+      throw BenchFailure.usage("this scenario needs a Firestore emulator: pass --emulator HOST:PORT or set FIRESTORE_EMULATOR_HOST")
+    }
+    return emulator
+  }
+
+  static let usage = """
+    usage: firestore-bench [SCENARIO...] [--emulator HOST:PORT] [--reps N] [--scale X]
+                           [--body FILE] [--json FILE] [--mock-server PATH]
+                           [--bulk-n N] [--bulk-mode unlimited|default] [--bulk-concurrency N]
+                           [--seconds N]
+
+    Runs performance scenarios and prints a table: per scenario the number of timed runs,
+    the median and p95 wall time in milliseconds, process CPU per run, and figures of its
+    own (bytes, round trips, memory). Warm-up runs are never counted. With no SCENARIO it
+    runs the suite of issue 6: s1 s2 s3 s3c s4 s5a s5b s6 s7a s7b s7c decode reader stream100k.
+
+    Scenarios on the bench-peer dataset (project "bench" on the emulator, seeded by
+    Benchmarks/peer/seed.py; the operations of bench_python.py and bench_curl.sh):
+    \(ScenarioCatalog.help)
+    Options:
+      --emulator HOST:PORT  the seeded emulator (default: $FIRESTORE_EMULATOR_HOST)
+      --reps N              timed runs of every scenario, instead of its own count
+      --scale X             multiply every scenario's own count (default 2, as SCALE=2 in
+                            bench-peer: s1 60, s2 100, s3 60, s4 200, s5 100, s6 100,
+                            s7a/b 400, s7c 30, decode 20 runs)
+      --body FILE           decode: this recorded :runQuery response body instead of one
+                            recorded from the emulator at run time
+      --json FILE           also write the results as a JSON array of objects
+                            {"scenario", "label", "median_ms", "p95_ms", "n", ...figures}
+      --mock-server PATH    stream100k: the firestore-mock-server executable (default:
+                            the one beside this executable)
+      --bulk-n N            bulk: articles to write (default 10000)
+      --bulk-mode MODE      bulk: unlimited (default; no rate limit) or default (ramp-up)
+      --bulk-concurrency N  bulk: requests in flight (default: the writer's, 10)
+      --seconds N           listen-hold: seconds to hold the listener (default 20)
+      -h, --help            show this help
+
+    Exit status: 0 when every scenario ran, 1 when one failed, 2 for a bad command line.
+
+    """
+
+  /// Parses the arguments after the program name; `nil` means `--help`.
+  ///
+  /// - Throws: ``BenchFailure`` (usage) naming the bad argument.
+  static func parse(_ rawArguments: [String], environment: [String: String]) throws -> BenchOptions? {
+    // `--name=value` is `--name value`.
+    let arguments = rawArguments.flatMap { argument -> [String] in
+      guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return [argument] }
+      return [String(argument[..<equals]), String(argument[argument.index(after: equals)...])]
+    }
+    var options = BenchOptions()
+    var index = 0
+    func value(_ name: String) throws -> String {
+      guard index < arguments.count else { throw BenchFailure.usage("\(name) needs a value") }
+      index += 1
+      return arguments[index - 1]
+    }
+    func positive(_ name: String) throws -> Int {
+      let text = try value(name)
+      guard let number = Int(text), number > 0 else { throw BenchFailure.usage("\(name) takes a positive whole number, not \"\(text)\"") }
+      return number
+    }
+    var named: [String] = []
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      switch argument {
+      case "-h", "--help": return nil
+      case "--emulator":
+        let host = try value(argument)
+        guard host.contains(":"), !host.contains("/") else {
+          throw BenchFailure.usage("--emulator takes HOST:PORT (such as 127.0.0.1:8080), not \"\(host)\"")
+        }
+        options.emulator = host
+      case "--reps": options.reps = try positive(argument)
+      case "--scale":
+        let text = try value(argument)
+        guard let scale = Double(text), scale > 0, scale.isFinite else {
+          throw BenchFailure.usage("--scale takes a positive number, not \"\(text)\"")
+        }
+        options.scale = scale
+      case "--body": options.body = try value(argument)
+      case "--json": options.json = try value(argument)
+      case "--mock-server": options.mockServer = try value(argument)
+      case "--bulk-n": options.bulkCount = try positive(argument)
+      case "--bulk-mode":
+        let mode = try value(argument)
+        guard mode == "unlimited" || mode == "default" else {
+          throw BenchFailure.usage("--bulk-mode takes unlimited or default, not \"\(mode)\"")
+        }
+        options.bulkMode = mode
+      case "--bulk-concurrency": options.bulkConcurrency = try positive(argument)
+      case "--seconds": options.holdSeconds = try positive(argument)
+      default:
+        guard !argument.hasPrefix("-") else { throw BenchFailure.usage("unknown option \"\(argument)\"") }
+        named.append(argument)
+      }
+    }
+    options.scenarios = try ScenarioCatalog.expand(named)
+    if options.emulator == nil, let host = environment["FIRESTORE_EMULATOR_HOST"]?.trimmingCharacters(in: .whitespaces), !host.isEmpty {
+      options.emulator = host
+    }
+    return options
+  }
+}

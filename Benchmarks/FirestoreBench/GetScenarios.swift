@@ -1,0 +1,50 @@
+import FirestoreClient
+
+/// s4-s5: reading the 20 documents of `dataset.get_ids_20()`, in one `:batchGet` or with
+/// one `getDocument()` each.
+enum GetScenarios {
+  static func references(_ db: Firestore) -> [DocumentReference] {
+    PeerDataset.ids20.map { db.collection("articles").document($0) }
+  }
+
+  /// s4: `getAll` of the 20, each turned into a dictionary.
+  static func s4(_ options: BenchOptions) async throws -> [BenchResult] {
+    [
+      try await EmulatorScenario.run("s4", "getAll(20 refs) -> data()", options, countAtScaleOne: 100, warmup: 5) { db in
+        let rows = try await db.getAll(references(db)).compactMap { $0.data() }
+        try PeerDataset.expect(rows.count, 20, "s4 documents")
+      }
+    ]
+  }
+
+  /// s5a: the 20 with `getDocument()`, one after another; the time is per batch of 20. Also
+  /// `s5a.transport`: the same 20 GETs through the transport alone.
+  static func s5a(_ options: BenchOptions) async throws -> [BenchResult] {
+    [
+      try await EmulatorScenario.run("s5a", "20 x getDocument() sequential (per batch of 20)", options, countAtScaleOne: 50, warmup: 3) {
+        db in
+        var rows = 0
+        for reference in references(db) where try await reference.getDocument().data() != nil { rows += 1 }
+        try PeerDataset.expect(rows, 20, "s5a documents")
+      },
+      try await TransportProbe.run(
+        "s5a.transport", "s5a's 20 GETs through SocketTransport alone (bodies read, not parsed)", options, countAtScaleOne: 50, warmup: 3,
+        requests: PeerDataset.ids20.map { ("GET", "/articles/" + $0, nil) }),
+    ]
+  }
+
+  /// s5b: the 20 `getDocument()` calls at once in a task group; the time is per batch.
+  static func s5b(_ options: BenchOptions) async throws -> [BenchResult] {
+    [
+      try await EmulatorScenario.run(
+        "s5b", "20 x getDocument() concurrent, task group (per batch of 20)", options, countAtScaleOne: 50, warmup: 3
+      ) { db in
+        let rows = try await withThrowingTaskGroup(of: Bool.self) { group in
+          for reference in references(db) { group.addTask { try await reference.getDocument().data() != nil } }
+          return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        try PeerDataset.expect(rows, 20, "s5b documents")
+      }
+    ]
+  }
+}

@@ -1,0 +1,36 @@
+import FirestoreClient
+import Foundation
+
+/// The transport's share of a scenario: the same HTTP requests as the client sends (path,
+/// body, bearer token), through a `SocketTransport` of their own with the body read to the
+/// end and nothing parsed. A scenario's time minus its probe's is what the client's layers
+/// above the transport (request building, retries and deadline, JSON, snapshots, cache)
+/// add; the probe minus curl's time is the transport's own overhead.
+enum TransportProbe {
+  /// Times sending `requests` one after another (one run), like ``EmulatorScenario/run``.
+  static func run(
+    _ name: String, _ label: String, _ options: BenchOptions, countAtScaleOne: Int, warmup: Int,
+    requests: [(method: String, path: String, body: String?)]
+  ) async throws -> BenchResult {
+    let host = try options.emulatorHost()
+    let transport = SocketTransport()
+    let prepared = try requests.map { request -> HTTPRequest in
+      guard let url = URL(string: "http://\(host)/v1/projects/\(PeerDataset.project)/databases/(default)/documents" + request.path) else {
+        throw BenchFailure("bad probe path \(request.path)")
+      }
+      var headers = ["Authorization": "Bearer owner"]
+      if request.body != nil { headers["Content-Type"] = "application/json" }
+      return HTTPRequest(method: request.method, url: url, headers: headers, body: request.body.map { Data($0.utf8) })
+    }
+    let measurement = try await Measurement.run(warmup: warmup, reps: options.runs(countAtScaleOne)) {
+      for request in prepared {
+        let response = try await transport.send(request)
+        _ = try await response.collectBody()
+        guard response.status == 200 else {
+          throw BenchFailure("\(name): HTTP \(response.status) for \(request.method) \(request.url.path)")
+        }
+      }
+    }
+    return BenchResult(scenario: name, label: label, measurement: measurement)
+  }
+}

@@ -1,0 +1,73 @@
+import FirestoreWire
+import Foundation
+import Testing
+
+/// Runs the built `firestore-bench` as the peer harness does: its command line, its exit
+/// statuses, and the JSON it writes. Timings are never asserted, only that they exist.
+@Suite("firestore-bench command line")
+struct BenchCommandLineTests {
+  @Test("--help lists every scenario of issue 6 and exits 0")
+  func help() async throws {
+    let result = try await Bench.run(["--help"])
+    #expect(result.status == 0, "\(result)")
+    for scenario in ["s1", "s2", "s3", "s4", "s5a", "s5b", "s6", "s7a", "s7b", "s7c", "decode", "reader", "stream100k"] {
+      #expect(result.stdout.contains("\n  \(scenario) "), "--help does not list \(scenario)")
+    }
+    #expect(result.stdout.contains("--emulator HOST:PORT"))
+  }
+
+  @Test("a bad command line exits 2 and names the problem")
+  func usage() async throws {
+    let unknown = try await Bench.run(["s9"])
+    #expect(unknown.status == 2)
+    #expect(unknown.stderr.contains("unknown scenario \"s9\""), "\(unknown)")
+    let badReps = try await Bench.run(["decode", "--reps", "0"])
+    #expect(badReps.status == 2)
+    #expect(badReps.stderr.contains("--reps takes a positive whole number, not \"0\""), "\(badReps)")
+    let noEmulator = try await Bench.run(["s1"])
+    #expect(noEmulator.status == 2)
+    #expect(noEmulator.stderr.contains("needs a Firestore emulator"), "\(noEmulator)")
+  }
+
+  @Test("decode --body decodes the file and --json writes one object per variant")
+  func decode() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let body = directory.appendingPathComponent("body.json")
+    try Data(Bench.runQueryBody(documents: 25).utf8).write(to: body)
+    let output = directory.appendingPathComponent("out.json")
+
+    let result = try await Bench.run(["decode", "--body", body.path, "--reps", "3", "--json", output.path])
+    #expect(result.status == 0, "\(result)")
+    #expect(result.stdout.contains("decode.json"))
+    guard case .array(let rows)? = try? JSONParser.parse(Data(contentsOf: output)) else {
+      Issue.record("--json did not write a JSON array")
+      return
+    }
+    #expect(rows.map { $0["scenario"]?.stringValue } == ["decode", "decode.data", "decode.wire", "decode.json"])
+    for row in rows {
+      #expect(row["n"] == .number("3"))
+      #expect(row["docs"] == .number("25"))
+      guard case .number(let median)? = row["median_ms"], let value = Double(median) else {
+        Issue.record("no median_ms in \(row)")
+        continue
+      }
+      #expect(value > 0)
+      #expect(row["p95_ms"] != nil && row["cpu_ms"] != nil)
+    }
+  }
+
+  @Test("decode of a body that is not JSON fails with exit 1 and says so")
+  func badBody() async throws {
+    let body = FileManager.default.temporaryDirectory.appendingPathComponent("bench-test-\(UUID().uuidString).json")
+    try Data("[{\"document\": ".utf8).write(to: body)
+    defer { try? FileManager.default.removeItem(at: body) }
+    let result = try await Bench.run(["decode", "--body", body.path, "--reps", "3"])
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("firestore-bench: decode: \(body.path) is not a :runQuery response: "), "\(result)")
+    let missing = try await Bench.run(["decode", "--body", "/nonexistent/body.json"])
+    #expect(missing.status == 1)
+    #expect(missing.stderr.contains("cannot read --body /nonexistent/body.json"), "\(missing)")
+  }
+}
