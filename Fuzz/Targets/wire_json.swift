@@ -105,7 +105,9 @@ private func checkByteDecoders(_ bytes: [UInt8], parsed: JSONValue?) {
   func agree<T: Equatable>(_ what: String, _ fromBytes: (UnsafeBufferPointer<UInt8>) throws -> T, _ fromTree: (JSONValue) throws -> T) {
     let direct = try? bytes.withUnsafeBufferPointer { try fromBytes($0) }
     let viaTree = parsed.flatMap { try? fromTree($0) }
-    require(direct == viaTree, "\(what) from bytes (\(String(describing: direct))) and via the tree (\(String(describing: viaTree))) differ for \(preview(bytes))")
+    require(
+      direct == viaTree,
+      "\(what) from bytes (\(String(describing: direct))) and via the tree (\(String(describing: viaTree))) differ for \(preview(bytes))")
   }
   agree("Document", Document.init(jsonBytes:), Document.init(json:))
   agree("runQuery reply", RunQueryResponse.decodeArray) { json in

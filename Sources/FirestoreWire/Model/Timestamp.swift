@@ -122,7 +122,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     let days = Self.daysFromCivil(year: year, month: month, day: day)
     let secs = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset
     guard secs >= Self.minimumSeconds && secs <= Self.maximumSeconds else {
-      throw WireFormatError("RFC 3339 timestamp \"\(String(decoding: b, as: UTF8.self))\" is outside Firestore's range, years 1 to 9999 in UTC")
+      throw WireFormatError(
+        "RFC 3339 timestamp \"\(String(decoding: b, as: UTF8.self))\" is outside Firestore's range, years 1 to 9999 in UTC")
     }
     self.init(seconds: secs, nanoseconds: Int32(nanos))
   }
