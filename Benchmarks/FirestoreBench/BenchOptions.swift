@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// The benchmark's command line: which scenarios, against which emulator, how many runs,
@@ -37,7 +38,7 @@ struct BenchOptions {
   /// The emulator, or a failure that says how to name one.
   func emulatorHost() throws -> String {
     guard let emulator else {
-      throw BenchFailure.usage("this scenario needs a Firestore emulator: pass --emulator HOST:PORT or set FIRESTORE_EMULATOR_HOST")
+      throw ToolFailure.usage("this scenario needs a Firestore emulator: pass --emulator HOST:PORT or set FIRESTORE_EMULATOR_HOST")
     }
     return emulator
   }
@@ -80,7 +81,7 @@ struct BenchOptions {
 
   /// Parses the arguments after the program name; `nil` means `--help`.
   ///
-  /// - Throws: ``BenchFailure`` (usage) naming the bad argument.
+  /// - Throws: ``ToolFailure`` (usage) naming the bad argument.
   static func parse(_ rawArguments: [String], environment: [String: String]) throws -> BenchOptions? {
     // `--name=value` is `--name value`.
     let arguments = rawArguments.flatMap { argument -> [String] in
@@ -90,13 +91,13 @@ struct BenchOptions {
     var options = BenchOptions()
     var index = 0
     func value(_ name: String) throws -> String {
-      guard index < arguments.count else { throw BenchFailure.usage("\(name) needs a value") }
+      guard index < arguments.count else { throw ToolFailure.usage("\(name) needs a value") }
       index += 1
       return arguments[index - 1]
     }
     func positive(_ name: String) throws -> Int {
       let text = try value(name)
-      guard let number = Int(text), number > 0 else { throw BenchFailure.usage("\(name) takes a positive whole number, not \"\(text)\"") }
+      guard let number = Int(text), number > 0 else { throw ToolFailure.usage("\(name) takes a positive whole number, not \"\(text)\"") }
       return number
     }
     var named: [String] = []
@@ -108,14 +109,14 @@ struct BenchOptions {
       case "--emulator":
         let host = try value(argument)
         guard host.contains(":"), !host.contains("/") else {
-          throw BenchFailure.usage("--emulator takes HOST:PORT (such as 127.0.0.1:8080), not \"\(host)\"")
+          throw ToolFailure.usage("--emulator takes HOST:PORT (such as 127.0.0.1:8080), not \"\(host)\"")
         }
         options.emulator = host
       case "--reps": options.reps = try positive(argument)
       case "--scale":
         let text = try value(argument)
         guard let scale = Double(text), scale > 0, scale.isFinite else {
-          throw BenchFailure.usage("--scale takes a positive number, not \"\(text)\"")
+          throw ToolFailure.usage("--scale takes a positive number, not \"\(text)\"")
         }
         options.scale = scale
       case "--body": options.body = try value(argument)
@@ -125,13 +126,13 @@ struct BenchOptions {
       case "--bulk-mode":
         let mode = try value(argument)
         guard mode == "unlimited" || mode == "default" else {
-          throw BenchFailure.usage("--bulk-mode takes unlimited or default, not \"\(mode)\"")
+          throw ToolFailure.usage("--bulk-mode takes unlimited or default, not \"\(mode)\"")
         }
         options.bulkMode = mode
       case "--bulk-concurrency": options.bulkConcurrency = try positive(argument)
       case "--seconds": options.holdSeconds = try positive(argument)
       default:
-        guard !argument.hasPrefix("-") else { throw BenchFailure.usage("unknown option \"\(argument)\"") }
+        guard !argument.hasPrefix("-") else { throw ToolFailure.usage("unknown option \"\(argument)\"") }
         named.append(argument)
       }
     }

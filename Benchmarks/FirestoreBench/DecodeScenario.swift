@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import FirestoreClient
 import FirestoreWire
 import Foundation
@@ -30,9 +31,9 @@ enum DecodeScenario {
     do {
       documents = try (JSONParser.parse(body).arrayValue ?? []).compactMap { try RunQueryResponse(json: $0).document }
     } catch {
-      throw BenchFailure("decode: \(source) is not a :runQuery response: \(error)")
+      throw ToolFailure("decode: \(source) is not a :runQuery response: \(error)")
     }
-    guard let first = documents.first else { throw BenchFailure("decode: \(source) holds no documents") }
+    guard let first = documents.first else { throw ToolFailure("decode: \(source) holds no documents") }
     let (projectID, databaseID, collectionID) = try location(of: first.name)
 
     var settings = FirestoreSettings.emulator(host: "replay.invalid:1")
@@ -83,11 +84,11 @@ enum DecodeScenario {
   /// came from, for the output.
   static func recordedBody(_ options: BenchOptions) async throws -> (Data, String) {
     if let path = options.body {
-      guard let data = FileManager.default.contents(atPath: path) else { throw BenchFailure("decode: cannot read --body \(path)") }
+      guard let data = FileManager.default.contents(atPath: path) else { throw ToolFailure("decode: cannot read --body \(path)") }
       return (data, path)
     }
     guard options.emulator != nil else {
-      throw BenchFailure.usage("decode needs --body FILE or an emulator seeded by Benchmarks/peer/seed.py to record one from")
+      throw ToolFailure.usage("decode needs --body FILE or an emulator seeded by Benchmarks/peer/seed.py to record one from")
     }
     let host = try options.emulatorHost()
     let url = URL(string: "http://\(host)/v1/projects/\(PeerDataset.project)/databases/(default)/documents:runQuery")!
@@ -96,7 +97,7 @@ enum DecodeScenario {
       body: Data(queryBody.utf8))
     let response = try await SocketTransport().send(request)
     let data = try await response.collectBody()
-    guard response.status == 200 else { throw BenchFailure("decode: recording the body got HTTP \(response.status)") }
+    guard response.status == 200 else { throw ToolFailure("decode: recording the body got HTTP \(response.status)") }
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("firestore-bench-runquery-\(UUID().uuidString).json")
     try data.write(to: path)
     return (data, path.path)
@@ -107,7 +108,7 @@ enum DecodeScenario {
   static func location(of name: String) throws -> (String, String, String) {
     let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
     guard parts.count >= 7, parts[0] == "projects", parts[2] == "databases", parts[4] == "documents" else {
-      throw BenchFailure("decode: \"\(name)\" is not a document name")
+      throw ToolFailure("decode: \"\(name)\" is not a document name")
     }
     return (parts[1], parts[3], parts[5...].dropLast().joined(separator: "/"))
   }

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import FirestoreClient
 import FirestoreWire
 import Foundation
@@ -49,7 +50,7 @@ enum ListenScenarios {
     defer { registration.remove() }
     let subscribe = clock.now
     while !initial.withLock({ $0 }) {
-      guard clock.now - subscribe < .seconds(30) else { throw BenchFailure("s6: no initial snapshot of the favorites in 30 s") }
+      guard clock.now - subscribe < .seconds(30) else { throw ToolFailure("s6: no initial snapshot of the favorites in 30 s") }
       try await Task.sleep(for: .milliseconds(1))
     }
     let initialSnapshot = Statistics.milliseconds(clock.now - subscribe)
@@ -76,7 +77,7 @@ enum ListenScenarios {
         if let already { continuation.resume(returning: already) }
       }
       watchdog.cancel()
-      guard let arrival else { throw BenchFailure("s6: the listener never saw \(id)") }
+      guard let arrival else { throw ToolFailure("s6: the listener never saw \(id)") }
       if k >= warm {
         latency.append(Statistics.milliseconds(arrival - t0))
         ack.append(Statistics.milliseconds(t1 - t0))

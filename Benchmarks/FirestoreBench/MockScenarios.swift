@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import FirestoreClient
 import FirestoreMock
 import Foundation
@@ -16,7 +17,7 @@ enum MockScenarios {
       defer { server.stop() }
       let session = URLSession(configuration: .ephemeral)
       let (data, _) = try await session.data(from: URL(string: "http://\(server.hostAndPort)/")!)
-      guard String(decoding: data, as: UTF8.self) == "Ok" else { throw BenchFailure("the mock server did not answer Ok") }
+      guard String(decoding: data, as: UTF8.self) == "Ok" else { throw ToolFailure("the mock server did not answer Ok") }
     }
     return [BenchResult(scenario: "mock-startup", label: "MockFirestoreServer.start() until the first answer", measurement: measurement)]
   }

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import FirestoreClient
 
 /// The names of `Benchmarks/peer/dataset.py`: project `bench`, `articles/a0000..a1999` in
@@ -40,7 +41,7 @@ enum PeerDataset {
     }
     let found = byIndex.compactMap { $0 }
     guard found.count == articleCount else {
-      throw BenchFailure("the emulator has \(found.count) of the \(articleCount) articles: run Benchmarks/peer/seed.py first")
+      throw ToolFailure("the emulator has \(found.count) of the \(articleCount) articles: run Benchmarks/peer/seed.py first")
     }
     return found
   }
@@ -49,7 +50,7 @@ enum PeerDataset {
   /// documents measured the wrong thing.
   static func expect(_ count: Int, _ expected: Int, _ what: String) throws {
     guard count == expected else {
-      throw BenchFailure("\(what): expected \(expected), got \(count) (is the emulator seeded by Benchmarks/peer/seed.py?)")
+      throw ToolFailure("\(what): expected \(expected), got \(count) (is the emulator seeded by Benchmarks/peer/seed.py?)")
     }
   }
 }

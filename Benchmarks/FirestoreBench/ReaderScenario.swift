@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import FirestoreClient
 import FirestoreRepositories
 
@@ -78,9 +79,9 @@ enum ReaderScenario {
     try PeerDataset.expect(ids.count, 400, "reader: IDs in the feed")
     for _ in 0..<pages { try await feed.loadNextBatch() }
     let navigator = await feed.navigator(startingAt: ids[openedIndex])
-    guard try await navigator.current()?.article != nil else { throw BenchFailure("reader: article #\(openedIndex) is missing") }
+    guard try await navigator.current()?.article != nil else { throw ToolFailure("reader: article #\(openedIndex) is missing") }
     for _ in 0..<swipes {
-      guard let entry = try await navigator.next(), entry.article != nil else { throw BenchFailure("reader: a swipe found no article") }
+      guard let entry = try await navigator.next(), entry.article != nil else { throw ToolFailure("reader: a swipe found no article") }
     }
     await feed.waitForPendingReads()
     let totals = counter.totals.since(start)
@@ -123,7 +124,7 @@ enum ReaderScenario {
     for page in 0..<pages { try await load(batchAt: page * batchSize) }
     for index in openedIndex...(openedIndex + swipes) where cache[ids[index]] == nil {
       try await load(batchAt: index)
-      guard cache[ids[index]] != nil else { throw BenchFailure("reader: article #\(index) is missing") }
+      guard cache[ids[index]] != nil else { throw ToolFailure("reader: article #\(index) is missing") }
     }
     let totals = counter.totals.since(start)
     walk.roundTrips = totals.requests

@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// Every scenario, in the order `--help` lists them, and the names that stand for several.
 enum ScenarioCatalog {
   static let all: [Scenario] = [
@@ -58,7 +60,7 @@ enum ScenarioCatalog {
 
   /// The scenarios for the names of a command line (the suite for none).
   ///
-  /// - Throws: ``BenchFailure`` (usage) for an unknown name, listing the known ones.
+  /// - Throws: ``ToolFailure`` (usage) for an unknown name, listing the known ones.
   static func expand(_ names: [String]) throws -> [String] {
     guard !names.isEmpty else { return suite }
     var result: [String] = []
@@ -68,7 +70,7 @@ enum ScenarioCatalog {
       } else if all.contains(where: { $0.name == name }) {
         result.append(name)
       } else {
-        throw BenchFailure.usage(
+        throw ToolFailure.usage(
           "unknown scenario \"\(name)\"; known: " + (all.map(\.name) + aliases.keys.sorted()).joined(separator: ", "))
       }
     }

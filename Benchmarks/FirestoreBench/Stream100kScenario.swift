@@ -27,7 +27,7 @@ enum Stream100kScenario {
   static func run(_ options: BenchOptions) async throws -> [BenchResult] {
     let path = options.mockServer ?? MockServerProcess.siblingExecutable
     guard FileManager.default.isExecutableFile(atPath: path) else {
-      throw BenchFailure(
+      throw ToolFailure(
         "stream100k needs the firestore-mock-server executable at \(path): build it (swift build -c release --product firestore-mock-server) or pass --mock-server PATH"
       )
     }
@@ -45,14 +45,14 @@ enum Stream100kScenario {
       // What the seeding (or the previous variant) freed is not this stream's.
       ResidentMemory.releaseFreeMemory()
       guard ResidentMemory.resetPeak(), let before = ResidentMemory.current() else {
-        throw BenchFailure("stream100k: cannot read or reset this process's resident memory (/proc/self/status, /proc/self/clear_refs)")
+        throw ToolFailure("stream100k: cannot read or reset this process's resident memory (/proc/self/status, /proc/self/clear_refs)")
       }
       let clock = ContinuousClock()
       let start = clock.now
       var count = 0
       var firstDocument: Double?
       for try await document in db.collection(collection).stream() {
-        guard document.get("i") != nil else { throw BenchFailure("stream100k: document \(document.documentID) has no field i") }
+        guard document.get("i") != nil else { throw ToolFailure("stream100k: document \(document.documentID) has no field i") }
         if count == 0 { firstDocument = Statistics.milliseconds(clock.now - start) }
         count += 1
       }
@@ -118,7 +118,7 @@ enum Stream100kScenario {
         method: "POST", url: url, headers: ["Content-Type": "application/json", "Authorization": "Bearer owner"], body: Data(body.utf8)))
     var size = 0
     for try await chunk in response.body { size += chunk.count }
-    guard response.status == 200 else { throw BenchFailure("stream100k: the mock answered HTTP \(response.status) to the query") }
+    guard response.status == 200 else { throw ToolFailure("stream100k: the mock answered HTTP \(response.status) to the query") }
     return size
   }
 }

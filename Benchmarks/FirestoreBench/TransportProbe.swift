@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import FirestoreClient
 import Foundation
 
@@ -16,7 +17,7 @@ enum TransportProbe {
     let transport = SocketTransport()
     let prepared = try requests.map { request -> HTTPRequest in
       guard let url = URL(string: "http://\(host)/v1/projects/\(PeerDataset.project)/databases/(default)/documents" + request.path) else {
-        throw BenchFailure("bad probe path \(request.path)")
+        throw ToolFailure("bad probe path \(request.path)")
       }
       var headers = ["Authorization": "Bearer owner"]
       if request.body != nil { headers["Content-Type"] = "application/json" }
@@ -27,7 +28,7 @@ enum TransportProbe {
         let response = try await transport.send(request)
         _ = try await response.collectBody()
         guard response.status == 200 else {
-          throw BenchFailure("\(name): HTTP \(response.status) for \(request.method) \(request.url.path)")
+          throw ToolFailure("\(name): HTTP \(response.status) for \(request.method) \(request.url.path)")
         }
       }
     }

@@ -8,6 +8,7 @@
 // official Python client and curl). Figures are printed, never asserted: performance is
 // measured here, not in tests.
 
+import BenchmarkSupport
 import FirestoreWire
 import Foundation
 
@@ -23,7 +24,7 @@ do {
   print(ResultTable.header, terminator: "")
   var results: [BenchResult] = []
   for name in options.scenarios {
-    guard let scenario = ScenarioCatalog.scenario(name) else { throw BenchFailure.usage("unknown scenario \(name)") }
+    guard let scenario = ScenarioCatalog.scenario(name) else { throw ToolFailure.usage("unknown scenario \(name)") }
     let rows = try await scenario.run(options)
     // Each scenario's rows as soon as they are known: a long run shows progress.
     print(ResultTable.render(rows), terminator: "")
@@ -34,7 +35,7 @@ do {
     text += "\n"
     try text.write(toFile: path, atomically: true, encoding: .utf8)
   }
-} catch let failure as BenchFailure {
+} catch let failure as ToolFailure {
   FileHandle.standardError.write(Data("firestore-bench: \(failure)\n".utf8))
   if failure.isUsage { FileHandle.standardError.write(Data("(firestore-bench --help lists scenarios and options)\n".utf8)) }
   exit(failure.isUsage ? 2 : 1)

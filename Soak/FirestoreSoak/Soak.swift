@@ -51,7 +51,7 @@ struct Soak {
         nextSample += sampleEvery
       }
       if second >= options.seconds { break }
-      if let failure = replica.failure { throw SoakFailure(failure) }
+      if let failure = replica.failure { throw ToolFailure(failure) }
       if second >= nextCut {
         let seen = replica.snapshotCounts.query
         if let before = snapshotsAtLastCut, seen <= before { cutsWithoutRecovery += 1 }
@@ -138,10 +138,10 @@ struct Soak {
   }
 
   private func cutBackChannels(_ transport: SocketTransport, _ host: String) async throws {
-    guard let url = URL(string: "http://\(host)/mock/v1/listen:cut") else { throw SoakFailure("bad mock address \(host)") }
+    guard let url = URL(string: "http://\(host)/mock/v1/listen:cut") else { throw ToolFailure("bad mock address \(host)") }
     let response = try await transport.send(HTTPRequest(method: "POST", url: url, body: Data()))
     _ = try await response.collectBody()
-    guard response.status == 200 else { throw SoakFailure("the mock answered HTTP \(response.status) to a cut") }
+    guard response.status == 200 else { throw ToolFailure("the mock answered HTTP \(response.status) to a cut") }
   }
 
   private func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }

@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// The soak's command line.
 struct SoakOptions {
   /// How long writes go on, in seconds.
@@ -26,18 +28,18 @@ struct SoakOptions {
     """
 
   /// Parses the arguments after the program name.
-  /// - Throws: `SoakFailure` naming the bad argument.
+  /// - Throws: `ToolFailure` naming the bad argument.
   static func parse(_ arguments: [String]) throws -> SoakOptions? {
     var options = SoakOptions()
     var index = 0
     func value(_ name: String) throws -> String {
-      guard index < arguments.count else { throw SoakFailure.usage("\(name) needs a value") }
+      guard index < arguments.count else { throw ToolFailure.usage("\(name) needs a value") }
       index += 1
       return arguments[index - 1]
     }
     func positive(_ name: String) throws -> Int {
       let text = try value(name)
-      guard let number = Int(text), number > 0 else { throw SoakFailure.usage("\(name) takes a positive whole number, not \"\(text)\"") }
+      guard let number = Int(text), number > 0 else { throw ToolFailure.usage("\(name) takes a positive whole number, not \"\(text)\"") }
       return number
     }
     while index < arguments.count {
@@ -50,7 +52,7 @@ struct SoakOptions {
       case "--cut-interval-s": options.cutIntervalSeconds = try positive(name)
       case "--rss-growth-limit-mb": options.rssGrowthLimitMegabytes = Double(try positive(name))
       case "--mock-server": options.mockServer = try value(name)
-      default: throw SoakFailure.usage("unknown option \"\(name)\"")
+      default: throw ToolFailure.usage("unknown option \"\(name)\"")
       }
     }
     return options

@@ -13,7 +13,7 @@ do {
   }
   let passed = try await Soak(options: options).run(mockServer: options.mockServer ?? MockServerProcess.siblingExecutable)
   exit(passed ? 0 : 1)
-} catch let failure as SoakFailure {
+} catch let failure as ToolFailure {
   FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
   exit(failure.isUsage ? 2 : 1)
 } catch {
