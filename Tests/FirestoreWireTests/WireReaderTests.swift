@@ -38,6 +38,35 @@ struct WireReaderTests {
     """#,
   ]
 
+  /// Found by the `wire_json` fuzz target: with a member given twice, the byte decoder
+  /// took the last one (and failed on it) where the tree decoder takes the first.
+  static let repeatedMembers = [
+    """
+    {"name": "pr6-11-30T10:03:5539684.5Z", "updateTime": "2026-11-30T10:03:55.3Z",
+     "updateTime": "2026-113T0:-0103:55.317089Z"}
+    """,
+    #"{"name":"n","name":7,"createTime":"2026-11-30T10:03:55Z","createTime":[],"fields":{"a":{"nullValue":null}},"fields":5}"#,
+    #"{"name":"n","fields":{"g":{"geoPointValue":{"latitude":1,"latitude":"x","longitude":2,"longitude":{}}}}}"#,
+    #"{"name":"n","fields":{"a":{"arrayValue":{"values":[{"integerValue":"1"}],"values":7}}}}"#,
+    #"{"name":"n","fields":{"m":{"mapValue":{"fields":{"k":{"booleanValue":true}},"fields":null}}}}"#,
+    #"{"name":"n","fields":{"k":{"integerValue":"1"},"k":{"integerValue":"2"}}}"#,
+  ]
+
+  @Test("a repeated member: the first one counts, as in the tree decoder", arguments: repeatedMembers)
+  func repeatedMember(text: String) throws {
+    #expect(try viaReader(text) == viaTree(text))
+  }
+
+  @Test("a repeated member of a runQuery or batchGet element: the first one counts")
+  func repeatedReplyMembers() throws {
+    let runQuery = #"[{"readTime":"2026-11-30T07:12:32Z","readTime":"bad","done":true,"done":"x","skippedResults":1,"skippedResults":[]}]"#
+    let fromReader = try Array(runQuery.utf8).withUnsafeBufferPointer { try RunQueryResponse.decodeArray($0) }
+    #expect(fromReader == (try JSONParser.parse(runQuery).arrayValue?.map(RunQueryResponse.init(json:))))
+    let batchGet = #"[{"missing":"projects/p/databases/(default)/documents/c/d","missing":1,"readTime":"2026-11-30T07:12:32Z"}]"#
+    let gets = try Array(batchGet.utf8).withUnsafeBufferPointer { try BatchGetResponse.decodeArray($0) }
+    #expect(gets == (try JSONParser.parse(batchGet).arrayValue?.map(BatchGetResponse.init(json:))))
+  }
+
   @Test("decodes documents exactly as the tree decoder does", arguments: documents)
   func sameDocuments(text: String) throws {
     #expect(try viaReader(text) == viaTree(text))

@@ -6,22 +6,24 @@ extension Document {
       throw WireFormatError("Document must be a JSON object, got \(reader.nextKindName())")
     }
     var name: String?
-    var fields: [String: Value] = [:]
+    var fields: [String: Value]?
     var createTime: Timestamp?
     var updateTime: Timestamp?
     if try reader.beginObject() {
       repeat {
         switch try reader.readKey() {
-        case "name": name = try reader.readString("name")
-        case "fields": fields = try Value.readFields(&reader)
-        case "createTime": createTime = try reader.readTimestamp("createTime")
-        case "updateTime": updateTime = try reader.readTimestamp("updateTime")
+        // A repeated member is checked and skipped: the first one counts, as in the tree
+        // decoder (which looks members up by name).
+        case "name" where name == nil: name = try reader.readString("name")
+        case "fields" where fields == nil: fields = try Value.readFields(&reader)
+        case "createTime" where createTime == nil: createTime = try reader.readTimestamp("createTime")
+        case "updateTime" where updateTime == nil: updateTime = try reader.readTimestamp("updateTime")
         default: try reader.skipValue()
         }
       } while try reader.nextMember()
     }
     guard let name else { throw WireFormatError("missing \"name\"") }
-    self.init(name: name, fields: fields, createTime: createTime, updateTime: updateTime)
+    self.init(name: name, fields: fields ?? [:], createTime: createTime, updateTime: updateTime)
   }
 
   /// Decodes one REST `Document` from a complete JSON text (the body of a get).

@@ -8,16 +8,20 @@ extension RunQueryResponse {
     }
     self.init()
     guard try reader.beginObject() else { return }
+    var doneSeen = false
     repeat {
+      // A repeated member is checked and skipped: the first one counts, as in the tree decoder.
       switch try reader.readKey() {
-      case "document": document = try Document(reading: &reader)
-      case "readTime": readTime = try reader.readTimestamp("readTime")
-      case "transaction": transaction = try reader.readString("transaction")
-      case "skippedResults":
+      case "document" where document == nil: document = try Document(reading: &reader)
+      case "readTime" where readTime == nil: readTime = try reader.readTimestamp("readTime")
+      case "transaction" where transaction == nil: transaction = try reader.readString("transaction")
+      case "skippedResults" where skippedResults == nil:
         let text = try reader.readNumberOrStringText("skippedResults")
         guard let count = Int64(text) else { throw WireFormatError("skippedResults \"\(text)\" is not an integer") }
         skippedResults = count
-      case "done": done = try reader.readBool("done")
+      case "done" where !doneSeen:
+        done = try reader.readBool("done")
+        doneSeen = true
       default: try reader.skipValue()
       }
     } while try reader.nextMember()
@@ -59,10 +63,11 @@ extension BatchGetResponse {
     if try reader.beginObject() {
       repeat {
         switch try reader.readKey() {
-        case "found": found = try Document(reading: &reader)
-        case "missing": missing = try reader.readString("missing")
-        case "transaction": transaction = try reader.readString("transaction")
-        case "readTime": readTime = try reader.readTimestamp("readTime")
+        // A repeated member is checked and skipped: the first one counts.
+        case "found" where found == nil: found = try Document(reading: &reader)
+        case "missing" where missing == nil: missing = try reader.readString("missing")
+        case "transaction" where transaction == nil: transaction = try reader.readString("transaction")
+        case "readTime" where readTime == nil: readTime = try reader.readTimestamp("readTime")
         default: try reader.skipValue()
         }
       } while try reader.nextMember()

@@ -52,48 +52,52 @@ extension Value {
     return fields
   }
 
+  // In the payloads below a repeated member is checked and skipped: the first one counts,
+  // as in the tree decoder. (Within `fields` the last of a repeated name counts, as there.)
+
   private static func readMapPayload(_ reader: inout JSONReader) throws -> [String: Value] {
-    var fields: [String: Value] = [:]
-    guard try reader.beginObject("mapValue") else { return fields }
+    var fields: [String: Value]?
+    guard try reader.beginObject("mapValue") else { return [:] }
     repeat {
-      if try reader.readKey() == "fields" {
+      if try reader.readKey() == "fields", fields == nil {
         fields = try readFields(&reader)
       } else {
         try reader.skipValue()
       }
     } while try reader.nextMember()
-    return fields
+    return fields ?? [:]
   }
 
   private static func readArrayPayload(_ reader: inout JSONReader) throws -> [Value] {
-    var values: [Value] = []
-    guard try reader.beginObject("arrayValue") else { return values }
+    var values: [Value]?
+    guard try reader.beginObject("arrayValue") else { return [] }
     repeat {
-      guard try reader.readKey() == "values" else {
+      guard try reader.readKey() == "values", values == nil else {
         try reader.skipValue()
         continue
       }
-      values = []
+      var elements: [Value] = []
       if try reader.beginArray("values") {
-        repeat { values.append(try Value(reading: &reader)) } while try reader.nextElement()
+        repeat { elements.append(try Value(reading: &reader)) } while try reader.nextElement()
       }
+      values = elements
     } while try reader.nextMember()
-    return values
+    return values ?? []
   }
 
   private static func readGeoPoint(_ reader: inout JSONReader) throws -> GeoPoint {
-    var latitude = 0.0
-    var longitude = 0.0
+    var latitude: Double?
+    var longitude: Double?
     if try reader.beginObject("geoPointValue") {
       repeat {
         switch try reader.readKey() {
-        case "latitude": latitude = try readDouble(&reader, member: "latitude")
-        case "longitude": longitude = try readDouble(&reader, member: "longitude")
+        case "latitude" where latitude == nil: latitude = try readDouble(&reader, member: "latitude")
+        case "longitude" where longitude == nil: longitude = try readDouble(&reader, member: "longitude")
         default: try reader.skipValue()
         }
       } while try reader.nextMember()
     }
-    return GeoPoint(latitude: latitude, longitude: longitude)
+    return GeoPoint(latitude: latitude ?? 0, longitude: longitude ?? 0)
   }
 
   private static func readDouble(_ reader: inout JSONReader, member: String) throws -> Double {
