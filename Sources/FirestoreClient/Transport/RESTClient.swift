@@ -85,16 +85,12 @@ final class RESTClient: Sendable {
     [.unavailable, .deadlineExceeded, .internal, .unknown].contains(code)
   }
 
-  /// Sends a call whose reply is a JSON array and yields its elements as they arrive.
+  /// Sends a call whose reply is a JSON array and yields its elements as they arrive, each
+  /// read by `decode` straight from its bytes.
   ///
   /// The deadline and the retries cover the reply up to its first element (or its end):
   /// until then nothing was handed out, so a failure may start the call over. A failure
   /// after that ends the stream with the error.
-  func streamArray(_ call: Call) -> AsyncThrowingStream<JSONValue, any Error> {
-    streamArray(call) { try JSONParser.parse($0) }
-  }
-
-  /// As ``streamArray(_:)``, with each element read by `decode` straight from its bytes.
   func streamArray<Element: Sendable>(
     _ call: Call, _ decode: @escaping @Sendable (UnsafeBufferPointer<UInt8>) throws -> Element
   ) -> AsyncThrowingStream<Element, any Error> {
