@@ -141,5 +141,26 @@ extension CLITests {
       #expect(path.hasPrefix("users/u2/notes/") && path.count == "users/u2/notes/".count + 20)
       #expect(try await data(path) == .parse(#"{"title":"from a file"}"#))
     }
+
+    @Test("set --merge with a map holding only a sentinel keeps the map's other fields", arguments: CLIBackend.all)
+    func mergeNestedSentinels(_ backend: CLIBackend) async throws {
+      let p = backend.project()
+      func data(_ path: String) async throws -> JSONValue? {
+        try await backend.run(p, ["get", path]).json.first?["data"]
+      }
+      // What the official Python client leaves after the same calls on the same emulator.
+      #expect(try await backend.run(p, ["set", "d/x", #"{"b":{"x":1,"y":2}}"#]).status == 0)
+      let stamped = try await backend.run(p, ["set", "--merge", "d/x", #"{"a":1,"b":{"c":{"$serverTimestamp":true}}}"#])
+      #expect(stamped.status == 0, "\(stamped)")
+      let x = try #require(try await data("d/x"))
+      #expect(x["a"] == .integer(1))
+      #expect(x["b"]?["x"] == .integer(1) && x["b"]?["y"] == .integer(2), "\(x)")
+      #expect(x["b"]?["c"]?["$timestamp"]?.stringValue != nil, "\(x)")
+
+      #expect(try await backend.run(p, ["set", "d/y", #"{"b":{"x":1,"c":5}}"#]).status == 0)
+      let deleted = try await backend.run(p, ["set", "--merge", "d/y", #"{"a":1,"b":{"c":{"$delete":true}}}"#])
+      #expect(deleted.status == 0, "\(deleted)")
+      #expect(try await data("d/y") == .parse(#"{"a":1,"b":{"x":1}}"#))
+    }
   }
 }

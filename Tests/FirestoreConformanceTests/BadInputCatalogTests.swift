@@ -18,8 +18,10 @@ import Testing
 /// several of them on both backends): NaN and infinities as values and transform operands, `< NaN`
 /// and `< null` filters (the emulator matches nothing; the client still refuses them as the
 /// Firebase SDKs do), `limit(to: 0)` (the emulator returns nothing; the client refuses it as
-/// the SDKs do), commits of more than 500 writes, ordering by a field other than the
-/// inequality field, and cursors outside the queried collection. Strings with unpaired
+/// the SDKs do), commits of more than 500 writes, and ordering by a field other than the
+/// inequality field. (Cursors outside the queried collection, which the server also takes,
+/// are refused by the client as the server SDKs do: `MergeSentinelTests` checks that on both
+/// backends, beside the other write validations.) Strings with unpaired
 /// UTF-16 surrogates cannot be made in Swift: every `String` initializer replaces them
 /// with U+FFFD.
 @Suite("Bad-input catalog")

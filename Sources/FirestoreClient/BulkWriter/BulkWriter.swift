@@ -124,11 +124,7 @@ public final class BulkWriter: Sendable {
   public func setData(_ data: [String: any Sendable], forDocument document: DocumentReference, mergeFields: [any FieldPathConvertible])
     throws(FirestoreError) -> BulkWriteOperation
   {
-    try enqueue(document) { () throws(FirestoreError) in
-      var paths: [FieldPath] = []
-      for field in mergeFields { paths.append(try field.fieldPath()) }
-      return try WriteBuilder.set(document, data, merge: .fields(paths))
-    }
+    try enqueue(document) { () throws(FirestoreError) in try WriteBuilder.set(document, data, mergeFields: mergeFields) }
   }
 
   /// Updates fields (dotted keys) of an existing document; the write fails with

@@ -229,6 +229,24 @@ extension Query {
     return .reference(firestore.documentsRoot + "/" + path.string)
   }
 
+  /// Rejects a cursor document the query cannot reach, as the server SDKs do: a
+  /// collection query's documents are its collection's direct children, a collection
+  /// group's lie below the query's parent. The server would take such a position and
+  /// silently start or end the results in the wrong place.
+  private func checkCursorDocument(_ ref: DocumentReference, what: String) throws(FirestoreError) {
+    let path = try ref.validated().resourcePath
+    let collection = parent.appending(ResourcePath(segments: [collectionID]))
+    let sameDatabase = ref.firestore.databaseName == firestore.databaseName
+    if allDescendants {
+      if !sameDatabase || !path.hasPrefix(parent) {
+        throw .invalidArgument(
+          "\(what) cursor uses document \(path.string), which is not below the collection group query's parent \"\(parent.string)\"")
+      }
+    } else if !sameDatabase || path.parent != collection {
+      throw .invalidArgument("\(what) cursor uses document \(path.string), which is not in the query's collection \(collection.string)")
+    }
+  }
+
   /// Lowers a bound to a wire cursor: values for the orderings, or a document's values.
   private func cursor(
     _ bound: Bound, explicit: [(FieldPath, Bool)], normalized: [(FieldPath, Bool)], what: String
@@ -245,6 +263,7 @@ extension Query {
       var values: [Value] = []
       for (i, element) in raw.enumerated() {
         let field = explicit[i].0
+        if field.isDocumentID, let ref = element as? DocumentReference { try checkCursorDocument(ref, what: what) }
         values.append(
           field.isDocumentID
             ? try documentKey(element, what: "\(what) cursor value for the document ID")
@@ -255,6 +274,7 @@ extension Query {
       guard let document = snapshot.document else {
         throw .invalidArgument("\(what) cursor uses document \(snapshot.reference.path), which does not exist")
       }
+      try checkCursorDocument(snapshot.reference, what: what)
       var values: [Value] = []
       for (field, _) in normalized {
         if field.isDocumentID {

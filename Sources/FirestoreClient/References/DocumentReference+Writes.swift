@@ -25,9 +25,7 @@ extension DocumentReference {
   /// each must be present in the data. Other fields are left as they are.
   @discardableResult
   public func setData(_ documentData: [String: any Sendable], mergeFields: [any FieldPathConvertible]) async throws -> WriteResult {
-    var paths: [FieldPath] = []
-    for field in mergeFields { paths.append(try field.fieldPath()) }
-    return try await commitOne(WriteBuilder.set(self, documentData, merge: .fields(paths)))
+    try await commitOne(WriteBuilder.set(self, documentData, mergeFields: mergeFields))
   }
 
   /// Creates the document; fails with `alreadyExists` if it exists.

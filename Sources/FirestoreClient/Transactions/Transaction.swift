@@ -81,6 +81,15 @@ public final class Transaction: Sendable {
     add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, data, merge: merge ? .all : .none) }
   }
 
+  /// Writes only the listed fields (dotted strings or ``FieldPath``s) of `data` into a
+  /// document when the transaction commits; other fields are left as they are.
+  @discardableResult
+  public func setData(_ data: [String: any Sendable], forDocument document: DocumentReference, mergeFields: [any FieldPathConvertible])
+    -> Transaction
+  {
+    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, data, mergeFields: mergeFields) }
+  }
+
   /// Creates a document; the commit fails with `alreadyExists` if it exists.
   @discardableResult
   public func create(_ data: [String: any Sendable], forDocument document: DocumentReference) -> Transaction {

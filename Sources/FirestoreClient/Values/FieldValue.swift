@@ -62,6 +62,12 @@ public struct FieldValue: Sendable {
   /// Removes every occurrence of each element. A missing or non-array field becomes `[]`.
   public static func arrayRemove(_ elements: [any Sendable]) -> FieldValue { FieldValue(kind: .arrayRemove(elements)) }
 
+  /// Whether this is ``delete()``, the one sentinel that is not a transform.
+  var isDelete: Bool {
+    if case .delete = kind { return true }
+    return false
+  }
+
   /// The Apple-SDK name of this sentinel, for error messages.
   var methodName: String {
     switch kind {

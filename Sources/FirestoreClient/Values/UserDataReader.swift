@@ -51,7 +51,12 @@ struct UserDataReader {
     return fields
   }
 
-  /// Reads one value at `path`; returns `nil` when the value was a sentinel.
+  /// Reads one value at `path`; returns `nil` when the value was a sentinel, or a map
+  /// holding nothing but sentinels.
+  ///
+  /// Such a map contributes no field and no leaf path of its own (its sentinels carry
+  /// the transforms and deletes), as in the official clients: written as an empty map it
+  /// would replace what a merge means to keep. A map the caller wrote empty stays `{}`.
   mutating func read(_ raw: any Sendable, path: FieldPath, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
     // Firestore counts maps and arrays, not the scalars inside them: a top-level map
     // is level 1, and 20 levels of maps with a number at the bottom are accepted.
@@ -62,7 +67,7 @@ struct UserDataReader {
       try readSentinel(sentinel, path: path, inArray: inArray)
       return nil
     }
-    let value = try readPlain(raw, path: path, depth: depth, inArray: inArray)
+    guard let value = try readPlain(raw, path: path, depth: depth, inArray: inArray) else { return nil }
     if case .map(let m) = value, !m.isEmpty {
     } else if !inArray {
       leafPaths.append(path)
@@ -70,7 +75,9 @@ struct UserDataReader {
     return value
   }
 
-  private mutating func readPlain(_ raw: any Sendable, path: FieldPath, depth: Int, inArray: Bool) throws(FirestoreError) -> Value {
+  /// Reads a value that is not itself a sentinel; `nil` for a non-empty map whose entries
+  /// all turned out to be sentinels.
+  private mutating func readPlain(_ raw: any Sendable, path: FieldPath, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
     switch raw {
     case let v as Value: return v
     case let o as any OptionalValue:
@@ -132,6 +139,7 @@ struct UserDataReader {
         try Self.validateFieldName(key, path: childPath)
         if let v = try read(element, path: childPath, depth: depth + 1, inArray: inArray) { fields[key] = v }
       }
+      if fields.isEmpty && !m.isEmpty { return nil }
       return .map(fields)
     default:
       throw .invalidArgument("field \(describe(path)) has unsupported type \(type(of: raw))")

@@ -58,11 +58,7 @@ public final class WriteBatch: Sendable {
   public func setData(_ data: [String: any Sendable], forDocument document: DocumentReference, mergeFields: [any FieldPathConvertible])
     -> WriteBatch
   {
-    add(document) { () throws(FirestoreError) in
-      var paths: [FieldPath] = []
-      for f in mergeFields { paths.append(try f.fieldPath()) }
-      return try WriteBuilder.set(document, data, merge: .fields(paths))
-    }
+    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, data, mergeFields: mergeFields) }
   }
 
   /// Creates a document; the commit fails with `alreadyExists` if it exists.

@@ -30,8 +30,16 @@ enum WriteBuilder {
     case .all:
       mask = (reader.leafPaths + reader.deletes).map(\.canonicalString)
     case .fields(let paths):
-      var listed: [FieldPath] = []
-      for p in paths { listed.append(try p.validated()) }
+      let listed = try mergePaths(paths)
+      // A delete removes exactly one listed field: anywhere else it would be dropped
+      // (outside every path) or written as part of a replaced value (below one).
+      for d in reader.deletes where !listed.contains(d) {
+        if let p = listed.first(where: { d.hasPrefix($0) }) {
+          throw .invalidArgument(
+            "FieldValue.delete() at \"\(d)\" lies inside merge field \"\(p)\"; it may only stand at a merge field itself")
+        }
+        throw .invalidArgument("FieldValue.delete() at \"\(d)\" is not covered by mergeFields; list the field to delete it")
+      }
       for p in listed {
         let inData =
           value(at: p, in: fields) != nil || reader.deletes.contains(p) || transforms.contains { $0.0.hasPrefix(p) }
@@ -50,10 +58,23 @@ enum WriteBuilder {
     return write
   }
 
+  /// A `setData(_:mergeFields:)`: the fields given as dotted strings or ``FieldPath``s.
+  static func set(_ ref: DocumentReference, _ data: [String: any Sendable], mergeFields: [any FieldPathConvertible])
+    throws(FirestoreError) -> Write
+  {
+    var paths: [FieldPath] = []
+    for field in mergeFields { paths.append(try field.fieldPath()) }
+    return try set(ref, data, merge: .fields(paths))
+  }
+
   static func update(_ ref: DocumentReference, _ data: [FieldPath: any Sendable], precondition: Precondition?) throws(FirestoreError)
     -> Write
   {
     let ref = try ref.validated()
+    if data.isEmpty { throw .invalidArgument("updateData of \(ref.path) needs at least one field to update") }
+    if precondition == .exists(false) {
+      throw .invalidArgument("updateData of \(ref.path) cannot require that the document does not exist; use create or setData")
+    }
     var reader = UserDataReader(firestore: ref.firestore, context: .update)
     var fields: [String: Value] = [:]
     var mask: [FieldPath] = []
@@ -65,14 +86,15 @@ enum WriteBuilder {
         throw .invalidArgument("field \"\(other)\" and field \"\(path)\" overlap; update each field once")
       }
       reader.currentUpdateKey = path
-      let transformsBefore = reader.transforms.count
-      let value = try reader.read(data[path]!, path: path, depth: path.segments.count, inArray: false)
-      if let value {
+      let raw = data[path]!
+      if let value = try reader.read(raw, path: path, depth: path.segments.count, inArray: false) {
         setValue(value, at: path, in: &fields)
-        mask.append(path)
-      } else if reader.transforms.count == transformsBefore {
-        mask.append(path)  // a delete: in the mask, absent from the data
       }
+      // Every key replaces its field, except a transform on its own: a delete, or a map
+      // holding only sentinels, is in the mask with no value (the transforms then write
+      // into the cleared field).
+      if let sentinel = raw as? FieldValue, !sentinel.isDelete { continue }
+      mask.append(path)
     }
     let write = Write(
       operation: .update(Document(name: ref.name, fields: fields)), updateMask: mask.map(\.canonicalString),
@@ -104,6 +126,21 @@ enum WriteBuilder {
       }
       return !w.updateTransforms.contains { if case .increment = $0.kind { return true } else { return false } }
     }
+  }
+
+  /// Validates `mergeFields`: no path may lie inside another (which would be ambiguous:
+  /// replace the outer value, or merge the inner one?). A path listed twice counts once.
+  private static func mergePaths(_ paths: [FieldPath]) throws(FirestoreError) -> [FieldPath] {
+    var listed: [FieldPath] = []
+    for path in paths {
+      let path = try path.validated()
+      if listed.contains(path) { continue }
+      if let other = listed.first(where: { path.hasPrefix($0) || $0.hasPrefix(path) }) {
+        throw .invalidArgument("mergeFields lists \"\(other)\" and \"\(path)\", and one lies inside the other; list each field once")
+      }
+      listed.append(path)
+    }
+    return listed
   }
 
   private static func mergeContext(_ merge: Merge) -> UserDataReader.Context {
