@@ -204,12 +204,16 @@ public struct WatchState: Sendable {
         let changes = WatchChange.changes(from: old, to: view, ordering: t.ordering)
         if !changes.isEmpty {
           actions.append(.snapshot(targetID: id, WatchSnapshot(documents: view, changes: changes, readTime: readTime, isInitial: false)))
+          // Only a delivered view is compared against: a re-sent document with the same
+          // updateTime but other contents raises nothing, and its later removal must carry
+          // the version the listener saw.
+          t.emitted = view
         }
       } else {
         let changes = view.enumerated().map { WatchChange(kind: .added, document: $1, oldIndex: -1, newIndex: $0) }
         actions.append(.snapshot(targetID: id, WatchSnapshot(documents: view, changes: changes, readTime: readTime, isInitial: true)))
+        t.emitted = view
       }
-      t.emitted = view
       targets[id] = t
     }
     return actions
