@@ -184,6 +184,6 @@ extension Query {
   /// The same query as a collection group under the same parent: collection-group queries
   /// scoped below a document are not yet in the public API, so tests build them here.
   fileprivate var withCollectionGroup: Query {
-    Query(firestore: firestore, parent: parent, collectionID: collectionID, allDescendants: true)
+    Query(firestore: firestore, parent: parentPath, collectionID: collectionID, allDescendants: true)
   }
 }

@@ -24,8 +24,32 @@ private func ids(_ q: some QueryConvertible) async throws -> [String] {
   try await q.getDocuments().documents.map(\.documentID)
 }
 
+/// Written as code against the Apple SDK is: it takes a `Query`, and is handed collections.
+private func cityNames(_ query: Query, country: String?) async throws -> [String] {
+  var query = query
+  if let country { query = query.whereField("country", isEqualTo: country) }
+  return try await query.order(by: "name").getDocuments().documents.compactMap { $0.get("name") as? String }
+}
+
 @Suite("Conformance: queries")
 struct QueryConformanceTests {
+  @Test("a collection is a Query: Apple-SDK code that stores and passes it as one runs unchanged", arguments: Backend.all)
+  func collectionIsQuery(_ backend: Backend) async throws {
+    let c = try await seedCities(backend)
+    var query: Query = c
+    #expect(try await cityNames(query, country: nil) == ["Aa", "Bb", "Cc", "Dd", "Ee"])
+    #expect(try await cityNames(c, country: "FR") == ["Cc", "Dd"])
+    query = query.whereField("capital", isEqualTo: true)
+    #expect(try await cityNames(query, country: "JP") == ["Aa"])
+    let queries: [Query] = [c, c.limit(to: 1), backend.db.collectionGroup(c.collectionID)]
+    var counts: [Int] = []
+    for q in queries { counts.append(try await q.getDocuments().count) }
+    #expect(counts == [5, 1, 5])
+    // The collection still is itself, and its query still reads only its own documents.
+    #expect((query as? CollectionReference) == nil)
+    #expect((queries[0] as? CollectionReference)?.path == c.path)
+  }
+
   @Test("every comparison operator", arguments: Backend.all)
   func operators(_ backend: Backend) async throws {
     let c = try await seedCities(backend)

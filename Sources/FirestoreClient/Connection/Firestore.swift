@@ -115,9 +115,8 @@ public final class Firestore: Sendable {
     } catch let e {
       error = e
     }
-    var query = Query(firestore: self, parent: .root, collectionID: collectionID, allDescendants: true)
-    if let error { query.recordError(error) }
-    return query
+    return Query(
+      firestore: self, definition: Query.Definition(parent: .root, collectionID: collectionID, allDescendants: true, recordedError: error))
   }
 
   /// Parses a full resource name of a document in this database into a reference.

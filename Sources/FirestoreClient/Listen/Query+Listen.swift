@@ -49,13 +49,13 @@ extension Query {
     var view: ViewQuery?
     do throws(FirestoreError) {
       let lowered = try lowered()
-      let parentName = firestore.documentsRoot + (parent.segments.isEmpty ? "" : "/" + parent.string)
+      let parentName = firestore.documentsRoot + (parentPath.segments.isEmpty ? "" : "/" + parentPath.string)
       kind = .success(.query(parent: parentName, lowered.structuredQuery))
       reverses = lowered.reversesResults
       // Listen has no offset; the view matches what the target returns.
       var structured = lowered.structuredQuery
       structured.offset = nil
-      view = .query(structured, parent: parent.string, collectionID: collectionID, allDescendants: allDescendants)
+      view = .query(structured, parent: parentPath.string, collectionID: collectionID, allDescendants: allDescendants)
     } catch {
       kind = .failure(error)
       reverses = false

@@ -19,7 +19,7 @@ extension Query {
 
   /// The `documents…` path below the database that the query runs under, URL-escaped.
   var parentURLPath: String {
-    parent.segments.isEmpty ? "documents" : "documents/" + parent.urlEscaped
+    parentPath.segments.isEmpty ? "documents" : "documents/" + parentPath.urlEscaped
   }
 
   /// Validates and lowers the query. Throws `invalidArgument` naming the problem.
@@ -224,7 +224,7 @@ extension Query {
     } else {
       if id.contains("/") { throw .invalidArgument("\(what): document ID \"\(id)\" must not contain \"/\"") }
       try ResourcePath.validateID(id, in: id, what: "document ID")
-      path = parent.appending(ResourcePath(segments: [collectionID, id]))
+      path = parentPath.appending(ResourcePath(segments: [collectionID, id]))
     }
     return .reference(firestore.documentsRoot + "/" + path.string)
   }
@@ -235,12 +235,12 @@ extension Query {
   /// silently start or end the results in the wrong place.
   private func checkCursorDocument(_ ref: DocumentReference, what: String) throws(FirestoreError) {
     let path = try ref.validated().resourcePath
-    let collection = parent.appending(ResourcePath(segments: [collectionID]))
+    let collection = parentPath.appending(ResourcePath(segments: [collectionID]))
     let sameDatabase = ref.firestore.databaseName == firestore.databaseName
     if allDescendants {
-      if !sameDatabase || !path.hasPrefix(parent) {
+      if !sameDatabase || !path.hasPrefix(parentPath) {
         throw .invalidArgument(
-          "\(what) cursor uses document \(path.string), which is not below the collection group query's parent \"\(parent.string)\"")
+          "\(what) cursor uses document \(path.string), which is not below the collection group query's parent \"\(parentPath.string)\"")
       }
     } else if !sameDatabase || path.parent != collection {
       throw .invalidArgument("\(what) cursor uses document \(path.string), which is not in the query's collection \(collection.string)")

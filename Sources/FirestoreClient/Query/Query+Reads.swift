@@ -129,7 +129,7 @@ extension Query {
 
   /// The query as the local store evaluates it.
   func viewQuery(_ lowered: Lowered) -> ViewQuery {
-    .query(lowered.structuredQuery, parent: parent.string, collectionID: collectionID, allDescendants: allDescendants)
+    .query(lowered.structuredQuery, parent: parentPath.string, collectionID: collectionID, allDescendants: allDescendants)
   }
 
   /// Evaluates the query over the cache, without the network.

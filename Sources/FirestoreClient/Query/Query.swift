@@ -3,7 +3,7 @@ import FirestoreWire
 /// A query: which documents to read from a collection (or collection group), filtered,
 /// ordered, bounded and projected.
 ///
-/// `Query` is an immutable value; each builder returns a new query. Builder misuse (an
+/// A query never changes once made; each builder returns a new query. Builder misuse (an
 /// invalid field path, 31 `in` values, a cursor before its ordering) is recorded and
 /// thrown as `invalidArgument` by the read that would send the query, before any request.
 ///
@@ -14,7 +14,20 @@ import FirestoreWire
 ///   .limit(to: 20)
 ///   .getDocuments()
 /// ```
-public struct Query: Sendable {
+///
+/// As in the Apple SDK, `Query` is a class and ``CollectionReference`` is a `Query`, so code
+/// written against that SDK compiles as it is:
+///
+/// ```swift
+/// var query: Query = db.collection("articles")
+/// if let category { query = query.whereField("category", isEqualTo: category) }
+/// ```
+///
+/// Its instances are immutable, so sharing one is as safe as copying a value.
+public class Query: @unchecked Sendable {
+  // Unchecked only because the class is not final: every stored property is a `let` of a
+  // Sendable type, and no class outside this module can subclass it (public, not open).
+
   /// How a cursor is given: by values for the orderings, or by a document.
   enum CursorSource: Sendable {
     case values([any Sendable])
@@ -32,37 +45,38 @@ public struct Query: Sendable {
 
   /// The database queried.
   public let firestore: Firestore
-  /// The document under which collections are queried, or the root.
-  let parent: ResourcePath
-  let collectionID: String
-  let allDescendants: Bool
-  var filters: [Filter] = []
-  var orders: [(any FieldPathConvertible, Bool)] = []
-  var limitValue: Int?
-  var limitKind = LimitKind.first
-  var startBound: Bound?
-  var endBound: Bound?
-  var offsetValue: Int?
-  var projection: [any FieldPathConvertible]?
-  /// The first builder misuse, thrown by every read.
-  var recordedError: FirestoreError?
+  /// Everything the builders set.
+  let definition: Definition
 
-  init(firestore: Firestore, parent: ResourcePath, collectionID: String, allDescendants: Bool) {
+  init(firestore: Firestore, definition: Definition) {
     self.firestore = firestore
-    self.parent = parent
-    self.collectionID = collectionID
-    self.allDescendants = allDescendants
+    self.definition = definition
   }
 
-  mutating func recordError(_ error: FirestoreError) {
-    if recordedError == nil { recordedError = error }
+  convenience init(firestore: Firestore, parent: ResourcePath, collectionID: String, allDescendants: Bool) {
+    self.init(firestore: firestore, definition: Definition(parent: parent, collectionID: collectionID, allDescendants: allDescendants))
   }
+
+  /// The document under which collections are queried, or the root.
+  var parentPath: ResourcePath { definition.parent }
+  var collectionID: String { definition.collectionID }
+  var allDescendants: Bool { definition.allDescendants }
+  var filters: [Filter] { definition.filters }
+  var orders: [(any FieldPathConvertible, Bool)] { definition.orders }
+  var limitValue: Int? { definition.limitValue }
+  var limitKind: LimitKind { definition.limitKind }
+  var startBound: Bound? { definition.startBound }
+  var endBound: Bound? { definition.endBound }
+  var offsetValue: Int? { definition.offsetValue }
+  var projection: [any FieldPathConvertible]? { definition.projection }
+  /// The first builder misuse, thrown by every read.
+  var recordedError: FirestoreError? { definition.recordedError }
 }
 
-/// Anything that can be queried: a ``Query`` or a ``CollectionReference``.
+/// Anything that can be queried: a ``Query``, which includes a ``CollectionReference``.
 ///
-/// All query builders and reads are defined here once, so a collection offers them as
-/// the Apple SDK's `CollectionReference` (a `Query` subclass there) does.
+/// The query builders and reads are defined on it, so generic code can take
+/// `some QueryConvertible`; code ported from the Apple SDK simply takes a ``Query``.
 public protocol QueryConvertible: Sendable {
   /// The query this value stands for.
   var query: Query { get }
@@ -73,20 +87,12 @@ extension Query: QueryConvertible {
   public var query: Query { self }
 }
 
-extension CollectionReference: QueryConvertible {
-  /// A query over every document of this collection.
-  public var query: Query {
-    var q = Query(firestore: firestore, parent: resourcePath.parent ?? .root, collectionID: collectionID, allDescendants: false)
-    if let pathError { q.recordError(pathError) }
-    return q
-  }
-}
-
 extension QueryConvertible {
-  private func with(_ change: (inout Query) -> Void) -> Query {
-    var q = query
-    change(&q)
-    return q
+  private func with(_ change: (inout Query.Definition) -> Void) -> Query {
+    let q = query
+    var definition = q.definition
+    change(&definition)
+    return Query(firestore: q.firestore, definition: definition)
   }
 
   /// Only documents matching `filter`; filters combine with AND.

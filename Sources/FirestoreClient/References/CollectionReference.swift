@@ -2,24 +2,27 @@ import FirestoreWire
 
 /// A reference to a collection: the place to add documents, and a query over all of them.
 ///
-/// Every query builder (`whereField`, `order(by:)`, `limit(to:)`, …) and every query read
-/// (`getDocuments()`, `count`, …) is available on a collection, as in the Apple SDK.
+/// As in the Apple SDK, a collection is a ``Query``: every query builder (`whereField`,
+/// `order(by:)`, `limit(to:)`, …) and every query read (`getDocuments()`, `count`, …) is
+/// available on it, and it can be passed wherever a `Query` is taken.
 ///
 /// ```swift
 /// let cities = db.collection("cities")
 /// let ref = try await cities.addDocument(data: ["name": "Tokyo", "population": 37_400_068])
 /// let big = try await cities.whereField("population", isGreaterThan: 10_000_000).getDocuments()
 /// ```
-public struct CollectionReference: Sendable, Hashable, CustomStringConvertible {
-  /// The database this reference belongs to.
-  public let firestore: Firestore
+public final class CollectionReference: Query, @unchecked Sendable, Hashable, CustomStringConvertible {
+  // Sendable as `Query` is: it adds only `let`s of Sendable types.
   let resourcePath: ResourcePath
   let pathError: FirestoreError?
 
   init(firestore: Firestore, resourcePath: ResourcePath, pathError: FirestoreError? = nil) {
-    self.firestore = firestore
     self.resourcePath = resourcePath
     self.pathError = pathError
+    super.init(
+      firestore: firestore,
+      definition: Definition(
+        parent: resourcePath.parent ?? .root, collectionID: resourcePath.lastSegment, allDescendants: false, recordedError: pathError))
   }
 
   /// Resolves `relative` below `base`, recording any problem instead of trapping.
@@ -37,7 +40,7 @@ public struct CollectionReference: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The collection's ID: the last segment of its path.
-  public var collectionID: String { resourcePath.lastSegment }
+  public override var collectionID: String { resourcePath.lastSegment }
 
   /// The slash path from the database root, e.g. `users/ada/favorites`.
   public var path: String { resourcePath.string }
