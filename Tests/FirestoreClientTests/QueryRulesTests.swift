@@ -75,10 +75,22 @@ struct QueryRulesTests {
     rejects(c.select([bad]), "empty field name")
   }
 
+  // The server SDKs leave the implicit orderings (inequality fields, then the document key)
+  // to the server; like the Apple and web SDKs we send them, which orders the results the
+  // same way. Either shape is what the server runs.
   @Test("orderings are sent in the order given, then the document key in the last one's direction")
   func orders() throws {
     #expect(
       try lowered(c.order(by: "b").order(by: "a", descending: true)).orderBy == [order("b"), order("a", true), order("__name__", true)])
+  }
+
+  @Test("the implicit orderings are sent explicitly: inequality fields by name, then the key")
+  func implicitOrders() throws {
+    #expect(try lowered(c).orderBy == [order("__name__")])
+    #expect(
+      try lowered(c.whereField("b", isLessThan: "foo").whereField("a", isGreaterThanOrEqualTo: 5)).orderBy == [
+        order("a"), order("b"), order("__name__"),
+      ])
   }
 
   @Test("the last offset and the last limit win")
