@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Native Firestore values are recognised by the requested type before its own
 /// `init(from:)` would run: `Date` and ``Timestamp`` read a timestamp, `Data` reads bytes,
-/// and ``GeoPoint`` and ``DocumentReference`` read themselves. Numbers convert when the
+/// and ``GeoPoint``, ``VectorValue`` and ``DocumentReference`` read themselves. Numbers convert when the
 /// value fits exactly (a `Double` becomes an integer only when it is whole).
 ///
 /// Problems are thrown as Swift `DecodingError`s carrying a ``CodingProblem``, so Codable
@@ -63,7 +63,7 @@ final class ValueDecoder: Decoder {
   /// Decodes a `T` from `value`, found at `path`.
   func decode<T: Decodable>(_ type: T.Type, from value: any Sendable, at path: [any CodingKey]) throws -> T {
     if T.self == Date.self || T.self == Timestamp.self || T.self == Data.self || T.self == GeoPoint.self
-      || T.self == DocumentReference.self || T.self == URL.self
+      || T.self == VectorValue.self || T.self == DocumentReference.self || T.self == URL.self
     {
       return try Self.native(T.self, from: value, at: path)
     }
@@ -156,6 +156,7 @@ final class ValueDecoder: Decoder {
     case let d as Date: return "Date \(Timestamp(date: d).rfc3339)"
     case let d as Data: return "Data of \(d.count) bytes"
     case let g as GeoPoint: return g.description
+    case let v as VectorValue: return "a vector of \(v.array.count) dimensions"
     case let r as DocumentReference: return r.description
     case let f as FieldValue: return f.methodName
     case let a as [any Sendable]: return a.count == 1 ? "an array of 1 element" : "an array of \(a.count) elements"

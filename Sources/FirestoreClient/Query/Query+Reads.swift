@@ -94,10 +94,11 @@ extension QueryConvertible {
 }
 
 extension Query {
-  func runQueryCall(_ lowered: Lowered, consistency: ReadConsistency?) -> RESTClient.Call {
+  func runQueryCall(_ lowered: Lowered, consistency: ReadConsistency?, explain: ExplainRequestOptions? = nil) -> RESTClient.Call {
     RESTClient.Call(
       method: "POST", path: lowered.parentPath + ":runQuery",
-      body: RunQueryRequest(structuredQuery: lowered.structuredQuery, consistency: consistency).json, idempotent: true)
+      body: RunQueryRequest(structuredQuery: lowered.structuredQuery, consistency: consistency, explainOptions: explain).json,
+      idempotent: true)
   }
 
   func snapshot(_ doc: Document, readTime: Timestamp?, metadata: SnapshotMetadata = .server) throws -> QueryDocumentSnapshot {

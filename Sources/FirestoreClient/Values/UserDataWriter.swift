@@ -5,7 +5,8 @@ import Foundation
 ///
 /// null → `NSNull()`, boolean → `Bool`, integer → `Int`, double → `Double`, timestamp →
 /// ``Timestamp``, string → `String`, bytes → `Data`, reference → ``DocumentReference``,
-/// geo point → ``GeoPoint``, array → `[any Sendable]`, map → `[String: any Sendable]`.
+/// geo point → ``GeoPoint``, vector → ``VectorValue``, array → `[any Sendable]`, map →
+/// `[String: any Sendable]`.
 struct UserDataWriter {
   let firestore: Firestore
 
@@ -27,7 +28,9 @@ struct UserDataWriter {
     case .reference(let name): return reference(name)
     case .geoPoint(let g): return g
     case .array(let a): return a.map { convert($0) } as [any Sendable]
-    case .map(let m): return convert(m)
+    case .map(let m):
+      if let elements = value.vectorDoubles { return VectorValue(elements) }
+      return convert(m)
     }
   }
 
