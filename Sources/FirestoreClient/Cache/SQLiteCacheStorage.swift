@@ -75,6 +75,7 @@ final class SQLiteCacheStorage: CacheStorage {
         CREATE INDEX documents_by_collection ON documents (collection);
         CREATE INDEX documents_by_collection_id ON documents (collection_id, collection);
         CREATE INDEX documents_by_last_use ON documents (last_use);
+        \(Self.bundleTables)
         INSERT INTO meta VALUES ('format', '\(Self.format)'), ('schema', '\(Self.schemaVersion)'), ('\(Self.totalKey)', '0');
         COMMIT;
         """)
@@ -97,6 +98,8 @@ final class SQLiteCacheStorage: CacheStorage {
     guard check == ["ok"] else {
       throw CacheStorageError(description: "\(connection.path) failed its integrity check: \(check.prefix(3).joined(separator: "; "))")
     }
+    // Files written before bundles were kept lack their tables, which are added here.
+    try connection.execute(Self.bundleTables)
     let sql = "SELECT COALESCE(SUM(size), 0), COALESCE(MAX(last_use), 0) FROM documents"
     let totals: [[SQLiteConnection.Column]]
     do {
@@ -114,6 +117,12 @@ final class SQLiteCacheStorage: CacheStorage {
     lastKnownByteCount = Int(totals.first?[0].integer ?? 0)
     clock = totals.first?[1].integer ?? 0
   }
+
+  /// The tables of loaded bundles and their named queries.
+  private static let bundleTables = """
+    CREATE TABLE IF NOT EXISTS bundles (id TEXT PRIMARY KEY, create_seconds INTEGER NOT NULL, create_nanos INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS named_queries (name TEXT PRIMARY KEY, body BLOB NOT NULL);
+    """
 
   /// The total size of the documents as the file records it; a file written before the
   /// total was kept has none, so its documents are summed (the next change stores it).
@@ -244,6 +253,34 @@ final class SQLiteCacheStorage: CacheStorage {
       }
       try connection.query("INSERT OR REPLACE INTO meta VALUES (?, ?)", [.text(Self.totalKey), .text(String(byteCount))])
       return byteCount
+    }
+  }
+
+  func namedQuery(_ name: String) throws(CacheStorageError) -> NamedQuery? {
+    guard let row = try connection.query("SELECT body FROM named_queries WHERE name = ?", [.text(name)]).first,
+      case .blob(let bytes)? = row.first
+    else { return nil }
+    do {
+      return try NamedQuery(json: JSONParser.parse(bytes))
+    } catch {
+      throw CacheStorageError(description: "cached named query \(name) does not parse: \(error)")
+    }
+  }
+
+  func bundleCreateTime(_ id: String) throws(CacheStorageError) -> Timestamp? {
+    let rows = try connection.query("SELECT create_seconds, create_nanos FROM bundles WHERE id = ?", [.text(id)])
+    guard let row = rows.first, row.count == 2, let seconds = row[0].integer, let nanos = row[1].integer else { return nil }
+    return Timestamp(seconds: seconds, nanoseconds: Int32(truncatingIfNeeded: nanos))
+  }
+
+  func saveBundle(_ metadata: BundleMetadata, queries: [NamedQuery]) throws(CacheStorageError) {
+    try connection.inTransaction { () throws(CacheStorageError) in
+      try connection.query(
+        "INSERT OR REPLACE INTO bundles VALUES (?, ?, ?)",
+        [.text(metadata.id), .integer(metadata.createTime.seconds), .integer(Int64(metadata.createTime.nanoseconds))])
+      for query in queries {
+        try connection.query("INSERT OR REPLACE INTO named_queries VALUES (?, ?)", [.text(query.name), .blob(JSONWriter.bytes(query.json))])
+      }
     }
   }
 }

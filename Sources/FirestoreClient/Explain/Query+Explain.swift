@@ -38,6 +38,8 @@ extension Query {
       if let document = response.document { documents.append(try snapshot(document, readTime: response.readTime)) }
     }
     if lowered.reversesResults { documents.reverse() }
-    return ExplainResults(metrics: metrics, snapshot: QuerySnapshot(query: self, documents: documents, readTime: readTime))
+    let isVectorSearch = lowered.structuredQuery.findNearest != nil
+    return ExplainResults(
+      metrics: metrics, snapshot: QuerySnapshot(query: self, documents: documents, readTime: readTime, isVectorSearch: isVectorSearch))
   }
 }

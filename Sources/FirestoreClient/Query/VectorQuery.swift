@@ -53,7 +53,7 @@ public final class VectorQuery: Sendable {
       if let document = response.document { documents.append(try query.snapshot(document, readTime: response.readTime)) }
     }
     // Not stored in the cache: a result carries its distance in `distanceResultField`.
-    return QuerySnapshot(query: query, documents: documents, readTime: readTime)
+    return QuerySnapshot(query: query, documents: documents, readTime: readTime, isVectorSearch: true)
   }
 
   /// Asks Firestore how it runs the search, and with ``ExplainOptions/analyze`` also
