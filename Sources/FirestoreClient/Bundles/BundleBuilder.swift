@@ -28,10 +28,12 @@ public struct BundleBuilder: Sendable {
     self.id = id
   }
 
-  /// Adds a document as read from the server (existing or not).
+  /// Adds a document as read from the server (existing or not), with the time it was
+  /// read: read it with ``Firestore/getAll(_:fieldMask:readTime:)``, a query or a
+  /// transaction (a plain ``DocumentReference/getDocument()`` reply carries no read time).
   ///
-  /// - Throws: `invalidArgument` for a snapshot with no server read time (from the cache,
-  ///   or with writes the server has not confirmed).
+  /// - Throws: `invalidArgument` for a snapshot with no server read time (see above, or
+  ///   from the cache, or with writes the server has not confirmed).
   public mutating func add(document snapshot: DocumentSnapshot) throws(FirestoreError) {
     let readTime = try Self.serverReadTime(snapshot.readTime, snapshot.metadata, "document \(snapshot.reference.path)")
     add(name: snapshot.reference.name, document: snapshot.document, readTime: readTime, query: nil)
@@ -90,7 +92,9 @@ public struct BundleBuilder: Sendable {
     -> Timestamp
   {
     guard let readTime, !metadata.isFromCache, !metadata.hasPendingWrites else {
-      throw .invalidArgument("\(what) was not read from the server, so it has no read time for a bundle")
+      throw .invalidArgument(
+        "\(what) has no server read time for a bundle (read it with getAll(_:) or a query; getDocument() replies carry none, cache reads have none)"
+      )
     }
     return readTime
   }

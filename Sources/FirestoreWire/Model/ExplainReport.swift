@@ -72,7 +72,7 @@ public struct ExplainReport: Sendable, Equatable {
   }
 
   /// A protobuf `Duration` in JSON: seconds with up to nine fraction digits and an `s`.
-  static func duration(_ seconds: Double) -> String {
+  package static func duration(_ seconds: Double) -> String {
     let nanos = Int64((seconds * 1e9).rounded())
     let whole = nanos / 1_000_000_000
     let fraction = nanos % 1_000_000_000
