@@ -29,6 +29,7 @@ public struct VectorValue: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// A vector of these elements, each converted exactly to a `Double`.
+  @_disfavoredOverload
   public init(_ array: [Float]) {
     self.array = array.map(Double.init)
   }
@@ -52,5 +53,6 @@ extension FieldValue {
   public static func vector(_ array: [Double]) -> VectorValue { VectorValue(array) }
 
   /// A vector value of these elements, each converted to a `Double`.
+  @_disfavoredOverload
   public static func vector(_ array: [Float]) -> VectorValue { VectorValue(array) }
 }
