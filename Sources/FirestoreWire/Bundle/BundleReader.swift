@@ -6,8 +6,9 @@
 /// while let (element, size) = try reader.next() { … }
 /// ```
 public struct BundleReader: Sendable {
-  /// The longest length prefix read: a bundle element is never 10^19 bytes or more.
-  static let maximumLengthDigits = 19
+  /// The longest length prefix read: an element is never 10^18 bytes or more, and 18
+  /// digits cannot overflow an `Int`.
+  static let maximumLengthDigits = 18
 
   private let bytes: [UInt8]
   /// Where the next element starts.
