@@ -23,12 +23,12 @@ command -v swiftc >/dev/null 2>&1 || {
   exit 1
 }
 
-ALL_TARGETS=(wire_json webchannel extended_json http_request http_response paths)
+ALL_TARGETS=(wire_json webchannel extended_json bundle http_request http_response paths)
 
 # The library modules each target links, in dependency order.
 modules_of() {
   case $1 in
-    wire_json | webchannel | extended_json) echo FirestoreWire ;;
+    wire_json | webchannel | extended_json | bundle) echo FirestoreWire ;;
     http_request) echo FirestoreWire FirestoreMock ;;
     http_response | paths) echo FirestoreWire FirestoreClient ;;
     *)

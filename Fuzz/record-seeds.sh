@@ -24,7 +24,7 @@ CORPUS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/corpus
 AUTH=(-H "Authorization: Bearer owner")
 JSON=(-H "Content-Type: application/json")
 
-mkdir -p "$CORPUS"/{wire_json,webchannel,http_request,http_response,paths,extended_json}
+mkdir -p "$CORPUS"/{wire_json,webchannel,http_request,http_response,paths,extended_json,bundle}
 cd "$CORPUS"
 
 curl -sf -X DELETE "http://$HOST/emulator/v1/projects/$PROJECT/databases/(default)/documents" >/dev/null
@@ -107,6 +107,12 @@ while IFS= read -r line; do
   printf '%s' "$line" >"extended_json/cli-get-$i.json"
   i=$((i + 1))
 done < <(FIRESTORE_EMULATOR_HOST=$HOST "$FIRESTORE_BIN" get types/all types/nested "types/id with spaces é😀" cities/c1 --project "$PROJECT")
+
+# --- bundles: built by the `firestore` CLI from the recorded documents -------------------
+FIRESTORE_EMULATOR_HOST=$HOST "$FIRESTORE_BIN" bundle seeds cities --order-by name --limit 2 --query-name first-cities \
+  --document types/all --document types/none --project "$PROJECT" >bundle/cli-bundle-query.bundle
+FIRESTORE_EMULATOR_HOST=$HOST "$FIRESTORE_BIN" bundle seeds-last cities --order-by name --limit-to-last 1 --query-name last-city \
+  --project "$PROJECT" >bundle/cli-bundle-last.bundle
 
 # --- WebChannel listen ------------------------------------------------------------------
 # Handshake carrying a query target on cities and a documents target (one missing doc).
@@ -260,6 +266,6 @@ for segs in sorted(fields):
 PY
 
 echo "recorded into $CORPUS:"
-for d in wire_json webchannel http_request http_response paths extended_json; do
+for d in wire_json webchannel http_request http_response paths extended_json bundle; do
   printf '  %-14s %3d files, %6d bytes\n' "$d" "$(find "$d" -type f | wc -l)" "$(cat "$d"/* | wc -c)"
 done

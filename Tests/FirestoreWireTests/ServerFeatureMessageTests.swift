@@ -152,6 +152,34 @@ struct ServerFeatureMessageTests {
         #"{"metadata":{"id":"n","createTime":{"seconds":"1700000000","nanos":5000},"version":1,"totalDocuments":3,"totalBytes":1234}}"#))
     #expect(node == .metadata(BundleMetadata(id: "n", createTime: time, totalDocuments: 3, totalBytes: 1234)))
 
+    // A document and a query as the Node SDK writes its protobuf objects: {seconds, nanos}
+    // times, numbers, `valueType` members, the Int32Value wrapper of a limit.
+    let nodeDocument = try BundleElement(
+      json: JSONParser.parse(
+        #"{"document":{"name":"\#(root)/c/d","fields":{"t":{"valueType":"timestampValue","timestampValue":{"seconds":"5","nanos":6}},"valueType":{"valueType":"mapValue","mapValue":{"fields":{"n":{"integerValue":7}}}},"a":{"arrayValue":{"values":[{"valueType":"stringValue","stringValue":"x"}]}}},"createTime":{"seconds":1,"nanos":0},"updateTime":"1970-01-01T00:00:02Z"}}"#
+      ))
+    #expect(
+      nodeDocument
+        == .document(
+          Document(
+            name: "\(root)/c/d",
+            fields: [
+              "t": .timestamp(Timestamp(seconds: 5, nanoseconds: 6)), "valueType": .map(["n": .integer(7)]), "a": .array([.string("x")]),
+            ], createTime: Timestamp(seconds: 1, nanoseconds: 0), updateTime: Timestamp(seconds: 2, nanoseconds: 0))))
+    let nodeQuery = try BundleElement(
+      json: JSONParser.parse(
+        #"{"namedQuery":{"name":"q","readTime":{"seconds":"1","nanos":0},"bundledQuery":{"parent":"\#(root)","structuredQuery":{"from":[{"collectionId":"c"}],"where":{"compositeFilter":{"op":"AND","filters":[{"fieldFilter":{"field":{"fieldPath":"t"},"op":"LESS_THAN","value":{"valueType":"timestampValue","timestampValue":{"seconds":9,"nanos":0}}}}]}},"orderBy":[{"field":{"fieldPath":"t"}}],"startAt":{"values":[{"valueType":"integerValue","integerValue":"1"}],"before":true},"limit":{"value":3}}}}}"#
+      ))
+    guard case .namedQuery(let named) = nodeQuery else {
+      Issue.record("not a named query: \(nodeQuery)")
+      return
+    }
+    #expect(named.limitType == .first && named.structuredQuery.limit == 3)
+    #expect(named.structuredQuery.startAt?.values == [.integer(1)])
+    #expect(
+      named.structuredQuery.filter
+        == .composite(op: .and, filters: [.field(path: "t", op: .lessThan, value: .timestamp(Timestamp(seconds: 9, nanoseconds: 0)))]))
+
     let malformed: [(String, String)] = [
       ("12", "ends after a length prefix"),
       ("5{}", "truncated"),

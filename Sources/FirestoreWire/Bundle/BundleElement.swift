@@ -32,7 +32,7 @@ public enum BundleElement: Sendable, Equatable {
     case "metadata": self = .metadata(try BundleMetadata(json: payload))
     case "namedQuery": self = .namedQuery(try NamedQuery(json: payload))
     case "documentMetadata": self = .documentMetadata(try BundledDocumentMetadata(json: payload))
-    case "document": self = .document(try Document(json: payload))
+    case "document": self = .document(try BundleJSON.document(payload))
     default: throw WireFormatError("unknown bundle element \"\(kind)\"")
     }
   }

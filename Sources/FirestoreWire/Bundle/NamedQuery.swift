@@ -52,7 +52,7 @@ public struct NamedQuery: Sendable, Equatable {
     guard let query = bundled["structuredQuery"] else {
       throw WireFormatError("named query \"\(name)\" lacks \"bundledQuery.structuredQuery\"")
     }
-    structuredQuery = try StructuredQuery(json: query)
+    structuredQuery = try StructuredQuery(json: BundleJSON.query(query))
     let type = try bundled.optionalString("limitType") ?? LimitType.first.rawValue
     guard let limitType = LimitType(rawValue: type) else { throw WireFormatError("unknown limitType \"\(type)\"") }
     self.limitType = limitType
