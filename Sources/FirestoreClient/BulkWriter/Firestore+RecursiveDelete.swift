@@ -20,9 +20,11 @@ extension Firestore {
   /// try await db.recursiveDelete(db.document("users/ada"))
   /// ```
   ///
-  /// - Parameter bulkWriter: the writer to delete through (its options and
-  ///   ``BulkWriter/onWriteResult(_:)`` / ``BulkWriter/onWriteError(_:)`` apply); by
-  ///   default a new one with default options, closed at the end.
+  /// - Parameters:
+  ///   - document: the document to delete, with everything below it.
+  ///   - bulkWriter: the writer to delete through (its options and
+  ///     ``BulkWriter/onWriteResult(_:)`` / ``BulkWriter/onWriteError(_:)`` apply); by
+  ///     default a new one with default options, closed at the end.
   /// - Throws: `invalidArgument` for an invalid reference or a writer of another instance,
   ///   before anything is deleted; the query's error when finding descendants fails (the
   ///   deletes already queued still finish, the document itself stays); when deletes

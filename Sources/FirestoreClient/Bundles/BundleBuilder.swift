@@ -3,7 +3,7 @@ import Foundation
 
 /// Builds a Firestore bundle from documents and query results read on the server, so
 /// that a server can publish pre-built results (on a CDN, in an app's resources) that
-/// clients load into their cache with ``Firestore/loadBundle(_:)`` and query without a
+/// clients load into their cache with ``Firestore/loadBundle(_:)-(Data)`` and query without a
 /// request (as the Node and Python server SDKs' bundle builders).
 ///
 /// ```swift

@@ -56,7 +56,7 @@ extension QueryConvertible {
   }
 
   /// A nearest-neighbour search for a vector given as its elements (see
-  /// ``findNearest(vectorField:queryVector:limit:distanceMeasure:distanceResultField:distanceThreshold:)``).
+  /// ``findNearest(vectorField:queryVector:limit:distanceMeasure:distanceResultField:distanceThreshold:)-(_,VectorValue,_,_,_,_)``).
   public func findNearest(
     vectorField: some FieldPathConvertible, queryVector: [Double], limit: Int, distanceMeasure: Query.DistanceMeasure,
     distanceResultField: String? = nil, distanceThreshold: Double? = nil

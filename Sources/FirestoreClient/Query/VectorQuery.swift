@@ -2,7 +2,7 @@ import FirestoreWire
 
 /// A nearest-neighbour search: the documents of a query whose vector field is closest to
 /// a query vector, closest first. Make one with
-/// ``QueryConvertible/findNearest(vectorField:queryVector:limit:distanceMeasure:distanceResultField:distanceThreshold:)``.
+/// ``QueryConvertible/findNearest(vectorField:queryVector:limit:distanceMeasure:distanceResultField:distanceThreshold:)-(_,VectorValue,_,_,_,_)``.
 ///
 /// The base query's filters choose the candidates; the search orders them by distance, so
 /// the base query may not have its own ordering, cursors, offset or limit.
@@ -42,7 +42,7 @@ public final class VectorQuery: Sendable {
   /// Runs the search on the server and returns the neighbours, closest first.
   ///
   /// - Throws: `invalidArgument`, sending nothing, for an invalid base query or search
-  ///   (see ``QueryConvertible/findNearest(vectorField:queryVector:limit:distanceMeasure:distanceResultField:distanceThreshold:)``).
+  ///   (see ``QueryConvertible/findNearest(vectorField:queryVector:limit:distanceMeasure:distanceResultField:distanceThreshold:)-(_,VectorValue,_,_,_,_)``).
   public func getDocuments() async throws -> QuerySnapshot {
     let lowered = try self.lowered()
     let elements = try await query.firestore.rest.unary(query.runQueryCall(lowered, consistency: nil), RunQueryResponse.decodeArray)

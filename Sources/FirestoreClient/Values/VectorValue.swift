@@ -1,7 +1,7 @@
 import FirestoreWire
 
 /// A vector embedding: Firestore's vector value, which nearest-neighbour search
-/// (``QueryConvertible/findNearest(vectorField:queryVector:limit:distanceMeasure:distanceResultField:distanceThreshold:)``) compares.
+/// (``QueryConvertible/findNearest(vectorField:queryVector:limit:distanceMeasure:distanceResultField:distanceThreshold:)-(_,VectorValue,_,_,_,_)``) compares.
 ///
 /// Write one as a field value; it reads back as a `VectorValue`, also through
 /// `Codable` (a `VectorValue` property encodes and decodes as a vector).
