@@ -29,13 +29,21 @@ extension CLITests {
       #expect(rest.stdout.contains(#""__type__":{"stringValue":"__vector__"}"#), "\(rest)")
 
       let nearest = try await backend.run(
-        p, ["query", "beans", "--find-nearest", "emb", "--vector", "[2.2, 1]", "--distance", "euclidean", "--limit", "2", "--distance-result-field", "d"])
+        p,
+        [
+          "query", "beans", "--find-nearest", "emb", "--vector", "[2.2, 1]", "--distance", "euclidean", "--limit", "2",
+          "--distance-result-field", "d",
+        ])
       #expect(nearest.status == 0, "\(nearest)")
       #expect(paths(nearest) == ["beans/b", "beans/c"])
       let distance = nearest.json.first?["data"]?["d"]
       #expect(distance.flatMap { if case .number(let n) = $0 { Double(n) } else { nil } }.map { abs($0 - 0.2) < 1e-12 } == true)
       let filtered = try await backend.run(
-        p, ["query", "beans", "--where", #"roast == "dark""#, "--find-nearest", "emb", "--vector", "[1,1]", "--distance", "dot-product", "--limit", "5", "--ids"])
+        p,
+        [
+          "query", "beans", "--where", #"roast == "dark""#, "--find-nearest", "emb", "--vector", "[1,1]", "--distance", "dot-product",
+          "--limit", "5", "--ids",
+        ])
       #expect(paths(filtered) == ["beans/c", "beans/b"], "\(filtered)")
 
       let usage: [[String]] = [
@@ -49,7 +57,8 @@ extension CLITests {
         let result = try await backend.run(p, ["query", "beans"] + arguments)
         #expect(result.status == 2 && result.stdout.isEmpty, "\(arguments): \(result)")
       }
-      let tooMany = try await backend.run(p, ["query", "beans", "--find-nearest", "emb", "--vector", "[1,1]", "--distance", "cosine", "--limit", "1001"])
+      let tooMany = try await backend.run(
+        p, ["query", "beans", "--find-nearest", "emb", "--vector", "[1,1]", "--distance", "cosine", "--limit", "1001"])
       #expect(tooMany.status == 1 && tooMany.stderr.contains("INVALID_ARGUMENT"), "\(tooMany)")
     }
 
@@ -146,7 +155,10 @@ extension CLITests {
           "bundle", "latest", "stories", "--order-by", "rank", "--limit", "2", "--query-name", "top", "--document", "config/app",
           "--document", "config/missing", "--output", file,
         ])
-      #expect(built.json == [.parse(#"{"bundle":"latest","queries":1,"documents":4,"bytes":\#(try Data(contentsOf: URL(fileURLWithPath: file)).count)}"#)], "\(built)")
+      #expect(
+        built.json == [
+          .parse(#"{"bundle":"latest","queries":1,"documents":4,"bytes":\#(try Data(contentsOf: URL(fileURLWithPath: file)).count)}"#)
+        ], "\(built)")
       let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
       var reader = BundleReader(bytes)
       var names: [String] = []
@@ -175,7 +187,9 @@ extension CLITests {
       }
       #expect(metadata.id == "only-docs" && metadata.totalDocuments == 1)
 
-      let usage: [[String]] = [["bundle", "empty"], ["bundle", "x", "--where", "rank > 1"], ["import", "--bundle", file, "--input", file]]
+      let usage: [[String]] = [
+        ["bundle", "empty"], ["bundle", "x", "--where", "rank > 1"], ["import", "--bundle", file, "--input", file],
+      ]
       for arguments in usage {
         let result = try await backend.run(p, arguments)
         #expect(result.status == 2, "\(arguments): \(result)")

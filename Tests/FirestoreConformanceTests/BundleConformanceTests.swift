@@ -21,14 +21,18 @@ struct BundleConformanceTests {
     let c = backend.collection()
     let batch = backend.db.batch()
     for i in 0..<6 {
-      batch.setData(["n": i, "kind": i % 2 == 0 ? "even" : "odd", "tags": ["t\(i)"], "at": Timestamp(seconds: Int64(i), nanoseconds: 0)], forDocument: c.document("d\(i)"))
+      batch.setData(
+        ["n": i, "kind": i % 2 == 0 ? "even" : "odd", "tags": ["t\(i)"], "at": Timestamp(seconds: Int64(i), nanoseconds: 0)],
+        forDocument: c.document("d\(i)"))
     }
-    batch.setData(["n": 99, "kind": "even", "emb": VectorValue([1, 2])], forDocument: c.document("sub").collection("deeper").document("x"))
+    batch.setData(
+      ["n": 99, "kind": "even", "emb": VectorValue([1, 2])], forDocument: c.document("sub").collection("deeper").document("x"))
     try await batch.commit()
     return c
   }
 
-  @Test("a bundle built here loads into a fresh cache; its named queries run from the cache with the server's results", arguments: Backend.all)
+  @Test(
+    "a bundle built here loads into a fresh cache; its named queries run from the cache with the server's results", arguments: Backend.all)
   func buildAndLoad(_ backend: Backend) async throws {
     let c = try await seed(backend)
     let queries: [(String, Query)] = [
@@ -67,7 +71,9 @@ struct BundleConformanceTests {
     // The data arrives whole, vectors and timestamps included; a missing document stays unknown.
     let x = try await offline.document("\(c.path)/sub/deeper/x").getDocument(source: .cache)
     #expect(x.get("emb") as? VectorValue == VectorValue([1, 2]))
-    #expect(try await offline.document("\(c.path)/d3").getDocument(source: .cache).get("at") as? Timestamp == Timestamp(seconds: 3, nanoseconds: 0))
+    #expect(
+      try await offline.document("\(c.path)/d3").getDocument(source: .cache).get("at") as? Timestamp
+        == Timestamp(seconds: 3, nanoseconds: 0))
     let gone = await #expect(throws: FirestoreError.self) { try await offline.document("\(c.path)/gone").getDocument(source: .server) }
     #expect(gone?.code == .unavailable, "the offline client really cannot reach a server")
     #expect(await offline.getQuery(named: "nothing") == nil)

@@ -23,7 +23,9 @@ struct ExplainConformanceTests {
   private func seed(_ backend: Backend) async throws -> CollectionReference {
     let c = backend.collection()
     let batch = backend.db.batch()
-    for i in 0..<5 { batch.setData(["n": i, "kind": i % 2 == 0 ? "even" : "odd", "emb": VectorValue([Double(i), 1])], forDocument: c.document("d\(i)")) }
+    for i in 0..<5 {
+      batch.setData(["n": i, "kind": i % 2 == 0 ? "even" : "odd", "emb": VectorValue([Double(i), 1])], forDocument: c.document("d\(i)"))
+    }
     try await batch.commit()
     return c
   }
@@ -37,7 +39,9 @@ struct ExplainConformanceTests {
     // What it sent instead: the results, with no explainMetrics anywhere.
     let request = RunQueryRequest(
       structuredQuery: StructuredQuery(from: [.init(collectionID: c.collectionID)]), explainOptions: ExplainRequestOptions(analyze: false))
-    guard case .array(let elements) = try await backend.db.rest.unary(.init(method: "POST", path: "documents:runQuery", body: request.json, idempotent: true))
+    guard
+      case .array(let elements) = try await backend.db.rest.unary(
+        .init(method: "POST", path: "documents:runQuery", body: request.json, idempotent: true))
     else {
       Issue.record("runQuery reply is not an array")
       return

@@ -52,7 +52,9 @@ struct RecursiveDeleteConformanceTests {
     try await db.recursiveDelete(db.collection(tree), bulkWriter: writer)
     await writer.close()
     #expect(deleted.value == 5000)
-    #expect(try await remaining(under: tree.slashSegments.dropLast().joined(separator: "/"), db).sorted() == neighbours.filter { $0 != base.path }.sorted())
+    #expect(
+      try await remaining(under: tree.slashSegments.dropLast().joined(separator: "/"), db).sorted()
+        == neighbours.filter { $0 != base.path }.sorted())
     #expect(try await db.collectionGroup("t").count.getAggregation().count == 0)
     #expect(try await base.getDocument().exists)
   }

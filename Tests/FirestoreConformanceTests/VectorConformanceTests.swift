@@ -33,7 +33,8 @@ struct VectorConformanceTests {
     return c
   }
 
-  @Test("a vector round-trips: FieldValue.vector in, VectorValue out, the tagged map on the wire, Codable both ways", arguments: Backend.all)
+  @Test(
+    "a vector round-trips: FieldValue.vector in, VectorValue out, the tagged map on the wire, Codable both ways", arguments: Backend.all)
   func roundTrip(_ backend: Backend) async throws {
     let c = backend.collection()
     let ref = c.document("k")
@@ -72,13 +73,17 @@ struct VectorConformanceTests {
     #expect(euclidean.documents[0].get("n") as? Int == 2)
     #expect(euclidean.documents[0].get("emb") as? VectorValue == VectorValue([2, 1]))
 
-    let dot = try await c.findNearest(vectorField: "emb", queryVector: query, limit: 3, distanceMeasure: .dotProduct, distanceResultField: "d")
-      .getDocuments()
+    let dot = try await c.findNearest(
+      vectorField: "emb", queryVector: query, limit: 3, distanceMeasure: .dotProduct, distanceResultField: "d"
+    )
+    .getDocuments()
     #expect(dot.documents.map(\.documentID) == ["v3", "v2", "v1"])
     #expect(abs((dot.documents[0].get("d") as? Double ?? 0) - 7.6) < 1e-12)
 
-    let cosine = try await c.findNearest(vectorField: "emb", queryVector: query, limit: 10, distanceMeasure: .cosine, distanceResultField: "d")
-      .getDocuments()
+    let cosine = try await c.findNearest(
+      vectorField: "emb", queryVector: query, limit: 10, distanceMeasure: .cosine, distanceResultField: "d"
+    )
+    .getDocuments()
     #expect(cosine.documents.map(\.documentID) == ["v2", "v3", "v1", "v7"])
     let expectedCosine = 1 - 5.4 / ((5.0).squareRoot() * (5.84).squareRoot())
     #expect(abs((cosine.documents[0].get("d") as? Double ?? 0) - expectedCosine) < 1e-12)
@@ -94,11 +99,15 @@ struct VectorConformanceTests {
     #expect(two.documents.map(\.documentID) == ["v2", "v3"])
     #expect(two.documents[0].get("d") == nil, "no distanceResultField, no distance")
 
-    let near = try await c.findNearest(vectorField: "emb", queryVector: [2.2, 1], limit: 10, distanceMeasure: .euclidean, distanceThreshold: 1.0)
-      .getDocuments()
+    let near = try await c.findNearest(
+      vectorField: "emb", queryVector: [2.2, 1], limit: 10, distanceMeasure: .euclidean, distanceThreshold: 1.0
+    )
+    .getDocuments()
     #expect(near.documents.map(\.documentID) == ["v2", "v3"])
-    let large = try await c.findNearest(vectorField: "emb", queryVector: [2.2, 1], limit: 10, distanceMeasure: .dotProduct, distanceThreshold: 5)
-      .getDocuments()
+    let large = try await c.findNearest(
+      vectorField: "emb", queryVector: [2.2, 1], limit: 10, distanceMeasure: .dotProduct, distanceThreshold: 5
+    )
+    .getDocuments()
     #expect(large.documents.map(\.documentID) == ["v3", "v2"])
 
     let filtered = try await c.whereField("n", isGreaterThan: 1).findNearest(
@@ -130,7 +139,9 @@ struct VectorConformanceTests {
     #expect(dotted.documents.first?.fields["m"] == nil)
   }
 
-  @Test("what the server refuses about vectors, with the emulator's messages (raw values sent past the client's checks)", arguments: Backend.all)
+  @Test(
+    "what the server refuses about vectors, with the emulator's messages (raw values sent past the client's checks)", arguments: Backend.all
+  )
   func serverVectorRules(_ backend: Backend) async throws {
     let c = backend.collection()
     func vector(_ elements: [Value], extra: [String: Value] = [:]) -> Value {

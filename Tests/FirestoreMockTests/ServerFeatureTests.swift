@@ -35,7 +35,10 @@ struct ServerFeatureTests {
     }
     let refused: [(String, String)] = [
       (#"{"structuredQuery":\#(query("g")),"partitionCount":"0"}"#, "partition_count must be positive"),
-      (#"{"structuredQuery":{"from":[{"collectionId":"g"}],"orderBy":[{"field":{"fieldPath":"__name__"}}]},"partitionCount":"2"}"#, "collection group"),
+      (
+        #"{"structuredQuery":{"from":[{"collectionId":"g"}],"orderBy":[{"field":{"fieldPath":"__name__"}}]},"partitionCount":"2"}"#,
+        "collection group"
+      ),
       (#"{"structuredQuery":{"from":[{"collectionId":"g","allDescendants":true}]},"partitionCount":"2"}"#, "ordered by __name__"),
       (#"{"structuredQuery":\#(query("g", #","limit":3"#)),"partitionCount":"2"}"#, "no filters"),
       (
@@ -47,7 +50,8 @@ struct ServerFeatureTests {
       let (status, json) = try await rest.call("POST", ":partitionQuery", body)
       #expect(status == 400 && json?["error"]?["message"]?.stringValue?.contains(message) == true, "\(body): \(String(describing: json))")
     }
-    let (documentParent, _) = try await rest.call("POST", "/p/x5:partitionQuery", #"{"structuredQuery":\#(query("g")),"partitionCount":"2"}"#)
+    let (documentParent, _) = try await rest.call(
+      "POST", "/p/x5:partitionQuery", #"{"structuredQuery":\#(query("g")),"partitionCount":"2"}"#)
     #expect(documentParent == 400)
 
     var points: [String] = []
@@ -79,7 +83,8 @@ struct ServerFeatureTests {
     defer { server.stop() }
     let rest = REST(server: server)
     for i in 0..<3 { _ = try await rest.call("PATCH", "/e/d\(i)", #"{"fields":{"n":{"integerValue":"\#(i)"}}}"#) }
-    let structured = #"{"from":[{"collectionId":"e"}],"where":{"fieldFilter":{"field":{"fieldPath":"n"},"op":"GREATER_THAN","value":{"integerValue":"0"}}}}"#
+    let structured =
+      #"{"from":[{"collectionId":"e"}],"where":{"fieldFilter":{"field":{"fieldPath":"n"},"op":"GREATER_THAN","value":{"integerValue":"0"}}}}"#
     let (_, planned) = try await rest.call("POST", ":runQuery", #"{"structuredQuery":\#(structured),"explainOptions":{}}"#)
     let plan = try #require(planned?.arrayValue)
     #expect(plan.count == 1 && plan[0]["document"] == nil)
@@ -101,7 +106,8 @@ struct ServerFeatureTests {
     #expect(json["resultsReturned"] == .string("2"))
     #expect(json["executionDuration"]?.stringValue?.hasSuffix("s") == true)
 
-    let aggregation = #"{"structuredAggregationQuery":{"structuredQuery":{"from":[{"collectionId":"e"}]},"aggregations":[{"alias":"c","count":{}}]},"explainOptions":{"analyze":true}}"#
+    let aggregation =
+      #"{"structuredAggregationQuery":{"structuredQuery":{"from":[{"collectionId":"e"}]},"aggregations":[{"alias":"c","count":{}}]},"explainOptions":{"analyze":true}}"#
     let (_, counted) = try await rest.call("POST", ":runAggregationQuery", aggregation)
     let last = try #require(counted?.arrayValue?.last)
     #expect(last["result"]?["aggregateFields"]?["c"] == .object([("integerValue", .string("3"))]))

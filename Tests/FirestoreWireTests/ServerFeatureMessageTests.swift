@@ -54,13 +54,16 @@ struct ServerFeatureMessageTests {
     #expect(try StructuredQuery(json: query.json) == query)
     // A missing measure reads as unspecified (the server refuses it); an unknown one and the
     // wrapper form of the limit are malformed, as on the emulator.
-    let bare = try StructuredQuery.FindNearest(json: JSONParser.parse(#"{"vectorField":{"fieldPath":"e"},"queryVector":{"nullValue":null}}"#))
+    let bare = try StructuredQuery.FindNearest(
+      json: JSONParser.parse(#"{"vectorField":{"fieldPath":"e"},"queryVector":{"nullValue":null}}"#))
     #expect(bare.distanceMeasure == .unspecified && bare.limit == nil)
     #expect(throws: WireFormatError.self) {
-      try StructuredQuery.FindNearest(json: JSONParser.parse(#"{"vectorField":{"fieldPath":"e"},"queryVector":{"nullValue":null},"distanceMeasure":"MANHATTAN"}"#))
+      try StructuredQuery.FindNearest(
+        json: JSONParser.parse(#"{"vectorField":{"fieldPath":"e"},"queryVector":{"nullValue":null},"distanceMeasure":"MANHATTAN"}"#))
     }
     #expect(throws: WireFormatError.self) {
-      try StructuredQuery.FindNearest(json: JSONParser.parse(#"{"vectorField":{"fieldPath":"e"},"queryVector":{"nullValue":null},"limit":{"value":1}}"#))
+      try StructuredQuery.FindNearest(
+        json: JSONParser.parse(#"{"vectorField":{"fieldPath":"e"},"queryVector":{"nullValue":null},"limit":{"value":1}}"#))
     }
   }
 
@@ -70,9 +73,10 @@ struct ServerFeatureMessageTests {
     #expect(QueryEvaluator.distance([1, 2], [3, 4], .dotProduct) == 11)
     #expect(abs(QueryEvaluator.distance([1, 0], [0, 1], .cosine) - 1) < 1e-15)
     #expect(QueryEvaluator.distance([0, 0], [1, 1], .cosine).isNaN)
-    let docs = [("a", [0.0, 0]), ("b", [1.0, 0]), ("c", [5.0, 5]), ("d", [1.0, 0])].map {
-      Document(name: "\(root)/v/\($0.0)", fields: ["e": .vector($0.1)])
-    } + [Document(name: "\(root)/v/wide", fields: ["e": .vector([1, 1, 1])])]
+    let docs =
+      [("a", [0.0, 0]), ("b", [1.0, 0]), ("c", [5.0, 5]), ("d", [1.0, 0])].map {
+        Document(name: "\(root)/v/\($0.0)", fields: ["e": .vector($0.1)])
+      } + [Document(name: "\(root)/v/wide", fields: ["e": .vector([1, 1, 1])])]
     func run(_ measure: StructuredQuery.FindNearest.DistanceMeasure, limit: Int32 = 10, threshold: Double? = nil) -> [String] {
       var query = StructuredQuery(from: [.init(collectionID: "v")])
       query.findNearest = .init(
@@ -101,7 +105,8 @@ struct ServerFeatureMessageTests {
     #expect(report.execution?.debugStats["documents_scanned"] == .string("20"))
     #expect(report.json == json)
     #expect(try ExplainReport(json: JSONParser.parse(#"{"planSummary":{}}"#)) == ExplainReport(indexesUsed: []))
-    #expect(ExplainReport.duration(1.5) == "1.5s" && ExplainReport.duration(2) == "2s" && ExplainReport.duration(0.000000001) == "0.000000001s")
+    #expect(
+      ExplainReport.duration(1.5) == "1.5s" && ExplainReport.duration(2) == "2s" && ExplainReport.duration(0.000000001) == "0.000000001s")
     #expect(throws: WireFormatError.self) { try ExplainReport(json: JSONParser.parse(#"{"executionStats":{"executionDuration":"5m"}}"#)) }
     let request = RunQueryRequest(structuredQuery: StructuredQuery(from: []), explainOptions: ExplainRequestOptions(analyze: true))
     #expect(JSONWriter.string(request.json) == #"{"structuredQuery":{"from":[]},"explainOptions":{"analyze":true}}"#)
@@ -111,11 +116,13 @@ struct ServerFeatureMessageTests {
   @Test("partitionQuery: request and page JSON")
   func partitionMessages() throws {
     let request = PartitionQueryRequest(
-      structuredQuery: StructuredQuery(from: [.init(collectionID: "g", allDescendants: true)], orderBy: [.init(fieldPath: "__name__", descending: false)]),
+      structuredQuery: StructuredQuery(
+        from: [.init(collectionID: "g", allDescendants: true)], orderBy: [.init(fieldPath: "__name__", descending: false)]),
       partitionCount: 7, pageToken: "t", pageSize: 2)
     #expect(try PartitionQueryRequest(json: request.json) == request)
     #expect(request.json["partitionCount"] == .string("7"))
-    let page = try PartitionQueryResponse(json: JSONParser.parse(#"{"partitions":[{"values":[{"referenceValue":"\#(root)/g/a"}]}],"nextPageToken":"n"}"#))
+    let page = try PartitionQueryResponse(
+      json: JSONParser.parse(#"{"partitions":[{"values":[{"referenceValue":"\#(root)/g/a"}]}],"nextPageToken":"n"}"#))
     #expect(page.partitions == [.init(values: [.reference("\(root)/g/a")], before: false)])
     #expect(page.nextPageToken == "n")
     #expect(try PartitionQueryResponse(json: .object([])) == PartitionQueryResponse(partitions: [], nextPageToken: nil))
@@ -125,7 +132,8 @@ struct ServerFeatureMessageTests {
   func bundles() throws {
     let time = Timestamp(seconds: 1_700_000_000, nanoseconds: 5000)
     let query = NamedQuery(
-      name: "q", parent: root, structuredQuery: StructuredQuery(from: [.init(collectionID: "c")], limit: 2), limitType: .last, readTime: time)
+      name: "q", parent: root, structuredQuery: StructuredQuery(from: [.init(collectionID: "c")], limit: 2), limitType: .last,
+      readTime: time)
     let document = Document(name: "\(root)/c/d", fields: ["v": .vector([1])], createTime: time, updateTime: time)
     let elements: [BundleElement] = [
       .metadata(BundleMetadata(id: "b", createTime: time, totalDocuments: 1, totalBytes: 99)),

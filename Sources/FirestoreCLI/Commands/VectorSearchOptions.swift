@@ -41,7 +41,8 @@ enum VectorSearchOptions {
     }
     let base = try QueryOptions.query(context, target: target, applyingLimit: false)
     return base.findNearest(
-      vectorField: try WhereClause.fieldPath(field, option: "--find-nearest", context: context), queryVector: try vector(vectorText, context),
+      vectorField: try WhereClause.fieldPath(field, option: "--find-nearest", context: context),
+      queryVector: try vector(vectorText, context),
       limit: limit, distanceMeasure: measure, distanceResultField: arguments.value("--distance-result-field"),
       distanceThreshold: threshold)
   }

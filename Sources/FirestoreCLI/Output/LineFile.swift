@@ -1,5 +1,5 @@
-import Foundation
 import FirestoreWire
+import Foundation
 
 #if canImport(Glibc)
   import Glibc

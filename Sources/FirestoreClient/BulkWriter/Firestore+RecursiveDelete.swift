@@ -118,7 +118,9 @@ extension Firestore {
       let key = FieldPath.documentID().canonicalString
       query.filter = .composite(
         op: .and,
-        filters: [.field(path: key, op: .greaterThanOrEqual, value: .reference(lower)), .field(path: key, op: .lessThan, value: .reference(upper))])
+        filters: [
+          .field(path: key, op: .greaterThanOrEqual, value: .reference(lower)), .field(path: key, op: .lessThan, value: .reference(upper)),
+        ])
     }
     if let after { query.startAt = .init(values: [.reference(after)], before: false) }
     let path = parent.segments.isEmpty ? "documents" : "documents/" + parent.urlEscaped

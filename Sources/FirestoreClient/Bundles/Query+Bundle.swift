@@ -49,7 +49,8 @@ extension Query {
       throw .invalidArgument("\(what) does not query exactly one collection ID")
     }
     if structured.findNearest != nil { throw .invalidArgument("\(what) is a vector search, which bundles cannot hold") }
-    var definition = Definition(parent: parent, collectionID: structured.from[0].collectionID, allDescendants: structured.from[0].allDescendants)
+    var definition = Definition(
+      parent: parent, collectionID: structured.from[0].collectionID, allDescendants: structured.from[0].allDescendants)
     let converter = BundledQueryConverter(firestore: firestore)
     if let filter = structured.filter { definition.filters = [try converter.filter(filter)] }
     definition.orders = structured.orderBy.map { order in

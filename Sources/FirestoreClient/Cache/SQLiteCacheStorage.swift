@@ -279,7 +279,8 @@ final class SQLiteCacheStorage: CacheStorage {
         "INSERT OR REPLACE INTO bundles VALUES (?, ?, ?)",
         [.text(metadata.id), .integer(metadata.createTime.seconds), .integer(Int64(metadata.createTime.nanoseconds))])
       for query in queries {
-        try connection.query("INSERT OR REPLACE INTO named_queries VALUES (?, ?)", [.text(query.name), .blob(JSONWriter.bytes(query.json))])
+        try connection.query(
+          "INSERT OR REPLACE INTO named_queries VALUES (?, ?)", [.text(query.name), .blob(JSONWriter.bytes(query.json))])
       }
     }
   }
