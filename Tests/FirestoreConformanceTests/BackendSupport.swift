@@ -60,6 +60,17 @@ enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
     return Firestore(projectID: Self.projectID, database: database, settings: settings)
   }
 
+  /// A client for a project of its own on this backend, for a test that writes thousands
+  /// of documents: in the shared project every commit would make the mock re-evaluate
+  /// the other tests' listeners over them, and their queries scan them.
+  func isolatedFirestore(_ hint: String = #function) -> Firestore {
+    Ledger.record(self)
+    var settings = FirestoreSettings.emulator(host: host)
+    settings.timeout = .seconds(30)
+    let clean = hint.lowercased().filter { $0.isLetter || $0.isNumber }
+    return Firestore(projectID: "demo-\(clean.prefix(16))-\(UInt32.random(in: 0...UInt32.max))", settings: settings)
+  }
+
   private static let clients: [Backend: Firestore] = Dictionary(uniqueKeysWithValues: all.map { ($0, $0.firestore()) })
 
   /// The shared client of this backend.

@@ -17,7 +17,7 @@ struct PartitionConformanceTests {
 
   @Test("the partitions of a 10,000-document group cover it exactly once, in order", arguments: Backend.all)
   func coverage(_ backend: Backend) async throws {
-    let db = backend.db
+    let db = backend.isolatedFirestore()
     let group = groupID()
     if backend == .emulator {
       let error = await #expect(throws: FirestoreError.self) { try await db.collectionGroup(group).getPartitions(8) }

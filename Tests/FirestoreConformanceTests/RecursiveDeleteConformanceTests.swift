@@ -26,8 +26,8 @@ struct RecursiveDeleteConformanceTests {
 
   @Test("a tree of 3 levels and 5,000 documents is deleted whole; documents beside it stay", arguments: Backend.all)
   func largeTree(_ backend: Backend) async throws {
-    let db = backend.db
-    let base = backend.collection().document("root")
+    let db = backend.isolatedFirestore()
+    let base = db.collection("tree").document("root")
     let tree = base.collection("c").path
     // 200 documents, each with 4 below it, each of those with 5 below it: 200 + 800 + 4,000.
     var paths: [String] = []
