@@ -23,14 +23,14 @@ command -v swiftc >/dev/null 2>&1 || {
   exit 1
 }
 
-ALL_TARGETS=(wire_json webchannel extended_json http_request http_response paths)
+ALL_TARGETS=(wire_json webchannel extended_json http_request paths)
 
 # The library modules each target links, in dependency order.
 modules_of() {
   case $1 in
     wire_json | webchannel | extended_json) echo FirestoreWire ;;
     http_request) echo FirestoreWire FirestoreMock ;;
-    http_response | paths) echo FirestoreWire FirestoreClient ;;
+    paths) echo FirestoreWire FirestoreClient ;;
     *)
       echo "error: unknown fuzz target '$1' (known: ${ALL_TARGETS[*]})" >&2
       return 1
@@ -55,7 +55,10 @@ deps_of() {
 
 COMMON_FLAGS=(-swift-version 6 "$OPT" -g -sanitize=fuzzer,address -package-name swift_firestore -I "$OUT/modules")
 # The client's system libraries, as SwiftPM passes them for Package.swift's systemLibrary targets.
-C_MODULE_FLAGS=(-Xcc "-fmodule-map-file=$ROOT/Sources/COpenSSL/module.modulemap" -Xcc "-fmodule-map-file=$ROOT/Sources/CSQLite/module.modulemap")
+C_MODULE_FLAGS=(
+  -Xcc "-fmodule-map-file=$ROOT/Sources/COpenSSL/module.modulemap" -Xcc "-fmodule-map-file=$ROOT/Sources/CSQLite/module.modulemap"
+  -Xcc "-fmodule-map-file=$ROOT/Sources/CCurl/module.modulemap"
+)
 # lld links quietly; gold warns about every ASan symbol.
 LINK_FLAGS=(-use-ld=lld)
 
@@ -76,7 +79,7 @@ build_module() {
   swiftmodule=$OUT/modules/$module.swiftmodule
   local -a inputs=("$dir" "$FUZZ_DIR/build.sh")
   for dep in $(deps_of "$module"); do inputs+=("$OUT/objects/$dep.o"); done
-  if [[ $module == FirestoreClient ]]; then inputs+=("$ROOT/Sources/COpenSSL" "$ROOT/Sources/CSQLite"); fi
+  if [[ $module == FirestoreClient ]]; then inputs+=("$ROOT/Sources/COpenSSL" "$ROOT/Sources/CSQLite" "$ROOT/Sources/CCurl"); fi
   if ! stale "$obj" "${inputs[@]}"; then
     return 0
   fi
@@ -103,7 +106,7 @@ build_target() {
     objects+=("$OUT/objects/$module.o")
     if [[ $module == FirestoreClient ]]; then
       extra=("${C_MODULE_FLAGS[@]}")
-      libs=(-lssl -lcrypto -lsqlite3)
+      libs=(-lssl -lcrypto -lsqlite3 -lcurl)
     fi
   done
   if ! stale "$binary" "$harness" "$FUZZ_DIR/Targets/FuzzSupport.swift" "${objects[@]}"; then

@@ -28,7 +28,7 @@ enum GetScenarios {
         try PeerDataset.expect(rows, 20, "s5a documents")
       },
       try await TransportProbe.run(
-        "s5a.transport", "s5a's 20 GETs through SocketTransport alone (bodies read, not parsed)", options, countAtScaleOne: 50, warmup: 3,
+        "s5a.transport", "s5a's 20 GETs through CurlTransport alone (bodies read, not parsed)", options, countAtScaleOne: 50, warmup: 3,
         requests: PeerDataset.ids20.map { ("GET", "/articles/" + $0, nil) }),
     ]
   }

@@ -113,7 +113,7 @@ enum Stream100kScenario {
   static func responseSize(_ host: String) async throws -> Int {
     let url = URL(string: "http://\(host)/v1/projects/\(PeerDataset.project)/databases/(default)/documents:runQuery")!
     let body = #"{"structuredQuery":{"from":[{"collectionId":"\#(collection)"}]}}"#
-    let response = try await SocketTransport().send(
+    let response = try await CurlTransport().send(
       HTTPRequest(
         method: "POST", url: url, headers: ["Content-Type": "application/json", "Authorization": "Bearer owner"], body: Data(body.utf8)))
     var size = 0

@@ -155,7 +155,7 @@ struct FaultMatrixTests {
     settings.timeout = cell.fault == .delayPastDeadline ? Self.shortDeadline : Self.deadline
     // A pool of its own: what the client sends does not depend on connections other
     // clients left (a listen's requests, never pooled, then always get fresh connections).
-    settings.transport = SocketTransport()
+    settings.transport = CurlTransport()
     settings.tokenProvider = ClosureTokenProvider { force in
       if force { refreshes.increment() }
       return "owner"

@@ -64,11 +64,7 @@ import Testing
       let port = try Self.freePort()
       let process = try start(["s_server", "-accept", "\(port)", "-cert", certificate, "-key", key, "-www", "-quiet"])
       let deadline = ContinuousClock.now + .seconds(10)
-      while ContinuousClock.now < deadline {
-        if let probe = try? SocketConnection.connect(to: .init(host: "127.0.0.1", port: port), timeout: .seconds(1)) {
-          probe.close()
-          break
-        }
+      while ContinuousClock.now < deadline, !PortProbe.isListening(port) {
         try await Task.sleep(for: .milliseconds(50))
       }
       return (process, port)
@@ -93,7 +89,7 @@ import Testing
     let certificates = try Certificates()
     let (server, port) = try await certificates.server(certificate: "server.pem", key: "server.key")
     defer { Certificates.stop(server) }
-    let transport = SocketTransport(trustedCertificates: certificates.path("ca.pem"))
+    let transport = CurlTransport(trustedCertificates: certificates.path("ca.pem"))
     for host in ["localhost", "127.0.0.1"] {
       let response = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "https://\(host):\(port)/")!))
       #expect(response.status == 200)
@@ -122,7 +118,7 @@ import Testing
     let certificates = try Certificates(withIPName: false)
     let (server, port) = try await certificates.server(certificate: "server.pem", key: "server.key")
     defer { Certificates.stop(server) }
-    let transport = SocketTransport(trustedCertificates: certificates.path("ca.pem"))
+    let transport = CurlTransport(trustedCertificates: certificates.path("ca.pem"))
     // Issued for localhost only: reaching the same server as 127.0.0.1 must fail.
     let error = await #expect(throws: FirestoreError.self) {
       _ = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "https://127.0.0.1:\(port)/")!))
