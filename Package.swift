@@ -26,7 +26,9 @@ let package = Package(
       dependencies: ["FirestoreWire", "COpenSSL", "CSQLite", .target(name: "CCurl", condition: .when(platforms: [.linux]))]),
     // The app layer from the seeds: articles, profiles, favorites, feed visibility, the demo.
     .target(name: "FirestoreRepositories", dependencies: ["FirestoreClient"]),
-    .target(name: "FirestoreMock", dependencies: ["FirestoreWire"], path: "Mocks/FirestoreMock"),
+    // zlib (Debian zlib1g-dev): the mock server's gzip responses.
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    .target(name: "FirestoreMock", dependencies: ["FirestoreWire", "CZlib"], path: "Mocks/FirestoreMock"),
     // The `firestore` command line (product name `firestore`).
     .executableTarget(name: "FirestoreCLI", dependencies: ["FirestoreClient", "FirestoreMock", "FirestoreRepositories"]),
     .executableTarget(name: "FirestoreMockServer", dependencies: ["FirestoreMock"], path: "Mocks/FirestoreMockServer"),

@@ -64,12 +64,11 @@ import Testing
       sleep(5)
     }
     defer { server.stop() }
-    let started = ContinuousClock.now
+    // Without the deadline the server's close would end it, five seconds on, as unavailable.
     let error = await #expect(throws: FirestoreError.self) {
       _ = try await CurlTransport().send(HTTPRequest(method: "GET", url: server.url("/slow"), deadline: .now + .milliseconds(300)))
     }
     #expect(error?.code == .deadlineExceeded, "\(String(describing: error))")
-    #expect(ContinuousClock.now - started < .seconds(3))
   }
 
   /// A body dropped before its end aborts its transfer: the connection is not reused.
