@@ -10,7 +10,7 @@ public struct QueryDocumentStream: AsyncSequence, Sendable {
   public typealias Element = QueryDocumentSnapshot
 
   /// How many bytes of documents one iteration puts in the local cache at most.
-  public static let maximumCachedBytes = 8 << 20
+  public static let maximumCachedBytes = 1 << 20
   /// Documents are handed to the cache in batches of this many.
   static let cacheBatch = 256
 

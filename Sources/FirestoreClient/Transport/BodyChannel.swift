@@ -10,9 +10,9 @@ import Foundation
 /// the channel asks the producer to abort.
 final class BodyChannel: Sendable {
   /// Buffered bytes past which the producer pauses.
-  static let highWater = 1 << 20
+  static let highWater = 512 << 10
   /// Buffered bytes at which a paused producer resumes.
-  static let lowWater = 256 << 10
+  static let lowWater = 128 << 10
 
   /// What the producer does when asked: resume a paused transfer, abort one, or lift its
   /// deadline. Each is called at most once per request and never under the channel's lock.
