@@ -20,6 +20,9 @@ enum ScenarioCatalog {
     Scenario(name: "s5b", summary: "the same 20 getDocument() calls concurrently in a task group (time per 20)") {
       try await GetScenarios.s5b($0)
     },
+    Scenario(name: "s5b.h2", summary: "s5b through a TLS + HTTP/2 front of the emulator (--front, --ca-file): one connection") {
+      try await GetScenarios.s5bHTTP2($0)
+    },
     Scenario(name: "s6", summary: "listen: a second client's setData() start -> the listener's .added change (also: listen)") {
       try await ListenScenarios.s6($0)
     },

@@ -40,7 +40,7 @@ public struct FirestoreSettings: Sendable {
 
   /// The transport of settings whose ``transport`` is `nil`: ``CurlTransport/shared``
   /// (libcurl: HTTP/2, compression, proxies from the environment) where libcurl is built
-  /// in, as on Linux; ``URLSessionTransport/shared`` on Apple platforms.
+  /// in, as on Linux; `URLSessionTransport.shared` on Apple platforms.
   public static var defaultTransport: any Transport {
     #if canImport(CCurl)
       CurlTransport.shared
