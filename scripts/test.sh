@@ -186,7 +186,8 @@ start_fronts() { # $1 = 1 when they are required
   # Each listen holds a backend connection for as long as it runs: allow plenty. The
   # emulator closes the connection after every Listen-channel reply without saying so, so
   # channel requests get a pool of their own: the REST pool never holds such a connection.
-  start_group nghttpx nghttpx --frontend="127.0.0.1,$front_port" --backend="127.0.0.1,$emu_port;;proto=http/1.1" \
+  # --conf=/dev/null: Debian's default configuration adds a frontend on port 3000.
+  start_group nghttpx nghttpx --conf=/dev/null --frontend="127.0.0.1,$front_port" --backend="127.0.0.1,$emu_port;;proto=http/1.1" \
     --backend="127.0.0.1,$emu_port;/google.firestore.v1.Firestore/Listen/channel;proto=http/1.1" \
     --workers=1 --no-ocsp --backend-connections-per-host=512 --accesslog-file="$FRONT_DIR/nghttpx-access.log" --errorlog-file="$FRONT_DIR/nghttpx-error.log" \
     --backend-read-timeout=10m --frontend-read-timeout=10m --stream-read-timeout=10m \
