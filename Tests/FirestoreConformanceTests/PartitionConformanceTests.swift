@@ -19,7 +19,7 @@ struct PartitionConformanceTests {
   func coverage(_ backend: Backend) async throws {
     let db = backend.isolatedFirestore()
     let group = groupID()
-    if backend == .emulator {
+    if backend.reachesEmulator {
       let error = await #expect(throws: FirestoreError.self) { try await db.collectionGroup(group).getPartitions(8) }
       #expect(error?.code == .unimplemented && error?.httpStatus == 501, "\(String(describing: error))")
       #expect(error?.message.contains("PartitionQuery is unimplemented") == true)

@@ -79,11 +79,16 @@ extension Firestore {
       while true {
         var found = 0
         let call = descendantsQuery(parent: parent, collection: collection, after: after)
-        for try await response in rest.streamArray(call, RunQueryResponse.init(jsonBytes:)) {
-          guard let document = response.document else { continue }
-          pending.append(try writer.deleteDocument(try self.reference(forName: document.name)))
-          after = document.name
-          found += 1
+        // Read as the deletes are queued: a page is never held whole.
+        let (first, reader) = try await rest.streamArray(call, RunQueryResponse.init(jsonBytes:))
+        var next = first
+        while let response = next {
+          if let document = response.document {
+            pending.append(try writer.deleteDocument(try self.reference(forName: document.name)))
+            after = document.name
+            found += 1
+          }
+          next = try await reader.next()
         }
         if found < Self.recursiveDeletePageSize { break }
         await settle(downTo: Self.recursiveDeleteLowWater)
