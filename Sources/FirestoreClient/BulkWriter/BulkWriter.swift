@@ -234,8 +234,8 @@ public final class BulkWriter: Sendable {
   /// do not wait in it.
   ///
   /// ```swift
-  /// let written = Counter()
-  /// writer.onWriteResult { document, result in written.increment() }
+  /// let written = Mutex(0)  // import Synchronization
+  /// writer.onWriteResult { document, result in written.withLock { $0 += 1 } }
   /// ```
   public func onWriteResult(_ callback: @escaping @Sendable (DocumentReference, WriteResult) -> Void) {
     state.withLock { $0.onWriteResult = callback }
