@@ -6,9 +6,9 @@ import Foundation
 ///
 /// Accepted: `nil`/`NSNull`, `Bool`, signed and unsigned integers that fit in Int64,
 /// `Double`, `Float`, `String`, `Data`, `Date`, ``Timestamp``, ``GeoPoint``,
-/// ``DocumentReference`` (of the same database), ``VectorValue`` (not inside arrays), arrays and `[String: …]` dictionaries of
-/// these, and ``FieldValue`` where the context allows. Anything else is an
-/// `invalidArgument` error naming the field.
+/// ``DocumentReference`` (of the same database), ``VectorValue`` (not inside arrays),
+/// arrays and `[String: …]` dictionaries of these, and ``FieldValue`` where the context
+/// allows. Anything else is an `invalidArgument` error naming the field.
 struct UserDataReader {
   /// Firestore's limit on nesting of maps and arrays (the emulator accepts 20 levels and
   /// rejects 21 with "contains an invalid nested entity").
