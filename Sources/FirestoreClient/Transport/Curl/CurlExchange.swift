@@ -214,11 +214,9 @@
         defer { s.headContinuation = nil }
         return s.headContinuation
       }
-      if let continuation {
-        continuation.resume(throwing: error)
-      } else {
-        channel.finish(.failure(error))
-      }
+      continuation?.resume(throwing: error)
+      // Also when nobody got the body: ending it drops the producer's hold on this exchange.
+      channel.finish(.failure(error))
     }
 
     /// The transfer ended with `code`.
