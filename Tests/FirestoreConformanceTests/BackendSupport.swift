@@ -101,12 +101,23 @@ enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
     return Firestore(projectID: Self.projectID, database: database, settings: settings)
   }
 
-  /// A client for a project of its own on this backend, for a test that writes thousands
-  /// of documents: in the shared project every commit would make the mock re-evaluate
-  /// the other tests' listeners over them, and their queries scan them.
+  /// A mock server apart from ``mockServer``, for the tests that write thousands of
+  /// documents: on the shared one their commits would hold up every other test's calls.
+  static let isolatedMockServer: MockFirestoreServer = {
+    do {
+      return try MockFirestoreServer.start()
+    } catch {
+      fatalError("cannot start the mock server: \(error)")
+    }
+  }()
+
+  /// A client for a project of its own on this backend (on the mock, on a server of its
+  /// own too), for a test that writes thousands of documents: in the shared project every
+  /// commit would make the mock re-evaluate the other tests' listeners over them, and their
+  /// queries scan them.
   func isolatedFirestore(_ hint: String = #function) -> Firestore {
     Ledger.record(self)
-    var settings = settings()
+    var settings = self == .mock ? FirestoreSettings.emulator(host: Self.isolatedMockServer.hostAndPort) : settings()
     settings.timeout = .seconds(30)
     let clean = hint.lowercased().filter { $0.isLetter || $0.isNumber }
     return Firestore(projectID: "demo-\(clean.prefix(16))-\(UInt32.random(in: 0...UInt32.max))", settings: settings)

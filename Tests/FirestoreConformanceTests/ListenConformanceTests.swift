@@ -237,7 +237,10 @@ struct ListenConformanceTests {
   /// without a `Connection: close` header. A commit that took such a connection from the
   /// pool failed with "the connection closed before a response arrived" and, not being
   /// idempotent, could not be sent again.
-  @Test("a commit right after a listener starts never lands on a connection the channel used", arguments: Backend.all)
+  // Not through the HTTP/2 front: there the client holds one connection to nghttpx, and
+  // what meets the emulator's silent closes is the front's own pool, not the client's.
+  @Test(
+    "a commit right after a listener starts never lands on a connection the channel used", arguments: Backend.all.filter { $0 != .http2 })
   func commitAfterChannelRequest(_ backend: Backend) async throws {
     let counter = backend.collection().document("counter")
     let db = backend.firestore()
