@@ -25,7 +25,10 @@
     private let uploadBody: Data?
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-    private let channel = BodyChannel()
+    private let channel: BodyChannel
+    /// The body handed out with the head, made on the caller's thread: the loop thread only
+    /// passes it on, and lets go of it then, so that a reader dropping it aborts the transfer.
+    private var body: HTTPBody?
 
     // Loop thread.
     private var uploadOffset = 0
@@ -48,6 +51,8 @@
     init(request: HTTPRequest, transport: CurlTransport) throws {
       self.transport = transport
       loop = transport.loop
+      channel = BodyChannel()
+      body = HTTPBody(channel: channel)
       method = request.method
       isIdempotent = request.isIdempotent
       deadline = request.deadline
@@ -290,7 +295,11 @@
         defer { s.headContinuation = nil }
         return s.headContinuation
       }
-      continuation?.resume(returning: HTTPResponse(status: status, headers: head.headers, body: HTTPBody(channel: channel)))
+      let handedOut = body
+      body = nil
+      if let continuation, let handedOut {
+        continuation.resume(returning: HTTPResponse(status: status, headers: head.headers, body: handedOut))
+      }
     }
 
     /// The ``FirestoreError`` for a transfer that ended with `code`.
