@@ -1,5 +1,5 @@
 // The two halves of the restart test: one process queues writes with the network off and
-// exits; the next one, on the same cache directory, sends them.
+// is killed; the next one, on the same cache directory, sends them.
 import FirestoreClient
 import Foundation
 
@@ -23,7 +23,10 @@ func offlineWrite(directory: String, count: Int) async throws {
   for _ in 0..<3 { queue.document("counter").updateData(["n": FieldValue.increment(Int64(1))], completion: nil) }
   let pending = try await queue.getDocuments(source: .cache)
   print("queued \(pending.count) pending=\(pending.metadata.hasPendingWrites)")
-  // Exits without terminate() or waiting: the writes live in the cache file only.
+  fflush(stdout)
+  // The writes live in the cache file only; the test kills the process now (SIGKILL: no
+  // terminate(), no clean-up of any kind).
+  while true { try await Task.sleep(nanoseconds: 1_000_000_000) }
 }
 
 func deliver(directory: String) async throws {

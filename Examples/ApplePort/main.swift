@@ -12,7 +12,7 @@
 //                         aggregations, Codable strategies, listen options, offline writes,
 //                         snapshots in sync and termination
 //   offline-write DIR N   with a persistent cache in DIR and the network disabled, queues N
-//                         writes and exits without waiting (for the restart test)
+//                         writes, prints "queued …" and waits to be killed (the restart test)
 //   deliver DIR           opens the persistent cache in DIR and waits until the writes a
 //                         previous run queued reached the server
 //

@@ -43,7 +43,14 @@ struct AppleValuesTests {
     #expect(s.get("int") as? Int == 42)
     #expect(s.get("int") as? Int64 == 42)
     #expect(s.get("int") as? Int32 == 42)
+    #expect(s.get("int") as? Int8 == 42)
+    #expect(s.get("int") as? Int16 == 42)
     #expect(s.get("int") as? UInt8 == 42)
+    #expect(s.get("int") as? UInt16 == 42)
+    #expect(s.get("int") as? UInt32 == 42)
+    #expect(s.get("int") as? UInt64 == 42)
+    #expect(s.get("int") as? UInt == 42)
+    #expect(s.get("int") as? String == nil)
     #expect(s.get("int") as? Double == 42.0)
     #expect(s.get("int") as? Float == 42.0)
     #expect((s.get("int") as? NSNumber)?.int64Value == 42)
@@ -58,6 +65,12 @@ struct AppleValuesTests {
     let s = snapshot(sample)
     #expect(s.get("double") as? Double == 2.5)
     #expect(s.get("double") as? Float == 2.5)
+    #if canImport(Darwin)
+      #expect(s.get("double") as? CGFloat == 2.5)
+    #else
+      // The one cast that differs: Foundation on Linux does not bridge NSNumber to CGFloat.
+      #expect(s.get("double") as? CGFloat == nil)
+    #endif
     #expect(s.get("double") as? Int == nil)
     #expect(s.get("whole") as? Int == 3)
     #expect(s.get("whole") as? Int64 == 3)

@@ -6,7 +6,7 @@ import Testing
 /// Runs `apple-port` (Examples/ApplePort): the seeds' Firestore code and a program written
 /// against the Apple SDK's API, built unchanged but for the imports and the making of the
 /// instance, against each backend; and the restart test, where one process queues writes
-/// with the network off and exits, and the next one delivers them.
+/// with the network off and is killed, and the next one delivers them.
 @Suite("Conformance: code written for the Apple SDK")
 struct ApplePortTests {
   /// What one run printed.
@@ -30,8 +30,11 @@ struct ApplePortTests {
     return candidates[0].appendingPathComponent("apple-port")
   }()
 
-  /// Runs `apple-port arguments…` against `backend`'s project `project`, killing it after `limit`.
-  private func run(_ arguments: [String], backend: Backend, project: String, limit: Duration = .seconds(120)) async throws -> Run {
+  /// Runs `apple-port arguments…` against `backend`'s project `project`, killing it after
+  /// `limit`, or with SIGKILL as soon as its output has a line `killAfter`.
+  private func run(
+    _ arguments: [String], backend: Backend, project: String, limit: Duration = .seconds(120), killAfter: String? = nil
+  ) async throws -> Run {
     Ledger.record(backend)
     let process = Process()
     process.executableURL = Self.executable
@@ -44,15 +47,22 @@ struct ApplePortTests {
     environment["APPLE_PORT_EMAIL"] = "port-user@example.com"
     process.environment = environment
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("apple-port-\(UUID().uuidString).log")
-    FileManager.default.createFile(atPath: output.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: output) }
     let handle = try FileHandle(forWritingTo: output)
     process.standardOutput = handle
     process.standardError = handle
     try process.run()
     let deadline = ContinuousClock.now + limit
-    while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-    if process.isRunning {
+    while process.isRunning && ContinuousClock.now < deadline {
+      if let killAfter, String(decoding: try Data(contentsOf: output), as: UTF8.self).split(separator: "\n").contains(Substring(killAfter))
+      {
+        kill(process.processIdentifier, SIGKILL)
+        break
+      }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    if process.isRunning && killAfter == nil {
       process.terminate()
       Issue.record("apple-port \(arguments.joined(separator: " ")) still ran after \(limit)")
     }
@@ -86,14 +96,15 @@ struct ApplePortTests {
   }
 
   @Test(
-    "writes queued by a process that exits with the network off are sent by the next process on the same cache, once and in order",
+    "writes queued by a process killed with the network off are sent by the next process on the same cache, once and in order",
     arguments: Backend.all)
   func restart(_ backend: Backend) async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apple-port-restart-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     let project = Self.project()
-    let queued = try await run(["offline-write", directory.path, "50"], backend: backend, project: project)
-    #expect(queued.lines == ["queued 51 pending=true", "OK"], "\(queued)")
+    let queued = try await run(
+      ["offline-write", directory.path, "50"], backend: backend, project: project, killAfter: "queued 51 pending=true")
+    #expect(queued.status == SIGKILL && queued.lines == ["queued 51 pending=true"], "\(queued)")
     // Nothing reached the server.
     var settings = FirestoreSettings.emulator(host: backend.host)
     settings.cache = .none
