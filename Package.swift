@@ -14,15 +14,21 @@ let package = Package(
   ],
   targets: [
     .target(name: "FirestoreWire"),
-    // OpenSSL (Debian libssl-dev): libcrypto for RS256 (service account assertions), libssl
-    // for the socket transport's TLS.
+    // OpenSSL (Debian libssl-dev): libcrypto for RS256 (service account assertions).
     .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+    // libcurl (Debian libcurl4-openssl-dev): HTTP/1.1 and HTTP/2, TLS, compression, proxies.
+    // On Apple platforms the client uses URLSession instead, so nothing more is needed there.
+    .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     // SQLite from the system (Debian libsqlite3-dev) for the persistent local cache.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-    .target(name: "FirestoreClient", dependencies: ["FirestoreWire", "COpenSSL", "CSQLite"]),
+    .target(
+      name: "FirestoreClient",
+      dependencies: ["FirestoreWire", "COpenSSL", "CSQLite", .target(name: "CCurl", condition: .when(platforms: [.linux]))]),
     // The app layer from the seeds: articles, profiles, favorites, feed visibility, the demo.
     .target(name: "FirestoreRepositories", dependencies: ["FirestoreClient"]),
-    .target(name: "FirestoreMock", dependencies: ["FirestoreWire"], path: "Mocks/FirestoreMock"),
+    // zlib (Debian zlib1g-dev): the mock server's gzip responses.
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    .target(name: "FirestoreMock", dependencies: ["FirestoreWire", "CZlib"], path: "Mocks/FirestoreMock"),
     // The `firestore` command line (product name `firestore`).
     .executableTarget(name: "FirestoreCLI", dependencies: ["FirestoreClient", "FirestoreMock", "FirestoreRepositories"]),
     .executableTarget(name: "FirestoreMockServer", dependencies: ["FirestoreMock"], path: "Mocks/FirestoreMockServer"),

@@ -23,14 +23,14 @@ command -v swiftc >/dev/null 2>&1 || {
   exit 1
 }
 
-ALL_TARGETS=(wire_json webchannel extended_json http_request http_response paths)
+ALL_TARGETS=(wire_json webchannel extended_json bundle http_request paths)
 
 # The library modules each target links, in dependency order.
 modules_of() {
   case $1 in
-    wire_json | webchannel | extended_json) echo FirestoreWire ;;
+    wire_json | webchannel | extended_json | bundle) echo FirestoreWire ;;
     http_request) echo FirestoreWire FirestoreMock ;;
-    http_response | paths) echo FirestoreWire FirestoreClient ;;
+    paths) echo FirestoreWire FirestoreClient ;;
     *)
       echo "error: unknown fuzz target '$1' (known: ${ALL_TARGETS[*]})" >&2
       return 1
@@ -54,8 +54,26 @@ deps_of() {
 }
 
 COMMON_FLAGS=(-swift-version 6 "$OPT" -g -sanitize=fuzzer,address -package-name swift_firestore -I "$OUT/modules")
-# The client's system libraries, as SwiftPM passes them for Package.swift's systemLibrary targets.
-C_MODULE_FLAGS=(-Xcc "-fmodule-map-file=$ROOT/Sources/COpenSSL/module.modulemap" -Xcc "-fmodule-map-file=$ROOT/Sources/CSQLite/module.modulemap")
+# The system-library targets (Sources/C*) a module imports, as SwiftPM passes them.
+c_modules_of() {
+  case $1 in
+    FirestoreClient) echo COpenSSL CSQLite CCurl ;;
+    FirestoreMock) echo CZlib ;;
+  esac
+}
+
+c_flags_of() {
+  local c
+  for c in $(c_modules_of "$1"); do printf '%s\n' -Xcc "-fmodule-map-file=$ROOT/Sources/$c/module.modulemap"; done
+}
+
+libs_of() {
+  case $1 in
+    FirestoreClient) echo -lssl -lcrypto -lsqlite3 -lcurl ;;
+    FirestoreMock) echo -lz ;;
+  esac
+}
+
 # lld links quietly; gold warns about every ASan symbol.
 LINK_FLAGS=(-use-ld=lld)
 
@@ -76,7 +94,8 @@ build_module() {
   swiftmodule=$OUT/modules/$module.swiftmodule
   local -a inputs=("$dir" "$FUZZ_DIR/build.sh")
   for dep in $(deps_of "$module"); do inputs+=("$OUT/objects/$dep.o"); done
-  if [[ $module == FirestoreClient ]]; then inputs+=("$ROOT/Sources/COpenSSL" "$ROOT/Sources/CSQLite"); fi
+  local c
+  for c in $(c_modules_of "$module"); do inputs+=("$ROOT/Sources/$c"); done
   if ! stale "$obj" "${inputs[@]}"; then
     return 0
   fi
@@ -84,7 +103,7 @@ build_module() {
   local start=$SECONDS
   local -a sources extra=()
   mapfile -t sources < <(find "$dir" -name '*.swift' | sort)
-  if [[ $module == FirestoreClient ]]; then extra=("${C_MODULE_FLAGS[@]}"); fi
+  mapfile -t extra < <(c_flags_of "$module")
   swiftc -parse-as-library -wmo -enable-testing -module-name "$module" "${COMMON_FLAGS[@]}" "${extra[@]}" \
     -emit-module -emit-module-path "$swiftmodule" -emit-object -o "$obj" "${sources[@]}"
   # swiftc leaves an unchanged object file alone; its time must still say "up to date".
@@ -96,15 +115,14 @@ build_target() {
   local target=$1 module
   local harness=$FUZZ_DIR/Targets/$target.swift
   local binary=$OUT/bin/fuzz-$target
-  local -a modules objects=() extra=() libs=()
+  local -a modules objects=() extra=() libs=() more=()
   read -r -a modules <<<"$(modules_of "$target")"
   for module in "${modules[@]}"; do
     build_module "$module"
     objects+=("$OUT/objects/$module.o")
-    if [[ $module == FirestoreClient ]]; then
-      extra=("${C_MODULE_FLAGS[@]}")
-      libs=(-lssl -lcrypto -lsqlite3)
-    fi
+    mapfile -t -O "${#extra[@]}" extra < <(c_flags_of "$module")
+    read -r -a more <<<"$(libs_of "$module")"
+    libs+=("${more[@]}")
   done
   if ! stale "$binary" "$harness" "$FUZZ_DIR/Targets/FuzzSupport.swift" "${objects[@]}"; then
     log "fuzz-$target is up to date"

@@ -24,8 +24,11 @@ CORPUS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/corpus
 AUTH=(-H "Authorization: Bearer owner")
 JSON=(-H "Content-Type: application/json")
 
-mkdir -p "$CORPUS"/{wire_json,webchannel,http_request,http_response,paths,extended_json}
+mkdir -p "$CORPUS"/{wire_json,webchannel,http_request,paths,extended_json,bundle}
 cd "$CORPUS"
+# Raw HTTP replies the WebChannel seeds are cut from.
+RAW=$(mktemp -d)
+trap 'rm -rf "$RAW"' EXIT
 
 curl -sf -X DELETE "http://$HOST/emulator/v1/projects/$PROJECT/databases/(default)/documents" >/dev/null
 
@@ -91,13 +94,6 @@ curl -sg "${AUTH[@]}" "${JSON[@]}" -X POST -d '{"fields":{"n":{"integerValue":"1
 curl -sg "${AUTH[@]}" "${JSON[@]}" -X POST -d '{"fields":{"bad":{"integerValue":"9223372036854775808"}}}' \
   "$BASE/cities" >wire_json/error-400-payload.json
 
-# The same calls as raw HTTP responses (status line, head, body as sent; --raw keeps the
-# chunked framing of WebChannel replies).
-curl -sgi --raw "${AUTH[@]}" "$BASE/types/all" >http_response/get-all.http
-curl -sgi --raw "${AUTH[@]}" "$BASE/cities/none" >http_response/error-404.http
-curl -sgi --raw "${AUTH[@]}" "${JSON[@]}" -X POST -d "{\"documents\":[\"$ROOT/cities/c1\",\"$ROOT/cities/none\"]}" \
-  "$BASE:batchGet" >http_response/batchget.http
-
 # --- extended JSON: the `firestore` CLI's own output for the documents ----------------------
 # `firestore get` prints one NDJSON line per document, its data in extended JSON (what
 # `firestore set` and `import` read); each line is kept as printed.
@@ -108,14 +104,20 @@ while IFS= read -r line; do
   i=$((i + 1))
 done < <(FIRESTORE_EMULATOR_HOST=$HOST "$FIRESTORE_BIN" get types/all types/nested "types/id with spaces é😀" cities/c1 --project "$PROJECT")
 
+# --- bundles: built by the `firestore` CLI from the recorded documents -------------------
+FIRESTORE_EMULATOR_HOST=$HOST "$FIRESTORE_BIN" bundle seeds cities --order-by name --limit 2 --query-name first-cities \
+  --document types/all --document types/none --project "$PROJECT" >bundle/cli-bundle-query.bundle
+FIRESTORE_EMULATOR_HOST=$HOST "$FIRESTORE_BIN" bundle seeds-last cities --order-by name --limit-to-last 1 --query-name last-city \
+  --project "$PROJECT" >bundle/cli-bundle-last.bundle
+
 # --- WebChannel listen ------------------------------------------------------------------
 # Handshake carrying a query target on cities and a documents target (one missing doc).
 add_query="{\"database\":\"projects/$PROJECT/databases/(default)\",\"addTarget\":{\"query\":{\"parent\":\"$ROOT\",\"structuredQuery\":{\"from\":[{\"collectionId\":\"cities\"}],\"orderBy\":[{\"field\":{\"fieldPath\":\"__name__\"},\"direction\":\"ASCENDING\"}]}},\"targetId\":2}}"
 add_docs="{\"database\":\"projects/$PROJECT/databases/(default)\",\"addTarget\":{\"documents\":{\"documents\":[\"$ROOT/types/all\",\"$ROOT/types/none\"]},\"targetId\":4}}"
 curl -sSi --raw "${AUTH[@]}" "$CHANNEL?$DB_PARAM&VER=8&RID=1000&CVER=22&X-HTTP-Session-Id=gsessionid&zx=seed&t=1" \
   --data count=2 --data ofs=0 --data-urlencode "req0___data__=$add_query" --data-urlencode "req1___data__=$add_docs" \
-  >http_response/webchannel-handshake.http
-SID=$(grep -ao '\["c","[^"]*"' http_response/webchannel-handshake.http | sed 's/.*"c","//; s/"$//')
+  >"$RAW"/webchannel-handshake.http
+SID=$(grep -ao '\["c","[^"]*"' "$RAW"/webchannel-handshake.http | sed 's/.*"c","//; s/"$//')
 SID_ENC=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$SID")
 # Strip the HTTP framing for the frame-level seed of the handshake reply.
 curl -sS "${AUTH[@]}" "$CHANNEL?$DB_PARAM&VER=8&RID=2000&CVER=22" --data count=0 >webchannel/handshake.txt
@@ -126,9 +128,9 @@ last=$(grep -ao '\[[0-9]*,\[' webchannel/backchannel-initial.txt | tail -1 | tr 
 (sleep 2 && put cities/c2 '{"name":{"stringValue":"renamed ✓ 😀"},"pop":{"integerValue":"2500"}}' && sleep 1 &&
   curl -sgf -o /dev/null -X DELETE "${AUTH[@]}" "$BASE/types/all") &
 curl -si --raw --max-time 6 "$CHANNEL?$DB_PARAM&VER=8&RID=rpc&SID=$SID_ENC&AID=$last&CI=0&TYPE=xmlhttp&zx=bc2&t=1" \
-  >http_response/webchannel-backchannel.http || true
+  >"$RAW"/webchannel-backchannel.http || true
 wait
-sed '1,/^\r$/d' http_response/webchannel-backchannel.http |
+sed '1,/^\r$/d' "$RAW"/webchannel-backchannel.http |
   python3 -c '
 import sys
 data = sys.stdin.buffer.read()
@@ -146,7 +148,6 @@ curl -sS "$CHANNEL?$DB_PARAM&VER=8&SID=$SID_ENC&RID=1001&AID=$last&zx=fw&t=1" \
   --data count=1 --data ofs=2 --data-urlencode "req0___data__={\"database\":\"projects/$PROJECT/databases/(default)\",\"removeTarget\":4}" \
   >webchannel/forward-reply.txt
 curl -sS -o /dev/null "$CHANNEL?$DB_PARAM&VER=8&SID=$SID_ENC&RID=1002&TYPE=terminate&zx=end&t=1"
-curl -sSi --raw "$CHANNEL?$DB_PARAM&VER=8&RID=rpc&SID=$SID_ENC&AID=0&CI=1&TYPE=xmlhttp" >http_response/webchannel-unknown-sid.http
 
 # Every ListenResponse of the streams on its own, for the wire_json target.
 python3 - webchannel/backchannel-initial.txt webchannel/backchannel-stream.txt <<'PY'
@@ -260,6 +261,6 @@ for segs in sorted(fields):
 PY
 
 echo "recorded into $CORPUS:"
-for d in wire_json webchannel http_request http_response paths extended_json; do
+for d in wire_json webchannel http_request paths extended_json bundle; do
   printf '  %-14s %3d files, %6d bytes\n' "$d" "$(find "$d" -type f | wc -l)" "$(cat "$d"/* | wc -c)"
 done

@@ -11,9 +11,18 @@
 # 4. Counts the emulator tests (target FirestoreEmulatorTests) that ran and were skipped;
 #    when the emulator is required, any skipped or none ran is a failure.
 #
+# 5. With an emulator, starts the real intermediaries users meet in front of it: `nghttpx`
+#    as a TLS + HTTP/2 front with a certificate from a test CA, and `tinyproxy` as an HTTPS
+#    proxy; the conformance suite runs through the front as a backend of its own.
+#
+# It first installs the system packages the build and the tests need
+# (libcurl4-openssl-dev, zlib1g-dev, nghttp2-proxy, tinyproxy) when they are missing and
+# it runs as root; otherwise it names the package and the command that installs it.
+#
 # Environment:
 #   FIRESTORE_EMULATOR_HOST  use this emulator (host:port) instead of starting one
-#   REQUIRE_EMULATOR=1       fail when no emulator can be had (implied by CI=true)
+#   REQUIRE_EMULATOR=1       fail when no emulator (or no front and proxy) can be had
+#                            (implied by CI=true)
 #   EMULATOR_START_TIMEOUT   seconds to wait for a started emulator (default 90)
 set -euo pipefail
 
@@ -23,6 +32,11 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 EMULATOR_TEST_MODULES_RE='^FirestoreConformanceTests(\.|$)'
 NO_EMULATOR_MSG="Firestore emulator not found (install Debian package google-cloud-cli-firestore-emulator and Java 17); running unit tests only — the emulator suite will be SKIPPED."
 
+# Packages the build needs (a missing one fails the build), and those the tests need.
+BUILD_PACKAGES=(libcurl4-openssl-dev zlib1g-dev libssl-dev libsqlite3-dev)
+TEST_PACKAGES=(nghttp2-proxy tinyproxy openssl)
+
+FRONT_DIR=""     # temp dir of the TLS front and the proxy (certificates, configs, logs, pgids)
 EMU_DIR=""       # temp dir of the emulator this script started (pgid file, gcloud config)
 EMU_PID=""       # pid of the background job that became the emulator's session leader
 EMU_HOST=""      # host:port of the emulator in use, if any
@@ -30,7 +44,7 @@ EMU_HOST=""      # host:port of the emulator in use, if any
 log() { printf '==> %s\n' "$*"; }
 err() { printf 'error: %s\n' "$*" >&2; }
 
-# --- emulator --------------------------------------------------------------------------
+# --- processes -------------------------------------------------------------------------
 
 # True when a process of process group $1 is running (with $2 = all: or is a zombie not
 # yet reaped).
@@ -84,6 +98,144 @@ stop_emulator() {
   EMU_DIR=""
   EMU_PID=""
 }
+
+# --- system packages -------------------------------------------------------------------
+
+package_installed() {
+  [[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) == "install ok installed" ]]
+}
+
+# Installs what is missing when root; otherwise says what to install. A missing build
+# package is an error; missing test packages only mean those tests cannot run here.
+ensure_packages() {
+  command -v dpkg-query >/dev/null 2>&1 || return 0 # not Debian: nothing to check
+  local -a missing=()
+  local p
+  for p in "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"; do
+    package_installed "$p" || missing+=("$p")
+  done
+  ((${#missing[@]})) || return 0
+  if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    log "installing missing packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq || true
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" || true
+  fi
+  local -a still=()
+  for p in "${BUILD_PACKAGES[@]}"; do
+    package_installed "$p" || still+=("$p")
+  done
+  if ((${#still[@]})); then
+    err "the build needs ${still[*]}: install with: sudo apt-get install ${still[*]}"
+    exit 1
+  fi
+  for p in "${TEST_PACKAGES[@]}"; do
+    package_installed "$p" || echo "note: $p is not installed (sudo apt-get install $p); the tests that need it will not run"
+  done
+}
+
+# --- TLS + HTTP/2 front and HTTPS proxy ---------------------------------------------------
+
+# Starts "$@" in a session of its own, its process group id in $FRONT_DIR/$1.pgid.
+start_group() { # $1 = name, rest = command
+  local name=$1
+  shift
+  # shellcheck disable=SC2016  # $$ and $1 are expanded by the inner bash
+  setsid bash -c 'echo $$ > "$1"; shift; exec "$@"' "start-$name" "$FRONT_DIR/$name.pgid" "$@" \
+    >"$FRONT_DIR/$name.out" 2>&1 </dev/null &
+}
+
+wait_for_port() { # $1 = port, $2 = name
+  local i
+  for ((i = 0; i < 100; i++)); do
+    port_is_free "$1" || return 0
+    sleep 0.1
+  done
+  err "$2 did not listen on 127.0.0.1:$1"
+  tail -n 20 "$FRONT_DIR/$2.out" >&2 || true
+  return 1
+}
+
+# With an emulator at EMU_HOST: a test CA and a certificate for localhost, nghttpx in front
+# of the emulator (TLS, HTTP/2 by ALPN, HTTP/1.1 to the emulator), and tinyproxy; exports
+# FIRESTORE_TEST_HTTP2_FRONT, FIRESTORE_TEST_CA, FIRESTORE_TEST_PROXY and its log.
+start_fronts() { # $1 = 1 when they are required
+  local required=$1
+  if ! command -v nghttpx >/dev/null 2>&1 || ! command -v tinyproxy >/dev/null 2>&1 || ! command -v openssl >/dev/null 2>&1; then
+    if ((required)); then
+      err "nghttpx, tinyproxy and openssl are required here (apt-get install nghttp2-proxy tinyproxy openssl)"
+      exit 1
+    fi
+    echo "note: nghttpx or tinyproxy is missing: the HTTP/2 front and proxy tests will not run"
+    return 0
+  fi
+  FRONT_DIR=$(mktemp -d "${TMPDIR:-/tmp}/firestore-fronts.XXXXXX")
+  if ! (
+    cd "$FRONT_DIR"
+    printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' >names.ext
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj "/CN=swift-firestore test CA"
+    openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj "/CN=localhost"
+    openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 -extfile names.ext
+  ) >"$FRONT_DIR/openssl.log" 2>&1; then
+    err "could not make the test certificates"
+    cat "$FRONT_DIR/openssl.log" >&2
+    exit 1
+  fi
+  local front_port proxy_port emu_port=${EMU_HOST##*:}
+  front_port=$(free_port)
+  # Each listen holds a backend connection for as long as it runs: allow plenty. The
+  # emulator closes the connection after every Listen-channel reply without saying so, so
+  # channel requests get a pool of their own: the REST pool never holds such a connection.
+  # --conf=/dev/null: Debian's default configuration adds a frontend on port 3000.
+  start_group nghttpx nghttpx --conf=/dev/null --frontend="127.0.0.1,$front_port" --backend="127.0.0.1,$emu_port;;proto=http/1.1" \
+    --backend="127.0.0.1,$emu_port;/google.firestore.v1.Firestore/Listen/channel;proto=http/1.1" \
+    --workers=1 --no-ocsp --backend-connections-per-host=512 --accesslog-file="$FRONT_DIR/nghttpx-access.log" --errorlog-file="$FRONT_DIR/nghttpx-error.log" \
+    --backend-read-timeout=10m --frontend-read-timeout=10m --stream-read-timeout=10m \
+    "$FRONT_DIR/server.key" "$FRONT_DIR/server.pem"
+  wait_for_port "$front_port" nghttpx || exit 1
+  proxy_port=$(free_port)
+  cat >"$FRONT_DIR/tinyproxy.conf" <<EOF
+Port $proxy_port
+Listen 127.0.0.1
+Timeout 600
+MaxClients 200
+Allow 127.0.0.1
+LogFile "$FRONT_DIR/tinyproxy.log"
+LogLevel Connect
+DisableViaHeader Yes
+EOF
+  start_group tinyproxy tinyproxy -d -c "$FRONT_DIR/tinyproxy.conf"
+  wait_for_port "$proxy_port" tinyproxy || exit 1
+  export FIRESTORE_TEST_HTTP2_FRONT="localhost:$front_port"
+  export FIRESTORE_TEST_CA="$FRONT_DIR/ca.pem"
+  export FIRESTORE_TEST_PROXY="http://127.0.0.1:$proxy_port"
+  export FIRESTORE_TEST_PROXY_LOG="$FRONT_DIR/tinyproxy.log"
+  if ((required)); then
+    export FIRESTORE_TEST_FRONTS_REQUIRED=1
+  fi
+  log "TLS + HTTP/2 front (nghttpx) on localhost:$front_port, HTTPS proxy (tinyproxy) on 127.0.0.1:$proxy_port"
+}
+
+stop_fronts() {
+  [[ -n $FRONT_DIR ]] || return 0
+  local name pgid i
+  for name in nghttpx tinyproxy; do
+    [[ -s $FRONT_DIR/$name.pgid ]] || continue
+    pgid=$(<"$FRONT_DIR/$name.pgid")
+    if [[ $pgid =~ ^[0-9]+$ ]] && ((pgid > 1)); then
+      kill -TERM -- "-$pgid" 2>/dev/null || true
+      for ((i = 0; i < 50; i++)); do
+        group_alive "$pgid" || break
+        sleep 0.1
+      done
+      kill -KILL -- "-$pgid" 2>/dev/null || true
+    fi
+  done
+  rm -rf "$FRONT_DIR"
+  FRONT_DIR=""
+}
+
+# --- emulator --------------------------------------------------------------------------
 
 # The SDK's Firestore emulator is usable: gcloud, the emulator component and java.
 emulator_available() {
@@ -184,6 +336,7 @@ start_emulator() {
 on_exit() {
   local status=$?
   trap - EXIT INT TERM
+  stop_fronts
   stop_emulator
   exit "$status"
 }
@@ -214,6 +367,7 @@ setup_emulator() {
   fi
   export FIRESTORE_EMULATOR_HOST=$EMU_HOST
   export FIRESTORE_EMULATOR_REQUIRED=1
+  start_fronts "$required"
 }
 
 # --- counting --------------------------------------------------------------------------
@@ -289,6 +443,7 @@ main() {
   trap 'exit 130' INT
   trap 'exit 143' TERM
 
+  ensure_packages
   setup_emulator
 
   run_step "swift build --package-path Examples/QuickStart" \

@@ -28,6 +28,10 @@ struct BenchOptions {
   var bulkConcurrency: Int?
   /// `listen-hold`: how long to hold the listener, in seconds.
   var holdSeconds = 20
+  /// `s5b.h2`: `HOST:PORT` of a TLS + HTTP/2 front of the seeded emulator.
+  var front: String?
+  /// `s5b.h2`: the PEM file of the front certificate's CA.
+  var caFile: String?
 
   /// The runs a scenario makes: `reps` when given, else its count at bench-peer's
   /// `SCALE=1` times ``scale`` (at least 3, as `bench_python.reps` rounds).
@@ -73,6 +77,8 @@ struct BenchOptions {
       --bulk-mode MODE      bulk: unlimited (default; no rate limit) or default (ramp-up)
       --bulk-concurrency N  bulk: requests in flight (default: the writer's, 10)
       --seconds N           listen-hold: seconds to hold the listener (default 20)
+      --front HOST:PORT     s5b.h2: a TLS + HTTP/2 front (nghttpx) of the seeded emulator
+      --ca-file PEM         s5b.h2: the CA that issued the front's certificate
       -h, --help            show this help
 
     Exit status: 0 when every scenario ran, 1 when one failed, 2 for a bad command line.
@@ -131,6 +137,8 @@ struct BenchOptions {
         options.bulkMode = mode
       case "--bulk-concurrency": options.bulkConcurrency = try positive(argument)
       case "--seconds": options.holdSeconds = try positive(argument)
+      case "--front": options.front = try value(argument)
+      case "--ca-file": options.caFile = try value(argument)
       default:
         guard !argument.hasPrefix("-") else { throw ToolFailure.usage("unknown option \"\(argument)\"") }
         named.append(argument)

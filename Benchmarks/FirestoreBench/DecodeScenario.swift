@@ -95,7 +95,7 @@ enum DecodeScenario {
     let request = HTTPRequest(
       method: "POST", url: url, headers: ["Content-Type": "application/json", "Authorization": "Bearer owner"],
       body: Data(queryBody.utf8))
-    let response = try await SocketTransport().send(request)
+    let response = try await CurlTransport().send(request)
     let data = try await response.collectBody()
     guard response.status == 200 else { throw ToolFailure("decode: recording the body got HTTP \(response.status)") }
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("firestore-bench-runquery-\(UUID().uuidString).json")

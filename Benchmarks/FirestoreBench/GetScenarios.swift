@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import FirestoreClient
 
 /// s4-s5: reading the 20 documents of `dataset.get_ids_20()`, in one `:batchGet` or with
@@ -28,9 +29,39 @@ enum GetScenarios {
         try PeerDataset.expect(rows, 20, "s5a documents")
       },
       try await TransportProbe.run(
-        "s5a.transport", "s5a's 20 GETs through SocketTransport alone (bodies read, not parsed)", options, countAtScaleOne: 50, warmup: 3,
+        "s5a.transport", "s5a's 20 GETs through CurlTransport alone (bodies read, not parsed)", options, countAtScaleOne: 50, warmup: 3,
         requests: PeerDataset.ids20.map { ("GET", "/articles/" + $0, nil) }),
     ]
+  }
+
+  /// `s5b.h2`: s5b through a TLS + HTTP/2 front of the same emulator (`--front`,
+  /// `--ca-file`), on a transport of its own: also how many connections the timed runs
+  /// opened (one, multiplexed, when HTTP/2 works).
+  static func s5bHTTP2(_ options: BenchOptions) async throws -> [BenchResult] {
+    guard let front = options.front, let ca = options.caFile else {
+      throw ToolFailure.usage("s5b.h2 needs --front HOST:PORT and --ca-file PEM (a TLS + HTTP/2 front of the emulator)")
+    }
+    let transport = CurlTransport(trustedCertificates: ca)
+    var settings = FirestoreSettings.emulator(host: front)
+    settings.isSSLEnabled = true
+    settings.transport = transport
+    let db = Firestore(projectID: PeerDataset.project, settings: settings)
+    let operation = { @Sendable () async throws in
+      let rows = try await withThrowingTaskGroup(of: Bool.self) { group in
+        for reference in references(db) { group.addTask { try await reference.getDocument().data() != nil } }
+        return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+      }
+      try PeerDataset.expect(rows, 20, "s5b.h2 documents")
+    }
+    try await operation()
+    let before = transport.statistics
+    let measurement = try await Measurement.run(warmup: 3, reps: options.runs(50)) { try await operation() }
+    let after = transport.statistics
+    var result = BenchResult(
+      scenario: "s5b.h2", label: "s5b through a TLS + HTTP/2 front (nghttpx), one transport", measurement: measurement)
+    result.add("connections_opened", .integer(after.connectionsOpened - before.connectionsOpened))
+    result.add("http2_requests", .integer(after.http2Requests - before.http2Requests))
+    return [result]
   }
 
   /// s5b: the 20 `getDocument()` calls at once in a task group; the time is per batch.

@@ -18,7 +18,7 @@ enum ListenScenarios {
     let host = try options.emulatorHost()
     let listenerDB = Firestore(projectID: PeerDataset.project, settings: .emulator(host: host))
     var writerSettings = FirestoreSettings.emulator(host: host)
-    writerSettings.transport = SocketTransport()
+    writerSettings.transport = CurlTransport()
     let writerDB = Firestore(projectID: PeerDataset.project, settings: writerSettings)
     let favorites = listenerDB.collection("users/\(PeerDataset.uid)/favorites")
     let writerFavorites = writerDB.collection("users/\(PeerDataset.uid)/favorites")
@@ -93,21 +93,32 @@ enum ListenScenarios {
   }
 
   /// `listen-hold`: keeps one listener on `users/u1/favorites` for `--seconds`, a load for
-  /// timing another process's writes while our listener is attached.
+  /// timing another process's writes while our listener is attached, and the process CPU
+  /// the idle listener costs (from its first snapshot to the end of the hold).
   static func hold(_ options: BenchOptions) async throws -> [BenchResult] {
     let db = try PeerDataset.firestore(options)
     let snapshots = Locked(0)
+    let first = AsyncStream<Void>.makeStream()
     let registration = db.collection("users/\(PeerDataset.uid)/favorites").addSnapshotListener { _, _ in
-      snapshots.withLock { $0 += 1 }
+      if snapshots.withLock({ count -> Bool in
+        count += 1
+        return count == 1
+      }) {
+        first.continuation.finish()
+      }
     }
+    for await _ in first.stream {}
     let clock = ContinuousClock()
     let start = clock.now
+    let cpuBefore = ProcessCPUTime.now()
     try await Task.sleep(for: .seconds(options.holdSeconds))
+    let cpu = ProcessCPUTime.now() - cpuBefore
     registration.remove()
     var result = BenchResult(
-      scenario: "listen-hold", label: "one listener held for \(options.holdSeconds) s",
+      scenario: "listen-hold", label: "one listener held for \(options.holdSeconds) s after its first snapshot",
       samples: [Statistics.milliseconds(clock.now - start)])
     result.add("snapshots", .integer(snapshots.withLock { $0 }))
+    result.add("cpu_ms_held", .number(cpu))
     return [result]
   }
 }

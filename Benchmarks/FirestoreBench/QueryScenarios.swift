@@ -23,7 +23,7 @@ enum QueryScenarios {
         try PeerDataset.expect(rows.count, 400, "s1 documents")
       },
       try await TransportProbe.run(
-        "s1.transport", "s1's :runQuery through SocketTransport alone (body read, not parsed)", options, countAtScaleOne: 30, warmup: 3,
+        "s1.transport", "s1's :runQuery through CurlTransport alone (body read, not parsed)", options, countAtScaleOne: 30, warmup: 3,
         requests: [("POST", ":runQuery", techQueryBody)]),
     ]
   }

@@ -36,7 +36,7 @@ enum ReaderScenario {
   static func run(_ options: BenchOptions) async throws -> [BenchResult] {
     let host = try options.emulatorHost()
     func client() -> (Firestore, CountingTransport) {
-      let counter = CountingTransport(wrapping: SocketTransport(), recordLimit: 0)
+      let counter = CountingTransport(wrapping: CurlTransport(), recordLimit: 0)
       var settings = FirestoreSettings.emulator(host: host)
       settings.transport = counter
       return (Firestore(projectID: PeerDataset.project, settings: settings), counter)

@@ -20,6 +20,9 @@ enum ScenarioCatalog {
     Scenario(name: "s5b", summary: "the same 20 getDocument() calls concurrently in a task group (time per 20)") {
       try await GetScenarios.s5b($0)
     },
+    Scenario(name: "s5b.h2", summary: "s5b through a TLS + HTTP/2 front of the emulator (--front, --ca-file): one connection") {
+      try await GetScenarios.s5bHTTP2($0)
+    },
     Scenario(name: "s6", summary: "listen: a second client's setData() start -> the listener's .added change (also: listen)") {
       try await ListenScenarios.s6($0)
     },
@@ -35,7 +38,13 @@ enum ScenarioCatalog {
     Scenario(name: "stream100k", summary: "peak RSS streaming a 100,000-document query from a firestore-mock-server child") {
       try await Stream100kScenario.run($0)
     },
-    Scenario(name: "listen-hold", summary: "hold one listener on users/u1/favorites for --seconds (load for another process)") {
+    Scenario(name: "stream100k-seed", summary: "(stream100k's child) seed its 100,000 documents into the mock at --emulator") {
+      try await Stream100kScenario.seedOnly($0)
+    },
+    Scenario(name: "compression", summary: "wire bytes of a 2000-document query from a gzipping mock child, against identity") {
+      try await CompressionScenario.run($0)
+    },
+    Scenario(name: "listen-hold", summary: "hold one listener on users/u1/favorites for --seconds: process CPU while it idles") {
       try await ListenScenarios.hold($0)
     },
     Scenario(name: "bulk", summary: "--bulk-n articles through a BulkWriter into a fresh collection (emulator)") {

@@ -3,7 +3,7 @@ import FirestoreClient
 import Foundation
 
 /// The transport's share of a scenario: the same HTTP requests as the client sends (path,
-/// body, bearer token), through a `SocketTransport` of their own with the body read to the
+/// body, bearer token), through a `CurlTransport` of their own with the body read to the
 /// end and nothing parsed. A scenario's time minus its probe's is what the client's layers
 /// above the transport (request building, retries and deadline, JSON, snapshots, cache)
 /// add; the probe minus curl's time is the transport's own overhead.
@@ -14,7 +14,7 @@ enum TransportProbe {
     requests: [(method: String, path: String, body: String?)]
   ) async throws -> BenchResult {
     let host = try options.emulatorHost()
-    let transport = SocketTransport()
+    let transport = CurlTransport()
     let prepared = try requests.map { request -> HTTPRequest in
       guard let url = URL(string: "http://\(host)/v1/projects/\(PeerDataset.project)/databases/(default)/documents" + request.path) else {
         throw ToolFailure("bad probe path \(request.path)")

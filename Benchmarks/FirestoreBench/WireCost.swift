@@ -10,7 +10,7 @@ enum WireCost {
   /// Runs `operation` once on a fresh client of `options`' emulator whose transport counts,
   /// and returns the counts.
   static func count(_ options: BenchOptions, _ operation: (Firestore) async throws -> Void) async throws -> CountingTransport.Totals {
-    let counter = CountingTransport(wrapping: SocketTransport())
+    let counter = CountingTransport(wrapping: CurlTransport())
     var settings = FirestoreSettings.emulator(host: try options.emulatorHost())
     settings.transport = counter
     try await operation(Firestore(projectID: PeerDataset.project, settings: settings))

@@ -15,7 +15,7 @@ enum WriteScenarios {
           .setData(["starredAt": Date()])
       },
       try await TransportProbe.run(
-        "s7a.transport", "s7a's :commit through SocketTransport alone", options, countAtScaleOne: 200, warmup: 10,
+        "s7a.transport", "s7a's :commit through CurlTransport alone", options, countAtScaleOne: 200, warmup: 10,
         requests: [
           (
             "POST", ":commit",

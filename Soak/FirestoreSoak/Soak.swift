@@ -16,7 +16,7 @@ struct Soak {
     let server = try MockServerProcess(executable: path)
     defer { server.stop() }
     let db = Firestore(projectID: "soak", settings: .emulator(host: server.hostAndPort))
-    let admin = SocketTransport()
+    let admin = CurlTransport()
     Console.say(
       "soak: \(options.seconds) s, a write every \(options.writeIntervalMilliseconds) ms, the back channel cut every "
         + "\(options.cutIntervalSeconds) s, mock server at \(server.hostAndPort)")
@@ -137,7 +137,7 @@ struct Soak {
     ]
   }
 
-  private func cutBackChannels(_ transport: SocketTransport, _ host: String) async throws {
+  private func cutBackChannels(_ transport: CurlTransport, _ host: String) async throws {
     guard let url = URL(string: "http://\(host)/mock/v1/listen:cut") else { throw ToolFailure("bad mock address \(host)") }
     let response = try await transport.send(HTTPRequest(method: "POST", url: url, body: Data()))
     _ = try await response.collectBody()

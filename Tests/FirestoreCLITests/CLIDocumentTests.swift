@@ -52,14 +52,14 @@ extension CLITests {
 
       // A service account key names the project when --project is not given.
       let keyProject = backend.project("keyproject")
-      let key = try temporaryFile(try Self.serviceAccountKey(project: keyProject), name: "key.json")
+      let key = try temporaryFile(try await Self.serviceAccountKey(project: keyProject), name: "key.json")
       let withKey = try await CLI.run(["--emulator", backend.host, "--credentials", key, "set", "kinds/k1", #"{"via":"key"}"#])
       #expect(withKey.status == 0, "\(withKey)")
       #expect(try await backend.run(keyProject, ["get", "kinds/k1"]).json.first?["data"] == .parse(#"{"via":"key"}"#))
     }
 
     /// A service account key file with a fresh RSA key from openssl(1).
-    static func serviceAccountKey(project: String) throws -> String {
+    static func serviceAccountKey(project: String) async throws -> String {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
       process.arguments = ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]
@@ -67,8 +67,10 @@ extension CLITests {
       process.standardOutput = out
       process.standardError = FileHandle.nullDevice
       try process.run()
-      let pem = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
+      let pem = try await Blocking.run {
+        defer { process.waitUntilExit() }
+        return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      }
       try #require(process.terminationStatus == 0 && pem.contains("PRIVATE KEY"), "openssl genpkey failed")
       let key: JSONValue = .object([
         ("type", .string("service_account")), ("project_id", .string(project)), ("private_key_id", .string("k1")),

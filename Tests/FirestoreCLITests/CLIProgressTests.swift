@@ -18,8 +18,10 @@ extension CLITests {
       process.standardOutput = out
       process.standardInput = FileHandle.nullDevice
       try process.run()
-      let data = out.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
+      let data = try await Blocking.run {
+        defer { process.waitUntilExit() }
+        return out.fileHandleForReading.readDataToEndOfFile()
+      }
       return CLIResult(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
     }
 

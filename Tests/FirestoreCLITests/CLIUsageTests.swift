@@ -79,6 +79,12 @@ extension CLITests {
         (["get", "a/b", "--format"], "--format needs a value"),
         (["get", "a/b", "--mock=yes"], "--mock takes no value"),
         (["get", "a/b", "--emulator", "nowhere"], "--emulator needs HOST:PORT"),
+        (["get", "a/b", "--host", "firestore.example.com"], "--host cannot be combined with --emulator or --mock"),
+        (["get", "a/b", "--host", "https://firestore.example.com/"], "--host needs HOST or HOST:PORT"),
+        (["get", "a/b", "--insecure"], "--insecure goes with --host"),
+        (["get", "a/b", "--ca-file", "/nonexistent/ca.pem"], "--ca-file '/nonexistent/ca.pem' cannot be read"),
+        (["get", "a/b", "--proxy", "nowhere"], "--proxy needs a URL such as http://proxy:3128"),
+        (["get", "a/b", "--token", " "], "--token must not be empty"),
         (["import", "--mock-data", "x"], "--mock-data needs --mock"),
         (["import", "extra"], "'import' takes 0 arguments"),
       ]

@@ -529,3 +529,35 @@ private final class Dog: Animal {
     try super.encode(to: container.superEncoder())
   }
 }
+
+@Suite("Codable: vectors")
+struct VectorCodableTests {
+  private struct Item: Codable, Equatable {
+    var embedding: VectorValue
+  }
+
+  @Test("Firestore's coders keep a VectorValue; other coders see an array of numbers")
+  func coders() throws {
+    let item = Item(embedding: VectorValue([0.5, 2]))
+    let tree = try Firestore.Encoder().encode(item)
+    #expect(tree["embedding"] as? VectorValue == VectorValue([0.5, 2]))
+    #expect(try Firestore.Decoder().decode(Item.self, from: tree) == item)
+    let json = try JSONEncoder().encode(item)
+    #expect(String(decoding: json, as: UTF8.self) == #"{"embedding":[0.5,2]}"#)
+    #expect(try JSONDecoder().decode(Item.self, from: json) == item)
+    #expect(VectorValue([Float(0.25)]) == FieldValue.vector([0.25]))
+  }
+
+  @Test("a vector field decoded into something else, or something else into a vector, names both")
+  func mismatches() throws {
+    let wrong = #expect(throws: FirestoreError.self) {
+      try Firestore.Decoder().decode(Item.self, from: ["embedding": "not a vector"])
+    }
+    #expect(wrong?.message.contains("expected VectorValue but found String") == true, "\(String(describing: wrong))")
+    struct Text: Decodable { var embedding: String }
+    let other = #expect(throws: FirestoreError.self) {
+      try Firestore.Decoder().decode(Text.self, from: ["embedding": VectorValue([1, 2])])
+    }
+    #expect(other?.message.contains("a vector of 2 dimensions") == true, "\(String(describing: other))")
+  }
+}

@@ -116,6 +116,9 @@ struct LocalCacheSharingTests {
     func updateTime(at path: String) -> Timestamp? { nil }
     func documents(parent: String, collectionID: String, allDescendants: Bool) -> [Document] { [] }
     func apply(_ changes: [(path: String, document: Document?)], isPinned: (String) -> Bool) {}
+    func namedQuery(_ name: String) -> NamedQuery? { nil }
+    func bundleCreateTime(_ id: String) -> Timestamp? { nil }
+    func saveBundle(_ metadata: BundleMetadata, queries: [NamedQuery]) {}
     func close() {
       let bytes = FileManager.default.contents(atPath: file) ?? Data()
       closedBeforeRemoval = bytes.range(of: Data(marker.utf8)) != nil

@@ -74,7 +74,11 @@ struct ApplePortTests {
 
   private static func project() -> String { "demo-port-\(UInt32.random(in: 0...UInt32.max))" }
 
-  @Test("the seeds' Firestore calls, unchanged, behave as their apps expect", arguments: Backend.all)
+  /// The backends a program reaches through `FIRESTORE_EMULATOR_HOST` alone: not the TLS
+  /// front, whose test CA the ported code (rightly) knows nothing of.
+  static let plainBackends = Backend.all.filter { $0 != .http2 }
+
+  @Test("the seeds' Firestore calls, unchanged, behave as their apps expect", arguments: Self.plainBackends)
   func seeds(_ backend: Backend) async throws {
     let result = try await run(["seeds"], backend: backend, project: Self.project())
     #expect(result.status == 0, "\(result)")
@@ -85,7 +89,8 @@ struct ApplePortTests {
     #expect(result.lines.last == "OK", "\(result)")
   }
 
-  @Test("a program written against the Apple SDK's API for values, spellings and offline writes runs unchanged", arguments: Backend.all)
+  @Test(
+    "a program written against the Apple SDK's API for values, spellings and offline writes runs unchanged", arguments: Self.plainBackends)
   func program(_ backend: Backend) async throws {
     let result = try await run(["program"], backend: backend, project: Self.project())
     #expect(result.status == 0, "\(result)")
@@ -97,7 +102,7 @@ struct ApplePortTests {
 
   @Test(
     "writes queued by a process killed with the network off are sent by the next process on the same cache, once and in order",
-    arguments: Backend.all)
+    arguments: Self.plainBackends)
   func restart(_ backend: Backend) async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apple-port-restart-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }

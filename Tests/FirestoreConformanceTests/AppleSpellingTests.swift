@@ -106,7 +106,7 @@ struct AppleSpellingTests {
     collector.cancel()
   }
 
-  @Test("Firestore.firestore() finds the project and the emulator in the environment", arguments: Backend.all)
+  @Test("Firestore.firestore() finds the project and the emulator in the environment", arguments: ApplePortTests.plainBackends)
   func sharedInstanceFromEnvironment(_ backend: Backend) async throws {
     Ledger.record(backend)
     let db = Firestore.makeShared(

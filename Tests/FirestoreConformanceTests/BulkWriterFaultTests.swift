@@ -144,6 +144,29 @@ struct BulkWriterFaultTests {
     #expect(try await db.document("l/a").getDocument().get("v") as? Int == 1)
   }
 
+  @Test("onWriteError hears of a write lost with its connection, but cannot make it be sent twice")
+  func callbackCannotRepeatUnsafeWrite() async throws {
+    let (server, db) = try makeServer()
+    defer { server.stop() }
+    try await db.document("u/c").setData(["n": 0])
+    server.faults.add(FaultRule(route: "batchWrite", fault: .dropConnection(afterResponseBytes: 0), remaining: 1))
+    let writer = db.bulkWriter(options: options(ManualClock()))
+    let heard = Locked<[String: Int]>([:])
+    writer.onWriteError { error in
+      heard.withLock { $0[error.document.documentID, default: 0] += 1 }
+      return true
+    }
+    let increment = try writer.updateData(["n": FieldValue.increment(1)], forDocument: db.document("u/c"))
+    let set = try writer.setData(["v": 1], forDocument: db.document("u/b"))
+    await writer.close()
+    await #expect(throws: FirestoreError.self) { try await increment.result() }
+    _ = try await set.result()
+    #expect(heard.withLock { $0 } == ["c": 1, "b": 1])
+    #expect(increment.attempts == 1 && set.attempts == 2)
+    // The increment the server applied before the connection dropped counted once.
+    #expect(try await db.document("u/c").getDocument().get("n") as? Int == 1)
+  }
+
   @Test("pacing: 1,000 writes starting at 100 per second take 9 simulated seconds")
   func rampUpPacing() async throws {
     let (server, db) = try makeServer()

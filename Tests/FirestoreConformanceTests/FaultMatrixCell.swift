@@ -44,8 +44,8 @@ struct FaultMatrixCell: Sendable, CustomTestStringConvertible {
   /// The faults. Each is applied to the first two requests of the call's route after it is
   /// added (`remaining: 2`), so a retry meets it once more and a second retry gets through.
   enum Fault: String, CaseIterable, Sendable {
-    /// The server handles the request only after 3 s; the call's deadline is 1 s (and the
-    /// listen's back-channel silence limit 1 s).
+    /// The server handles the request only after 12 s; the call's deadline is 5 s (and the
+    /// listen's back-channel silence limit 5 s).
     case delayPastDeadline
     /// `503 UNAVAILABLE` with Firestore's JSON error body.
     case unavailable503
@@ -77,7 +77,7 @@ struct FaultMatrixCell: Sendable, CustomTestStringConvertible {
     /// The mock fault for `call`.
     func fault(for call: Call) -> FirestoreMock.Fault {
       switch self {
-      case .delayPastDeadline: return .latency(milliseconds: 3000)
+      case .delayPastDeadline: return .latency(milliseconds: 12_000)
       case .unavailable503: return .error(status: 503, grpcStatus: "UNAVAILABLE", message: "The service is currently unavailable.")
       case .resourceExhausted429: return .error(status: 429, grpcStatus: "RESOURCE_EXHAUSTED", message: "Quota exceeded.")
       case .internal500: return .error(status: 500, grpcStatus: "INTERNAL", message: "Internal error encountered.")

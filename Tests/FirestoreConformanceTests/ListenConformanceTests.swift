@@ -228,7 +228,7 @@ struct ListenConformanceTests {
     let lastCloseError = await db.listenManager.lastCloseError
     let handshakes = await db.listenManager.handshakeCount
     #expect(
-      handshakes == 1 || (backend == .emulator && lastCloseError != nil),
+      handshakes == 1 || (backend.reachesEmulator && lastCloseError != nil),
       "\(handshakes) sessions, last lost: \(String(describing: lastCloseError))")
     #expect(await db.listenManager.listenerCount == 2)
   }
@@ -237,7 +237,10 @@ struct ListenConformanceTests {
   /// without a `Connection: close` header. A commit that took such a connection from the
   /// pool failed with "the connection closed before a response arrived" and, not being
   /// idempotent, could not be sent again.
-  @Test("a commit right after a listener starts never lands on a connection the channel used", arguments: Backend.all)
+  // Not through the HTTP/2 front: there the client holds one connection to nghttpx, and
+  // what meets the emulator's silent closes is the front's own pool, not the client's.
+  @Test(
+    "a commit right after a listener starts never lands on a connection the channel used", arguments: Backend.all.filter { $0 != .http2 })
   func commitAfterChannelRequest(_ backend: Backend) async throws {
     let counter = backend.collection().document("counter")
     let db = backend.firestore()
@@ -304,7 +307,7 @@ struct ListenConformanceTests {
     let handshakes = await db.listenManager.handshakeCount
     let lastCloseError = await db.listenManager.lastCloseError
     #expect(
-      handshakes == 2 || (backend == .emulator && lastCloseError != nil),
+      handshakes == 2 || (backend.reachesEmulator && lastCloseError != nil),
       "\(handshakes) sessions, last lost: \(String(describing: lastCloseError))")
   }
 

@@ -4,10 +4,6 @@ import Testing
 
 @testable import FirestoreClient
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// The REST endpoints the client does not use itself (create, patch, delete by URL), called
 /// raw, as curl would: the mock must answer them as the emulator does.
 @Suite("Conformance: raw REST endpoints")
@@ -21,16 +17,14 @@ struct RESTConformanceTests {
       collection = backend.collection(hint).path
     }
 
-    var base: String { "http://\(backend.host)/v1/projects/\(Backend.projectID)/databases/(default)/documents" }
+    var base: String { "\(backend.baseURL)/v1/projects/\(Backend.projectID)/databases/(default)/documents" }
 
     func call(_ method: String, _ suffix: String, _ body: String? = nil) async throws -> (Int, JSONValue?) {
-      var request = URLRequest(url: URL(string: base + suffix)!)
-      request.httpMethod = method
-      request.setValue("Bearer owner", forHTTPHeaderField: "Authorization")
-      request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-      request.httpBody = body.map { Data($0.utf8) }
-      let (data, response) = try await URLSession.shared.data(for: request)
-      return ((response as! HTTPURLResponse).statusCode, try? JSONParser.parse(data))
+      let request = HTTPRequest(
+        method: method, url: URL(string: base + suffix)!, headers: ["Authorization": "Bearer owner", "Content-Type": "application/json"],
+        body: body.map { Data($0.utf8) })
+      let response = try await backend.transport.send(request)
+      return (response.status, try? JSONParser.parse(try await response.collectBody()))
     }
   }
 

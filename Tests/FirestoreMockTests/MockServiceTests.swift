@@ -8,8 +8,9 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// A minimal REST caller for the mock, independent of the client library.
-private struct REST {
+/// A minimal REST caller for the mock, independent of the client library (shared by the
+/// mock's service tests).
+struct REST {
   let server: MockFirestoreServer
   let project = "mocktest"
 

@@ -65,11 +65,23 @@ public final class RequestLog: Sendable {
 
   /// Sets the response status of entry `id` (if it is still in the log).
   func setStatus(_ status: Int, of id: Int) {
+    update(id) { $0.status = status }
+  }
+
+  /// Records the size and coding of a complete response body as sent.
+  func setResponseBody(size: Int, encoding: String?, of id: Int) {
+    update(id) {
+      $0.responseBodySize = size
+      $0.responseEncoding = encoding
+    }
+  }
+
+  private func update(_ id: Int, _ change: (inout RequestLogEntry) -> Void) {
     state.withLock { state in
       guard let first = state.entries.first?.id else { return }
       let index = id - first
       // Ids are consecutive within the kept entries, so the entry sits at `id - first`.
-      if state.entries.indices.contains(index), state.entries[index].id == id { state.entries[index].status = status }
+      if state.entries.indices.contains(index), state.entries[index].id == id { change(&state.entries[index]) }
     }
   }
 }

@@ -24,6 +24,11 @@ public struct RequestLogEntry: Sendable {
   public var status: Int?
   /// The injected faults applied to the request, in rule order.
   public var faults: [Fault]
+  /// The size of the response body as sent, after any compression; `nil` until a complete
+  /// body was chosen (and for streamed bodies).
+  public var responseBodySize: Int?
+  /// The response's content coding (`gzip`), or `nil` when the body went out as it is.
+  public var responseEncoding: String?
 
   /// Creates an entry.
   public init(

@@ -1,3 +1,5 @@
+import CZlib
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -82,16 +84,53 @@ final class HTTPConnection {
       HTTPSocket.waitForStopOrHangup(fd, wake: runtime.wakeRead, timeoutMilliseconds: configuration.stallLimitMilliseconds)
       return .closeQuietly
     }
-    let response: MockHTTPResponse
+    var response: MockHTTPResponse
     if let replacement = plan.replacement {
       response = replacement
     } else {
       response = runtime.handler(request)
     }
     runtime.log.setStatus(response.status, of: logID)
+    // A response a fault cuts goes out uncompressed, so that the cut falls where the fault
+    // says in the body the handler wrote.
+    response = plan.closesConnection ? response : compressed(response, for: head.headers, logID: logID)
 
     let keepAlive = head.wantsKeepAlive && !head.hasConflictingFraming && !plan.closesConnection && !runtime.isStopping
     return write(response, method: head.method, minorVersion: head.minorVersion, keepAlive: keepAlive, plan: plan)
+  }
+
+  /// The response with its body gzip-compressed when the client accepts gzip and the body
+  /// is worth it (a JSON stream, or a complete body of ``Gzip/minimumBytes`` or more), as
+  /// Google's front ends answer; the size sent goes to the request log. Listen channel
+  /// replies (`text/plain`) are left as they are.
+  private func compressed(_ response: MockHTTPResponse, for requestHeaders: [(name: String, value: String)], logID: Int)
+    -> MockHTTPResponse
+  {
+    let log = runtime.log
+    let json = response.headers.contains { $0.name.lowercased() == "content-type" && $0.value.contains("json") }
+    let accepted =
+      Gzip.isAccepted(requestHeaders) && !response.headers.contains(where: { $0.name.lowercased() == "content-encoding" })
+    var compressed = response
+    compressed.headers += [("content-encoding", "gzip"), ("vary", "Accept-Encoding")]
+    switch response.body {
+    case .complete(let bytes):
+      guard accepted, bytes.count >= Gzip.minimumBytes, let gzipped = Gzip.compress(bytes) else {
+        log.setResponseBody(size: bytes.count, encoding: nil, of: logID)
+        return response
+      }
+      log.setResponseBody(size: gzipped.count, encoding: "gzip", of: logID)
+      compressed.body = .complete(gzipped)
+    case .streaming(let produce):
+      guard accepted, json else { return response }
+      compressed.body = .streaming { writer in
+        guard let gzip = Gzip() else { throw Gzip.GzipError(status: Z_MEM_ERROR) }
+        let compressing = Gzip.Writer(base: writer, gzip: gzip, sent: Gzip.Writer.Counter())
+        try produce(compressing)
+        try compressing.finish()
+        log.setResponseBody(size: compressing.sent.bytes, encoding: "gzip", of: logID)
+      }
+    }
+    return compressed
   }
 
   /// Answers a request the server itself refuses, then ends the connection.

@@ -40,7 +40,8 @@ enum FieldPathParser {
     segments.count == 1 && segments[0] == documentKey
   }
 
-  private static func isReserved(_ name: String) -> Bool {
+  /// Whether a field name is reserved: `__…__` with at least one character between.
+  static func isReserved(_ name: String) -> Bool {
     name.utf8.count >= 5 && name.hasPrefix("__") && name.hasSuffix("__")
   }
 

@@ -14,6 +14,7 @@ enum QueryValidator {
   /// `aggregationFields` are the canonical paths of an aggregation's `sum`/`avg` fields.
   static func validate(_ query: StructuredQuery, aggregationFields: [String] = []) throws(MockError) {
     try validateRequest(query)
+    if let search = query.findNearest { try VectorRules.validate(search, in: query) }
     try validatePlan(query, aggregationFields: aggregationFields)
   }
 

@@ -37,6 +37,7 @@ struct FirestoreService: Sendable {
     case ("POST", "batchGet"?): return try batchGet(request, route)
     case ("POST", "runQuery"?): return try runQuery(request, route)
     case ("POST", "runAggregationQuery"?): return try runAggregationQuery(request, route)
+    case ("POST", "partitionQuery"?): return try partitionQuery(request, route)
     case ("POST", "beginTransaction"?): return try beginTransaction(request, route)
     case ("POST", "rollback"?): return try rollback(request, route)
     case ("POST", "listCollectionIds"?): return try listCollectionIDs(request, route)
@@ -188,38 +189,104 @@ struct FirestoreService: Sendable {
 
   private func runQuery(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
     let parsed = try decode { try RunQueryRequest(json: body(request)) }
-    let (documents, context) = try execute(parsed.structuredQuery, route: route, consistency: parsed.consistency)
+    let started = ContinuousClock.now
+    let (documents, context, scanned) = try execute(parsed.structuredQuery, route: route, consistency: parsed.consistency)
+    if let explain = parsed.explainOptions {
+      let report = ExplainPlanner.queryReport(
+        parsed.structuredQuery, analyze: explain.analyze, returned: documents.count, scanned: scanned,
+        seconds: Self.seconds(since: started))
+      // Without `analyze` the query is only planned: no results, only the plan.
+      let results = explain.analyze ? documents : []
+      var elements = Self.queryElements(results, context)
+      elements[elements.count - 1] = Self.adding(report, to: elements[elements.count - 1])
+      return Self.streamedArray(elements)
+    }
+    return Self.streamedArray(Self.queryElements(documents, context))
+  }
+
+  /// A `:runQuery` reply's elements: a transaction first when one was opened, then the
+  /// documents; `done` rides on the last document, or on a lone element when nothing matched.
+  private static func queryElements(_ documents: [Document], _ context: MockStore.ReadContext) -> [JSONValue] {
     var elements: [JSONValue] = []
     if let id = context.newTransaction { elements.append(RunQueryResponse(transaction: id).json) }
     for document in documents { elements.append(RunQueryResponse(document: document, readTime: context.readTime).json) }
-    // `done` rides on the last document, or on a lone element when nothing matched.
     if documents.isEmpty {
       elements.append(RunQueryResponse(readTime: context.readTime, done: true).json)
     } else {
       elements[elements.count - 1] = RunQueryResponse(document: documents.last, readTime: context.readTime, done: true).json
     }
-    return Self.streamedArray(elements)
+    return elements
+  }
+
+  /// A reply element with `explainMetrics` added, as production sends them: once, on the
+  /// last element.
+  private static func adding(_ report: ExplainReport, to element: JSONValue) -> JSONValue {
+    guard case .object(let members) = element else { return element }
+    return .object(members + [("explainMetrics", report.json)])
+  }
+
+  private static func seconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
   }
 
   private func runAggregationQuery(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
     let parsed = try decode { try RunAggregationQueryRequest(json: body(request)) }
     try AggregationEngine.validate(parsed.aggregations, query: parsed.structuredQuery)
-    let (documents, context) = try execute(
+    let started = ContinuousClock.now
+    let (documents, context, scanned) = try execute(
       parsed.structuredQuery, route: route, consistency: parsed.consistency,
       aggregationFields: AggregationEngine.fieldPaths(of: parsed.aggregations))
     var elements: [JSONValue] = []
     if let id = context.newTransaction {
       elements.append(RunAggregationQueryResponse(aggregateFields: nil, transaction: id, readTime: nil).json)
     }
-    let fields = AggregationEngine.aggregate(parsed.aggregations, over: documents)
+    let analyzed = parsed.explainOptions.map(\.analyze) ?? true
+    let fields = analyzed ? AggregationEngine.aggregate(parsed.aggregations, over: documents) : nil
     elements.append(RunAggregationQueryResponse(aggregateFields: fields, readTime: context.readTime).json)
+    if let explain = parsed.explainOptions {
+      let report = ExplainPlanner.aggregationReport(
+        parsed.structuredQuery, analyze: explain.analyze, matched: documents.count, scanned: scanned,
+        seconds: Self.seconds(since: started))
+      elements[elements.count - 1] = Self.adding(report, to: elements[elements.count - 1])
+    }
     return Self.streamedArray(elements)
   }
 
-  /// Runs a structured query under the route's parent document (or the root).
+  /// `:partitionQuery`, which the emulator does not implement (it answers 501
+  /// UNIMPLEMENTED, verified), as production documents it: the query must be a collection
+  /// group ordered by `__name__` ascending with nothing else, under the database root; the
+  /// reply holds at most `partitionCount` split points, each a cursor on one document
+  /// reference, in `__name__` order, so that the ranges between them cover the group once.
+  /// The mock picks evenly spaced documents; fewer points come back when the group has too
+  /// few documents (production: "the actual number of partitions returned may be fewer").
+  /// Pages of `pageSize` points continue with `nextPageToken`.
+  private func partitionQuery(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
+    let parsed = try decode { try PartitionQueryRequest(json: body(request)) }
+    if !route.segments.isEmpty {
+      throw .invalidArgument("partitionQuery takes the database's documents root as its parent, not a document.")
+    }
+    try PartitionRules.validate(parsed)
+    let (candidates, _) = try store.candidates(
+      route.database, parent: "", selectors: parsed.structuredQuery.from, consistency: parsed.consistency)
+    let points = PartitionRules.splitPoints(of: candidates.map(\.name), count: Int(parsed.partitionCount))
+    var start = 0
+    if let token = parsed.pageToken, !token.isEmpty {
+      guard let offset = Int(token), offset >= 0, offset <= points.count else { throw .invalidArgument("Invalid page token.") }
+      start = offset
+    }
+    let size = parsed.pageSize.map { Int(max($0, 0)) }.flatMap { $0 == 0 ? nil : $0 } ?? points.count
+    let end = min(points.count, start + size)
+    let page = points[start..<end].map { StructuredQuery.Cursor(values: [.reference($0)], before: true) }
+    let next = end < points.count ? String(end) : nil
+    return .json(200, PartitionQueryResponse(partitions: Array(page), nextPageToken: next).json)
+  }
+
+  /// Runs a structured query under the route's parent document (or the root); also
+  /// returns how many documents it examined.
   private func execute(
     _ query: StructuredQuery, route: RESTRoute, consistency: ReadConsistency?, aggregationFields: [String]? = nil
-  ) throws(MockError) -> ([Document], MockStore.ReadContext) {
+  ) throws(MockError) -> ([Document], MockStore.ReadContext, Int) {
     guard route.segments.count % 2 == 0 else { throw .invalidArgument("The parent of a query must be a document.") }
     for selector in query.from where selector.collectionID.contains("/") {
       throw .invalidArgument("Collection id \"\(selector.collectionID)\" is invalid because it contains \"/\".")
@@ -234,7 +301,7 @@ struct FirestoreService: Sendable {
     if let id = context.transaction {
       store.lock(try results.map { d throws(MockError) in try store.relativePath(d.name, db: route.database) }, transaction: id)
     }
-    return (results, context)
+    return (results, context, candidates.count)
   }
 
   /// A JSON array sent element by element with chunked encoding, as production streams it.

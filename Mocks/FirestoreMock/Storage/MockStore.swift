@@ -261,6 +261,7 @@ final class MockStore: @unchecked Sendable {
           staged[path] = .some(nil)
           results.append(.init(updateTime: nil))
         case .update(let doc):
+          try VectorRules.validate(fields: doc.fields)
           upserted.insert(path)
           var fields = before?.fields ?? [:]
           if let mask = write.updateMask {

@@ -15,6 +15,7 @@ enum CommandTable {
     ListenCommand.command,
     ExportCommand.command,
     ImportCommand.command,
+    BundleCommand.command,
     DemoCommand.command,
   ]
 
@@ -41,7 +42,8 @@ enum CommandTable {
     text += """
 
       Values are extended JSON: integers 5, doubles 2.0, {"$timestamp":"2024-01-02T03:04:05Z"},
-      {"$bytes":"<base64>"}, {"$reference":"cities/c1"}, {"$geopoint":[lat,lng]}, {"$double":"NaN"}.
+      {"$bytes":"<base64>"}, {"$reference":"cities/c1"}, {"$geopoint":[lat,lng]}, {"$double":"NaN"},
+      {"$vector":[0.5,1.0]}.
       Paths are slash paths from the database root: articles/a1, users/u1/favorites/f1.
       Run 'firestore COMMAND --help' for a command's options.
 

@@ -25,8 +25,9 @@ enum QueryOptions {
     specs.contains { $0.name != "--group" && arguments.has($0.name) }
   }
 
-  /// Builds the query over `target` (a collection path, or with `--group` a collection ID).
-  static func query(_ context: CommandContext, target: String) throws -> Query {
+  /// Builds the query over `target` (a collection path, or with `--group` a collection ID);
+  /// without `applyingLimit`, `--limit` is left for the caller (a vector search's).
+  static func query(_ context: CommandContext, target: String, applyingLimit: Bool = true) throws -> Query {
     let arguments = context.arguments
     let name = context.command.name
     var query: Query
@@ -59,7 +60,7 @@ enum QueryOptions {
       }
       query = query.order(by: try WhereClause.fieldPath(field, option: "--order-by", context: context), descending: descending)
     }
-    if let n = try arguments.integer("--limit", command: name) { query = query.limit(to: n) }
+    if applyingLimit, let n = try arguments.integer("--limit", command: name) { query = query.limit(to: n) }
     if let n = try arguments.integer("--limit-to-last", command: name) {
       guard arguments.has("--order-by") else { throw context.usage("--limit-to-last needs an --order-by (the last N of which order?)") }
       query = query.limit(toLast: n)

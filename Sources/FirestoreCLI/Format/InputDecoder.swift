@@ -68,6 +68,7 @@ struct InputDecoder: Sendable {
   /// What the client's `setData`/`updateData` take for one input value.
   static func sendable(_ input: ExtendedJSONInput) -> any Sendable {
     switch input {
+    case .value(let vector) where vector.vectorDoubles != nil: return VectorValue(vector.vectorDoubles ?? [])
     case .value(.map(let fields)): return fields.mapValues { sendable(.value($0)) } as [String: any Sendable]
     case .value(let v): return v
     case .map(let members): return members.mapValues(sendable) as [String: any Sendable]

@@ -1,4 +1,5 @@
 import FirestoreWire
+import Foundation
 
 #if canImport(Glibc)
   import Glibc
@@ -49,6 +50,26 @@ final class LineFile: @unchecked Sendable {
     JSONWriter.write(json, into: &buffer)
     buffer.append(UInt8(ascii: "\n"))
     if buffer.count >= 65_536 { try flush() }
+  }
+
+  /// Copies the lines of another file (as ``writeLine(_:)`` wrote them) and returns how
+  /// many there were.
+  func append(contentsOfFile source: String) throws -> Int {
+    guard let handle = FileHandle(forReadingAtPath: source) else {
+      throw CLIFailure("UNKNOWN", "cannot read '\(source)': \(String(cString: strerror(errno)))")
+    }
+    defer { try? handle.close() }
+    var lines = 0
+    while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+      lines += chunk.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+      if path == nil {
+        StandardStreams.writeBytes(Array(chunk))
+      } else {
+        buffer.append(contentsOf: chunk)
+        if buffer.count >= 65_536 { try flush() }
+      }
+    }
+    return lines
   }
 
   /// Writes what is buffered.

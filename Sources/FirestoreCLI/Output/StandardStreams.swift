@@ -24,6 +24,9 @@ enum StandardStreams {
   /// Writes text to standard output as is.
   static func writeOutput(_ text: String) { write(fd: 1, Array(text.utf8)) }
 
+  /// Writes bytes to standard output as they are.
+  static func writeBytes(_ bytes: [UInt8]) { write(fd: 1, bytes) }
+
   /// Writes text to standard error as is.
   static func writeError(_ text: String) { write(fd: 2, Array(text.utf8)) }
 

@@ -58,7 +58,13 @@ final class Connection: Sendable {
       project = project ?? "demo-project"
     } else {
       settings = FirestoreSettings(environment: [:])
-      if let keyProvider {
+      if let host = options.host {
+        settings.host = host
+        settings.isSSLEnabled = !options.insecure
+      }
+      if let token = options.token {
+        settings.tokenProvider = StaticTokenProvider(token)
+      } else if let keyProvider {
         settings.tokenProvider = keyProvider
       } else {
         let adc = try await ApplicationDefaultCredentials.find(environment: environment)
@@ -69,6 +75,16 @@ final class Connection: Sendable {
     guard let project, !project.isEmpty else {
       mockServer?.stop()
       throw UsageError("no project: pass --project ID or set FIRESTORE_PROJECT (or GOOGLE_CLOUD_PROJECT)")
+    }
+    if let token = options.token, options.mock || options.emulatorHost != nil {
+      settings.tokenProvider = StaticTokenProvider(token)
+    }
+    if options.caFile != nil || options.proxy != nil {
+      #if canImport(CCurl)
+        settings.transport = CurlTransport(trustedCertificates: options.caFile, proxy: options.proxy)
+      #else
+        throw UsageError("--ca-file and --proxy need the libcurl transport, which this platform does not build")
+      #endif
     }
     // A command line reads and writes once; a local cache would only cost memory.
     settings.cache = .none

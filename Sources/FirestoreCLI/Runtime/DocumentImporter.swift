@@ -1,8 +1,8 @@
 import FirestoreClient
 import FirestoreWire
 
-/// Writes NDJSON document lines (as `export` and `get` print them) through a
-/// ``BulkWriter``: `import` and `--mock-data`.
+/// Writes NDJSON document lines (as `export` and `get` print them), or a bundle's
+/// documents, through a ``BulkWriter``: `import` and `--mock-data`.
 ///
 /// Each document is a full `set`, so running the same import twice leaves the same data
 /// (and the bulk writer may safely retry any of them). A line's format follows its key:
@@ -31,17 +31,68 @@ struct DocumentImporter: Sendable {
     var skipped = 0
   }
 
+  /// One document to write, or one left out.
+  enum Item {
+    /// A document's full data; `place` names where it came from, for errors.
+    case document(path: String, fields: [String: Value], place: String)
+    /// A missing document, which is not written.
+    case skipped
+  }
+
   /// Imports every line of `reader`.
   func run(_ reader: LineReader, progress: ProgressLine) async throws -> Outcome {
+    try await run(progress: progress) {
+      while let line = try reader.nextLine() {
+        if line.allSatisfy(\.isWhitespace) { continue }
+        let place = "line \(reader.lineNumber) of \(reader.name)"
+        guard let (path, fields) = try parse(line, place: place) else { return .skipped }
+        return .document(path: path, fields: fields, place: place)
+      }
+      return nil
+    }
+  }
+
+  /// Imports the documents of a Firestore bundle (written to their paths in this
+  /// database, whatever project they were read from); documents the bundle reports
+  /// missing are skipped, and its named queries (a client-side thing) are left out.
+  func run(bundle bytes: [UInt8], name: String, progress: ProgressLine) async throws -> Outcome {
+    var reader = BundleReader(bytes)
+    var index = 0
+    return try await run(progress: progress) {
+      do {
+        while let (element, _) = try reader.next() {
+          index += 1
+          switch element {
+          case .document(let document):
+            let place = "element \(index) of \(name)"
+            let segments = document.name.slashSegments
+            // projects/{p}/databases/{d}/documents/{path}
+            guard segments.count > 5, segments[4] == "documents" else {
+              throw CLIFailure("INVALID_ARGUMENT", "\(place): \"\(document.name)\" is not a document name")
+            }
+            return .document(path: segments.dropFirst(5).joined(separator: "/"), fields: document.fields, place: place)
+          case .documentMetadata(let metadata) where !metadata.exists:
+            return .skipped
+          default:
+            continue
+          }
+        }
+        return nil
+      } catch let error as WireFormatError {
+        throw CLIFailure("INVALID_ARGUMENT", "\(name) is not a well-formed Firestore bundle: \(error)")
+      }
+    }
+  }
+
+  /// Writes the items `next` yields until it returns `nil`.
+  private func run(progress: ProgressLine, next: () throws -> Item?) async throws -> Outcome {
     let writer = firestore.bulkWriter(options: rampsUp ? BulkWriterOptions() : .unlimited)
     var outcome = Outcome()
     var pending: [BulkWriteOperation] = []
     var confirmed = 0  // index of the first operation in `pending` not yet awaited
     do {
-      while let line = try reader.nextLine() {
-        if line.allSatisfy(\.isWhitespace) { continue }
-        let place = "line \(reader.lineNumber) of \(reader.name)"
-        guard let (path, fields) = try parse(line, place: place) else {
+      while let item = try next() {
+        guard case .document(let path, let fields, let place) = item else {
           outcome.skipped += 1
           continue
         }

@@ -7,6 +7,11 @@ struct GlobalOptions: Sendable {
     OptionSpec("--project", "ID", help: "project ID (else FIRESTORE_PROJECT, GOOGLE_CLOUD_PROJECT, GCLOUD_PROJECT)"),
     OptionSpec("--database", "ID", help: "database ID (default: (default))"),
     OptionSpec("--emulator", "HOST:PORT", help: "use the emulator at HOST:PORT (else FIRESTORE_EMULATOR_HOST)"),
+    OptionSpec("--host", "HOST[:PORT]", help: "the API endpoint (default firestore.googleapis.com), over https unless --insecure"),
+    OptionSpec("--insecure", help: "with --host: plain http, no TLS (an emulator, or a mock)"),
+    OptionSpec("--ca-file", "PEM", help: "trust the root certificates in PEM instead of the system's (a private CA)"),
+    OptionSpec("--proxy", "URL", help: "send requests through this proxy (else https_proxy, HTTPS_PROXY, NO_PROXY...)"),
+    OptionSpec("--token", "TOKEN", help: "bearer token to send, as `gcloud auth print-access-token` prints it"),
     OptionSpec("--mock", help: "run against an in-process mock server started for this command"),
     OptionSpec("--mock-data", "FILE", help: "with --mock: preload the NDJSON documents of FILE (as export writes them)"),
     OptionSpec("--credentials", "FILE", help: "service account key file (production; an emulator only takes its project ID)"),
@@ -21,6 +26,16 @@ struct GlobalOptions: Sendable {
   var database = "(default)"
   /// `--emulator`, else `FIRESTORE_EMULATOR_HOST`.
   var emulatorHost: String?
+  /// `--host`: an endpoint other than production's.
+  var host: String?
+  /// `--insecure`: `--host` over plain http.
+  var insecure = false
+  /// `--ca-file`.
+  var caFile: String?
+  /// `--proxy`.
+  var proxy: String?
+  /// `--token`.
+  var token: String?
   /// `--mock`.
   var mock = false
   /// `--mock-data`.
@@ -51,8 +66,36 @@ struct GlobalOptions: Sendable {
     } else if !mock, let host = environment["FIRESTORE_EMULATOR_HOST"]?.trimmingCharacters(in: .whitespaces), !host.isEmpty {
       emulatorHost = host
     }
+    if let host = arguments.value("--host") {
+      guard Self.isHost(host) else { throw UsageError("--host needs HOST or HOST:PORT, got '\(host)'") }
+      if mock || arguments.has("--emulator") { throw UsageError("--host cannot be combined with --emulator or --mock") }
+      self.host = host
+      emulatorHost = nil
+    }
+    insecure = arguments.has("--insecure")
+    if insecure, host == nil { throw UsageError("--insecure goes with --host") }
+    caFile = arguments.value("--ca-file")
+    if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+      throw UsageError("--ca-file '\(caFile)' cannot be read")
+    }
+    proxy = arguments.value("--proxy")
+    if let proxy, URLComponents(string: proxy)?.host?.isEmpty != false {
+      throw UsageError("--proxy needs a URL such as http://proxy:3128, got '\(proxy)'")
+    }
+    if let token = arguments.value("--token") {
+      let trimmed = token.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !trimmed.isEmpty else { throw UsageError("--token must not be empty") }
+      self.token = trimmed
+    }
     if let text = arguments.value("--format") { format = try DataFormat.parse(text, option: "--format") }
     if let text = arguments.value("--input-format") { inputFormat = try DataFormat.parse(text, option: "--input-format") }
+  }
+
+  /// `HOST` or `HOST:PORT` (a bracketed IPv6 address too), with no scheme or path.
+  private static func isHost(_ text: String) -> Bool {
+    guard !text.isEmpty, !text.contains("/"), !text.contains("@") else { return false }
+    guard let components = URLComponents(string: "https://" + text), let host = components.host, !host.isEmpty else { return false }
+    return components.port.map { (1...65_535).contains($0) } ?? !text.hasSuffix(":")
   }
 
   private static func isHostAndPort(_ text: String) -> Bool {

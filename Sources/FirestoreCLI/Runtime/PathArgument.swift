@@ -23,6 +23,12 @@ enum PathArgument {
     return segments.joined(separator: "/")
   }
 
+  /// A document or collection path, and which it is.
+  static func any(_ path: String, command: String) throws(UsageError) -> (text: String, isDocument: Bool) {
+    let segments = try split(path, command: command)
+    return (segments.joined(separator: "/"), segments.count % 2 == 0)
+  }
+
   /// A collection ID for `--group`: one segment.
   static func collectionID(_ id: String, command: String) throws(UsageError) -> String {
     let segments = try split(id, command: command)

@@ -45,6 +45,34 @@ public struct AggregateQuery: Sendable {
 
   func run(consistency: ReadConsistency?) async throws -> AggregateQuerySnapshot {
     try query.firestore.checkServerReachable("the aggregation")
+    let (call, unique) = try request(consistency: consistency, explain: nil)
+    let elements = try await send(call)
+    guard let snapshot = try snapshot(elements, unique) else {
+      throw FirestoreError(.internal, "the runAggregationQuery reply has no result")
+    }
+    return snapshot
+  }
+
+  /// Asks Firestore how it computes the aggregations: the indexes it uses and, with
+  /// ``ExplainOptions/analyze``, the results with what computing them cost.
+  ///
+  /// ```swift
+  /// let explained = try await db.collection("cities").count.explain(options: ExplainOptions(analyze: true))
+  /// print(explained.snapshot?.count ?? 0, explained.metrics.executionStats?.readOperations ?? 0)
+  /// ```
+  ///
+  /// - Throws: as ``getAggregation()``; `unimplemented` when the server computes the
+  ///   aggregations without explaining them (the Firestore emulator does).
+  public func explain(options: ExplainOptions = ExplainOptions()) async throws -> ExplainResults<AggregateQuerySnapshot> {
+    let (call, unique) = try request(consistency: nil, explain: ExplainRequestOptions(analyze: options.analyze))
+    let elements = try await send(call)
+    let metrics = try ExplainMetrics.from(elements, firestore: query.firestore)
+    return ExplainResults(metrics: metrics, snapshot: options.analyze ? try snapshot(elements, unique) : nil)
+  }
+
+  /// Validates the aggregations and builds the request; also returns the distinct
+  /// aggregations, whose positions name their aliases.
+  private func request(consistency: ReadConsistency?, explain: ExplainRequestOptions?) throws -> (RESTClient.Call, [AggregateField]) {
     if aggregations.isEmpty { throw FirestoreError(.invalidArgument, "aggregate(_:) needs at least one aggregation") }
     if let bad = aggregations.first(where: { $0.error != nil }), let message = bad.error {
       throw FirestoreError(.invalidArgument, message)
@@ -62,22 +90,33 @@ public struct AggregateQuery: Sendable {
         .invalidArgument, "aggregate(_:) has \(unique.count) different aggregations; Firestore allows at most \(Self.maximumAggregations)")
     }
     let wire = unique.enumerated().map { Aggregation(alias: "aggregate_\($0.offset)", kind: $0.element.wire) }
-    let request = RunAggregationQueryRequest(structuredQuery: lowered.structuredQuery, aggregations: wire, consistency: consistency)
-    let reply = try await query.firestore.rest.unary(
-      .init(method: "POST", path: lowered.parentPath + ":runAggregationQuery", body: request.json, idempotent: true))
-    guard case .array(let elements) = reply else {
+    let request = RunAggregationQueryRequest(
+      structuredQuery: lowered.structuredQuery, aggregations: wire, consistency: consistency, explainOptions: explain)
+    return (.init(method: "POST", path: lowered.parentPath + ":runAggregationQuery", body: request.json, idempotent: true), unique)
+  }
+
+  private func send(_ call: RESTClient.Call) async throws -> [JSONValue] {
+    guard case .array(let elements) = try await query.firestore.rest.unary(call) else {
       throw FirestoreError(.internal, "runAggregationQuery reply is not a JSON array")
     }
+    return elements
+  }
+
+  /// The results in a reply's elements, or `nil` when it carries none (a plan only).
+  private func snapshot(_ elements: [JSONValue], _ unique: [AggregateField]) throws -> AggregateQuerySnapshot? {
     var values: [AggregateField: FirestoreWire.Value] = [:]
     var readTime: Timestamp?
+    var sawResult = false
     for element in elements {
       let response = try query.firestore.decode("aggregation result") { try RunAggregationQueryResponse(json: element) }
       readTime = response.readTime ?? readTime
       guard let fields = response.aggregateFields else { continue }
+      sawResult = true
       for (i, field) in unique.enumerated() {
         if let v = fields["aggregate_\(i)"] { values[field] = v }
       }
     }
+    guard sawResult else { return nil }
     for field in unique where values[field] == nil {
       throw FirestoreError(.internal, "aggregation result lacks a value for \(field.kind)")
     }

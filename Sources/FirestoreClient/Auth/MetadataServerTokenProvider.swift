@@ -97,7 +97,7 @@ public final class MetadataServerTokenProvider: TokenProvider, CustomStringConve
   ) async -> Bool {
     let resolved = host ?? Self.host(environment: environment)
     guard let url = URL(string: "http://\(resolved)/computeMetadata/v1/") else { return false }
-    let transport = transport ?? URLSessionTransport.shared
+    let transport = transport ?? FirestoreSettings.defaultTransport
     let reply = try? await Deadline.run(timeout, what: "metadata server probe") {
       let response = try await transport.send(request(url))
       _ = try? await response.collectBody(limit: 1 << 16)

@@ -25,9 +25,9 @@ struct TokenEndpointClient: Sendable {
     }
   }
 
-  /// Creates a client; `transport` defaults to the shared URLSession transport.
+  /// Creates a client; `transport` defaults to ``FirestoreSettings/defaultTransport``.
   init(transport: (any Transport)?) {
-    self.transport = transport ?? URLSessionTransport.shared
+    self.transport = transport ?? FirestoreSettings.defaultTransport
   }
 
   /// Sends `request` until it gets a 2xx reply, a refusal, or the policy gives up.
@@ -42,30 +42,33 @@ struct TokenEndpointClient: Sendable {
     refusal: @escaping @Sendable (Reply) -> FirestoreError
   ) async throws -> Reply {
     let clock = ContinuousClock()
-    let deadline = clock.now + timeout
+    // Within the call this token is for, when there is one.
+    let deadline = min(clock.now + timeout, Deadline.current ?? clock.now + timeout)
+    let expired = FirestoreError(.deadlineExceeded, "\(what) did not answer within \(timeout)")
     var attempt = 1
     while true {
       do {
-        let remaining = deadline - clock.now
-        guard remaining > .zero else { throw FirestoreError(.deadlineExceeded, "\(what) did not answer within \(timeout)") }
-        let transport = self.transport
-        return try await Deadline.run(remaining, what: what) {
-          let response: HTTPResponse
-          do {
-            response = try await transport.send(request)
-          } catch let error as FirestoreError {
-            var copy = error
-            copy.message = "\(what): \(error.message)"
-            throw copy
-          } catch is CancellationError {
-            throw CancellationError()
-          } catch {
-            throw FirestoreError(.unavailable, "\(what): network error (\(type(of: error)))")
+        guard clock.now < deadline else { throw expired }
+        let answered = Locked(false)
+        do {
+          return try await Deadline.send(request, through: transport, by: deadline, expired: expired) { response in
+            answered.withLock { $0 = true }
+            let body = try await response.collectBody(limit: 1 << 20)
+            let reply = Reply(status: response.status, headers: response.headers, body: body)
+            guard (200..<300).contains(response.status) else { throw refusal(reply) }
+            return reply
           }
-          let body = try await response.collectBody(limit: 1 << 20)
-          let reply = Reply(status: response.status, headers: response.headers, body: body)
-          guard (200..<300).contains(response.status) else { throw refusal(reply) }
-          return reply
+        } catch let error as FirestoreError where !answered.withLock({ $0 }) && error.message != expired.message {
+          // The transport's own failure: say which endpoint it was.
+          var copy = error
+          copy.message = "\(what): \(error.message)"
+          throw copy
+        } catch let error as FirestoreError {
+          throw error
+        } catch is CancellationError {
+          throw CancellationError()
+        } catch {
+          throw FirestoreError(.unavailable, "\(what): network error (\(type(of: error)))")
         }
       } catch let error as FirestoreError {
         let clean = redaction.scrub(error)

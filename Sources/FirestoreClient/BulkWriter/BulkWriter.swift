@@ -25,6 +25,10 @@ import FirestoreWire
 /// Writes are sent when a batch is full, after ``BulkWriterOptions/partialBatchDelay``,
 /// when one of their results is awaited, and by ``flush()`` and ``close()``.
 ///
+/// ``onWriteResult(_:)`` hears of every write that succeeds, and ``onWriteError(_:)``
+/// decides, for every failed attempt, whether the write is tried again (as the server SDKs'
+/// bulk writers do).
+///
 /// ```swift
 /// let writer = db.bulkWriter()
 /// var operations: [BulkWriteOperation] = []
@@ -42,6 +46,7 @@ public final class BulkWriter: Sendable {
     let sequence: Int
     let write: Write
     let operation: BulkWriteOperation
+    let type: BulkWriterError.OperationType
     /// Failed attempts so far.
     var failures = 0
     var name: String { write.documentName }
@@ -66,6 +71,8 @@ public final class BulkWriter: Sendable {
     /// The lowest sequence number not yet finished (all below it have).
     var finishedBelow = 0
     var flushWaiters: [(upTo: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var onWriteResult: (@Sendable (DocumentReference, WriteResult) -> Void)?
+    var onWriteError: (@Sendable (BulkWriterError) -> Bool)?
   }
 
   /// The database the writer writes to.
@@ -92,7 +99,7 @@ public final class BulkWriter: Sendable {
   public func create(_ data: [String: any Sendable], forDocument document: DocumentReference) throws(FirestoreError)
     -> BulkWriteOperation
   {
-    try enqueue(document) { () throws(FirestoreError) in
+    try enqueue(document, .create) { () throws(FirestoreError) in
       try WriteBuilder.set(document, data, merge: .none, precondition: .exists(false))
     }
   }
@@ -104,7 +111,7 @@ public final class BulkWriter: Sendable {
   public func setData(_ data: [String: any Sendable], forDocument document: DocumentReference) throws(FirestoreError)
     -> BulkWriteOperation
   {
-    try enqueue(document) { () throws(FirestoreError) in try WriteBuilder.set(document, data, merge: .none) }
+    try enqueue(document, .set) { () throws(FirestoreError) in try WriteBuilder.set(document, data, merge: .none) }
   }
 
   /// Writes a document, merging into an existing one when `merge` is true.
@@ -114,7 +121,7 @@ public final class BulkWriter: Sendable {
   public func setData(_ data: [String: any Sendable], forDocument document: DocumentReference, merge: Bool) throws(FirestoreError)
     -> BulkWriteOperation
   {
-    try enqueue(document) { () throws(FirestoreError) in try WriteBuilder.set(document, data, merge: merge ? .all : .none) }
+    try enqueue(document, .set) { () throws(FirestoreError) in try WriteBuilder.set(document, data, merge: merge ? .all : .none) }
   }
 
   /// Writes only the listed fields of `data` into a document.
@@ -124,7 +131,7 @@ public final class BulkWriter: Sendable {
   public func setData(_ data: [String: any Sendable], forDocument document: DocumentReference, mergeFields: [any FieldPathConvertible])
     throws(FirestoreError) -> BulkWriteOperation
   {
-    try enqueue(document) { () throws(FirestoreError) in try WriteBuilder.set(document, data, mergeFields: mergeFields) }
+    try enqueue(document, .set) { () throws(FirestoreError) in try WriteBuilder.set(document, data, mergeFields: mergeFields) }
   }
 
   /// Updates fields (dotted keys) of an existing document; the write fails with
@@ -135,7 +142,7 @@ public final class BulkWriter: Sendable {
   public func updateData(
     _ fields: [String: any Sendable], forDocument document: DocumentReference, precondition: DocumentPrecondition? = nil
   ) throws(FirestoreError) -> BulkWriteOperation {
-    try enqueue(document) { () throws(FirestoreError) in
+    try enqueue(document, .update) { () throws(FirestoreError) in
       try WriteBuilder.update(document, WriteBuilder.fieldPaths(fields), precondition: precondition?.wire)
     }
   }
@@ -147,7 +154,9 @@ public final class BulkWriter: Sendable {
   public func updateData(
     _ fields: [FieldPath: any Sendable], forDocument document: DocumentReference, precondition: DocumentPrecondition? = nil
   ) throws(FirestoreError) -> BulkWriteOperation {
-    try enqueue(document) { () throws(FirestoreError) in try WriteBuilder.update(document, fields, precondition: precondition?.wire) }
+    try enqueue(document, .update) { () throws(FirestoreError) in
+      try WriteBuilder.update(document, fields, precondition: precondition?.wire)
+    }
   }
 
   /// Deletes a document (deleting a missing document succeeds, unless `precondition` says otherwise).
@@ -157,12 +166,12 @@ public final class BulkWriter: Sendable {
   public func deleteDocument(_ document: DocumentReference, precondition: DocumentPrecondition? = nil) throws(FirestoreError)
     -> BulkWriteOperation
   {
-    try enqueue(document) { () throws(FirestoreError) in try WriteBuilder.delete(document, precondition: precondition?.wire) }
+    try enqueue(document, .delete) { () throws(FirestoreError) in try WriteBuilder.delete(document, precondition: precondition?.wire) }
   }
 
-  func enqueue(_ document: DocumentReference, _ build: () throws(FirestoreError) -> Write) throws(FirestoreError)
-    -> BulkWriteOperation
-  {
+  func enqueue(
+    _ document: DocumentReference, _ type: BulkWriterError.OperationType, _ build: () throws(FirestoreError) -> Write
+  ) throws(FirestoreError) -> BulkWriteOperation {
     if let optionsError { throw optionsError }
     guard document.firestore === firestore else {
       throw .invalidArgument("document \(document.path) belongs to another Firestore instance than this BulkWriter")
@@ -173,7 +182,7 @@ public final class BulkWriter: Sendable {
       if s.closed { throw FirestoreError(.failedPrecondition, "this BulkWriter was closed; create a new one to write more") }
       // The server refuses a request that names a document twice: send what is there first.
       if s.openNames.contains(write.documentName) { seal(&s) }
-      let item = Item(sequence: s.nextSequence, write: write, operation: operation)
+      let item = Item(sequence: s.nextSequence, write: write, operation: operation, type: type)
       s.nextSequence += 1
       s.unfinished.insert(item.sequence)
       s.open.append(item)
@@ -214,6 +223,43 @@ public final class BulkWriter: Sendable {
       return true
     }
     if sealed { pump() }
+  }
+
+  // MARK: - Callbacks
+
+  /// Calls `callback` with the document and result of every write that succeeds from now
+  /// on, before its ``BulkWriteOperation/result()`` returns (replacing an earlier callback).
+  ///
+  /// It runs on the writer's own tasks, one write at a time per request; keep it short and
+  /// do not wait in it.
+  ///
+  /// ```swift
+  /// let written = Mutex(0)  // import Synchronization
+  /// writer.onWriteResult { document, result in written.withLock { $0 += 1 } }
+  /// ```
+  public func onWriteResult(_ callback: @escaping @Sendable (DocumentReference, WriteResult) -> Void) {
+    state.withLock { $0.onWriteResult = callback }
+  }
+
+  /// Lets `shouldRetry` decide, for every failed attempt from now on, whether the write is
+  /// tried again (`true`, after a backoff) or fails with this error (`false`), replacing
+  /// the writer's own rule (retry `aborted`, `unavailable` and `resourceExhausted`, up to
+  /// ``BulkWriterOptions/maximumAttempts`` attempts).
+  ///
+  /// A write whose outcome is unknown (the connection broke after it was sent, and it is
+  /// not safe to repeat) is never sent again, whatever the callback answers, so that no
+  /// write is applied twice; the callback still hears of it. It runs on the writer's own
+  /// tasks; keep it short and do not wait in it.
+  ///
+  /// ```swift
+  /// writer.onWriteError { error in
+  ///   if error.failedAttempts < 3 { return true }
+  ///   log("giving up on \(error.document.path): \(error.message)")
+  ///   return false
+  /// }
+  /// ```
+  public func onWriteError(_ shouldRetry: @escaping @Sendable (BulkWriterError) -> Bool) {
+    state.withLock { $0.onWriteError = shouldRetry }
   }
 
   // MARK: - Flushing and closing
@@ -291,8 +337,9 @@ public final class BulkWriter: Sendable {
 
   /// What became of one item after a request.
   private enum Verdict {
-    case finished(Result<WriteResult, FirestoreError>)
-    case retry(FirestoreError)
+    case succeeded(WriteResult)
+    /// The attempt failed; `safeToRepeat` is false when the write may have been applied.
+    case failed(FirestoreError, safeToRepeat: Bool)
   }
 
   private func send(_ batch: [Item]) async {
@@ -305,7 +352,8 @@ public final class BulkWriter: Sendable {
         let error = FirestoreError(
           .internal, "batchWrite returned \(reply.writeResults.count) results and \(reply.status.count) statuses for \(writes.count) writes"
         )
-        verdicts = batch.map { _ in .finished(.failure(error)) }
+        // The request was applied somehow: what it did to each write is unknown.
+        verdicts = batch.map { _ in .failed(error, safeToRepeat: false) }
         throw error
       }
       var applied: [(Write, WriteResult)] = []
@@ -318,13 +366,13 @@ public final class BulkWriter: Sendable {
           let time = r.updateTime ?? latest
           let result = WriteResult(updateTime: time, commitTime: time, transformResults: r.transformResults)
           applied.append((item.write, result))
-          verdicts.append(.finished(.success(result)))
+          verdicts.append(.succeeded(result))
         } else {
           let code = FirestoreErrorCode(rawValue: status.code) ?? .unknown
           let message = status.message.isEmpty ? "the write was refused" : status.message
           let error = FirestoreError(code, "write to \(item.operation.document.path) failed: \(message)")
           // A write with a non-OK status was not applied, so it may always be tried again.
-          verdicts.append(isRetryable(error, write: item.write) ? .retry(error) : .finished(.failure(error)))
+          verdicts.append(.failed(error, safeToRepeat: true))
         }
       }
       for (write, result) in applied { firestore.localStore.didCommit([write], results: [result]) }
@@ -334,29 +382,38 @@ public final class BulkWriter: Sendable {
         // An error the server answered with means nothing was applied; after a lost
         // connection only writes that are safe to repeat are sent again.
         let answered = error.httpStatus != nil || error.requestNotSent
-        verdicts = batch.map { item in
-          let repeatable = answered || WriteBuilder.isIdempotent([item.write])
-          return repeatable && isRetryable(error, write: item.write) ? .retry(error) : .finished(.failure(error))
-        }
+        verdicts = batch.map { item in .failed(error, safeToRepeat: answered || WriteBuilder.isIdempotent([item.write])) }
       }
     }
     var retries: [Item] = []
     var finished: [(BulkWriteOperation, Result<WriteResult, FirestoreError>)] = []
     var backoff = Duration.zero
+    let (onResult, onError) = state.withLock { ($0.onWriteResult, $0.onWriteError) }
     for (item, verdict) in zip(batch, verdicts) {
       var item = item
       switch verdict {
-      case .finished(let outcome): finished.append((item.operation, outcome))
-      case .retry(let error):
+      case .succeeded(let result):
+        onResult?(item.operation.document, result)
+        finished.append((item.operation, .success(result)))
+      case .failed(let error, let safeToRepeat):
         item.failures += 1
-        if item.failures >= options.maximumAttempts {
-          let message = "\(error.message) (gave up after \(item.failures) attempts)"
-          var last = error
-          last.message = message
-          finished.append((item.operation, .failure(last)))
+        var last = error
+        let retry: Bool
+        if let onError {
+          let wanted = onError(
+            BulkWriterError(error: error, document: item.operation.document, operationType: item.type, failedAttempts: item.failures))
+          retry = wanted && safeToRepeat
         } else {
+          retry = safeToRepeat && isRetryable(error, write: item.write) && item.failures < options.maximumAttempts
+          if safeToRepeat && isRetryable(error, write: item.write) && !retry {
+            last.message = "\(error.message) (gave up after \(item.failures) attempts)"
+          }
+        }
+        if retry {
           backoff = max(backoff, self.backoff(afterFailures: item.failures))
           retries.append(item)
+        } else {
+          finished.append((item.operation, .failure(last)))
         }
       }
     }

@@ -1,4 +1,5 @@
 import FirestoreWire
+
 /// The time source of a ``BulkWriter``: when it is, and how to wait.
 ///
 /// The writer reads the time to pace its requests (the ramp-up of

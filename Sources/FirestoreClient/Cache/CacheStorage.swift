@@ -40,6 +40,13 @@ protocol CacheStorage: AnyObject {
   /// Releases the storage's file (if any) now, not whenever the last reference goes; the
   /// store calls it before deleting the file. Later calls may fail.
   func close()
+  /// The named query a loaded bundle saved under `name`, or `nil`.
+  func namedQuery(_ name: String) throws(CacheStorageError) -> NamedQuery?
+  /// The create time of the last loaded bundle with this ID, or `nil`.
+  func bundleCreateTime(_ id: String) throws(CacheStorageError) -> Timestamp?
+  /// Records a loaded bundle and its named queries (replacing those of the same names),
+  /// all or none. They are small and never evicted.
+  func saveBundle(_ metadata: BundleMetadata, queries: [NamedQuery]) throws(CacheStorageError)
 }
 
 /// A write batch as the storage keeps it.

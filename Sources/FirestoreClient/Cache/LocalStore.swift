@@ -124,6 +124,21 @@ final class LocalStore: Sendable {
     }
   }
 
+  // MARK: - Bundles
+
+  /// Loads a bundle's documents and named queries (see ``LocalStoreState/loadBundle(_:documents:queries:)``);
+  /// `false` when a bundle with its ID and a create time as late was loaded before.
+  func loadBundle(
+    _ metadata: BundleMetadata, documents: [(name: String, document: Document?, readTime: Timestamp)], queries: [NamedQuery]
+  ) -> Bool {
+    state.withLock { $0.loadBundle(metadata, documents: documents, queries: queries) }
+  }
+
+  /// The named query a loaded bundle saved under `name`, or `nil`.
+  func namedQuery(_ name: String) -> NamedQuery? {
+    state.withLock { $0.namedQuery(name) }
+  }
+
   // MARK: - Writes
 
   /// Queues `writes` (in the file with a persistent cache) and shows them to the listeners

@@ -14,6 +14,8 @@ final class MemoryCacheStorage: CacheStorage {
   /// Document paths by collection path, so that a collection's query reads only its own.
   private var byCollection: [String: Set<String>] = [:]
   private var clock: UInt64 = 0
+  private var namedQueries: [String: NamedQuery] = [:]
+  private var bundles: [String: Timestamp] = [:]
 
   init(sizeLimit: Int) { self.sizeLimit = sizeLimit }
 
@@ -82,4 +84,12 @@ final class MemoryCacheStorage: CacheStorage {
   /// Every cached document's path, for eager garbage collection.
   var paths: [String] { Array(entries.keys) }
 
+  func namedQuery(_ name: String) -> NamedQuery? { namedQueries[name] }
+
+  func bundleCreateTime(_ id: String) -> Timestamp? { bundles[id] }
+
+  func saveBundle(_ metadata: BundleMetadata, queries: [NamedQuery]) {
+    bundles[metadata.id] = metadata.createTime
+    for query in queries { namedQueries[query.name] = query }
+  }
 }

@@ -17,9 +17,9 @@ import Foundation
 final class SQLiteCacheStorage: CacheStorage {
   /// Marks a file as this client's cache.
   static let format = "swift-firestore-cache"
-  /// The schema version; a file of version 1 (documents only) gains the `mutations` table,
-  /// one with any other version is rebuilt.
-  static let schemaVersion = "2"
+  /// The schema version; a file with another one is rebuilt. (Tables added since, the
+  /// queue of writes and the bundles, are created when missing: older files gain them.)
+  static let schemaVersion = "1"
   /// Uses recorded in memory beyond which they are written out without waiting for a change.
   private static let touchFlushThreshold = 4096
 
@@ -30,7 +30,7 @@ final class SQLiteCacheStorage: CacheStorage {
   /// instance holding them, when they were made, and whether an attempt may have reached
   /// the server.
   private static let mutationsTable = """
-    CREATE TABLE mutations (
+    CREATE TABLE IF NOT EXISTS mutations (
       id INTEGER PRIMARY KEY, owner TEXT NOT NULL, writes BLOB NOT NULL,
       write_seconds INTEGER NOT NULL, write_nanos INTEGER NOT NULL, attempted INTEGER NOT NULL);
     """
@@ -86,6 +86,7 @@ final class SQLiteCacheStorage: CacheStorage {
         CREATE INDEX documents_by_collection_id ON documents (collection_id, collection);
         CREATE INDEX documents_by_last_use ON documents (last_use);
         \(Self.mutationsTable)
+        \(Self.bundleTables)
         INSERT INTO meta VALUES ('format', '\(Self.format)'), ('schema', '\(Self.schemaVersion)'), ('\(Self.totalKey)', '0');
         COMMIT;
         """)
@@ -100,12 +101,6 @@ final class SQLiteCacheStorage: CacheStorage {
     guard values["format"] == Self.format else {
       throw CacheStorageError(description: "\(connection.path) is not a swift-firestore cache")
     }
-    if values["schema"] == "1" {
-      // Written before writes were queued: it only lacks the queue.
-      try connection.execute(
-        "BEGIN IMMEDIATE; \(Self.mutationsTable) UPDATE meta SET value = '\(Self.schemaVersion)' WHERE key = 'schema'; COMMIT;")
-      values["schema"] = Self.schemaVersion
-    }
     guard values["schema"] == Self.schemaVersion else {
       throw CacheStorageError(
         description: "\(connection.path) has cache schema \(values["schema"] ?? "none"), this client uses \(Self.schemaVersion)")
@@ -114,6 +109,9 @@ final class SQLiteCacheStorage: CacheStorage {
     guard check == ["ok"] else {
       throw CacheStorageError(description: "\(connection.path) failed its integrity check: \(check.prefix(3).joined(separator: "; "))")
     }
+    // Files written before bundles and queued writes were kept lack their tables, added here.
+    try connection.execute(Self.bundleTables)
+    try connection.execute(Self.mutationsTable)
     let sql = "SELECT COALESCE(SUM(size), 0), COALESCE(MAX(last_use), 0) FROM documents"
     let totals: [[SQLiteConnection.Column]]
     do {
@@ -131,6 +129,12 @@ final class SQLiteCacheStorage: CacheStorage {
     lastKnownByteCount = Int(totals.first?[0].integer ?? 0)
     clock = totals.first?[1].integer ?? 0
   }
+
+  /// The tables of loaded bundles and their named queries.
+  private static let bundleTables = """
+    CREATE TABLE IF NOT EXISTS bundles (id TEXT PRIMARY KEY, create_seconds INTEGER NOT NULL, create_nanos INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS named_queries (name TEXT PRIMARY KEY, body BLOB NOT NULL);
+    """
 
   /// The total size of the documents as the file records it; a file written before the
   /// total was kept has none, so its documents are summed (the next change stores it).
@@ -321,5 +325,33 @@ final class SQLiteCacheStorage: CacheStorage {
 
   func setMutationAttempted(_ id: Int, _ attempted: Bool) throws(CacheStorageError) {
     try connection.query("UPDATE mutations SET attempted = ? WHERE id = ?", [.integer(attempted ? 1 : 0), .integer(Int64(id))])
+  }
+  func namedQuery(_ name: String) throws(CacheStorageError) -> NamedQuery? {
+    guard let row = try connection.query("SELECT body FROM named_queries WHERE name = ?", [.text(name)]).first,
+      case .blob(let bytes)? = row.first
+    else { return nil }
+    do {
+      return try NamedQuery(json: JSONParser.parse(bytes))
+    } catch {
+      throw CacheStorageError(description: "cached named query \(name) does not parse: \(error)")
+    }
+  }
+
+  func bundleCreateTime(_ id: String) throws(CacheStorageError) -> Timestamp? {
+    let rows = try connection.query("SELECT create_seconds, create_nanos FROM bundles WHERE id = ?", [.text(id)])
+    guard let row = rows.first, row.count == 2, let seconds = row[0].integer, let nanos = row[1].integer else { return nil }
+    return Timestamp(seconds: seconds, nanoseconds: Int32(truncatingIfNeeded: nanos))
+  }
+
+  func saveBundle(_ metadata: BundleMetadata, queries: [NamedQuery]) throws(CacheStorageError) {
+    try connection.inTransaction { () throws(CacheStorageError) in
+      try connection.query(
+        "INSERT OR REPLACE INTO bundles VALUES (?, ?, ?)",
+        [.text(metadata.id), .integer(metadata.createTime.seconds), .integer(Int64(metadata.createTime.nanoseconds))])
+      for query in queries {
+        try connection.query(
+          "INSERT OR REPLACE INTO named_queries VALUES (?, ?)", [.text(query.name), .blob(JSONWriter.bytes(query.json))])
+      }
+    }
   }
 }

@@ -4,7 +4,7 @@ import FirestoreWire
 /// server sets the time: a map under reserved keys (which user data cannot contain, as
 /// Firestore rejects `__…__` field names) carrying the local write time and the previous value.
 enum ServerTimestampSentinel {
-  private static let typeKey = "__type__"
+  private static let typeKey = Value.typeKey
   private static let typeValue = "server_timestamp"
   private static let timeKey = "__local_write_time__"
   private static let previousKey = "__previous_value__"

@@ -87,7 +87,7 @@ extension BulkWriter {
   public func setData<T: Encodable>(
     from value: T, forDocument document: DocumentReference, merge: Bool = false, encoder: Firestore.Encoder = Firestore.Encoder()
   ) throws(FirestoreError) -> BulkWriteOperation {
-    try enqueue(document) { () throws(FirestoreError) in
+    try enqueue(document, .set) { () throws(FirestoreError) in
       try WriteBuilder.set(document, try encoder.firestoreEncode(value), merge: merge ? .all : .none)
     }
   }

@@ -8,9 +8,9 @@ extension Firestore {
   /// - Doubles decode into `Double`/`Float`, and into an integer type only when the number
   ///   is whole and fits (`3.0` → `3`; `2.5` is an error).
   /// - Timestamps decode into ``Timestamp`` or `Date`; bytes into `Data`; geo points,
-  ///   references, strings and booleans into ``GeoPoint``, ``DocumentReference``, `String`
-  ///   and `Bool`; strings also into `URL`; maps into structs, classes or dictionaries;
-  ///   arrays into arrays.
+  ///   vectors, references, strings and booleans into ``GeoPoint``, ``VectorValue``,
+  ///   ``DocumentReference``, `String` and `Bool`; strings also into `URL`; maps into
+  ///   structs, classes or dictionaries; arrays into arrays.
   /// - A null or missing field decodes as `nil` into an optional property.
   /// - Dates, data, numbers given as strings, and field names are read as the strategies
   ///   say (``dateDecodingStrategy`` and the rest, named as in the Apple SDK).

@@ -7,8 +7,8 @@ extension Firestore {
   /// The result is the `[String: any Sendable]` tree the write methods accept:
   /// - structs, classes and `[String: …]` dictionaries become `[String: any Sendable]`,
   ///   and arrays (and other unkeyed values) `[any Sendable]`;
-  /// - `Date`, `Data`, ``Timestamp``, ``GeoPoint``, ``DocumentReference`` and ``FieldValue``
-  ///   are kept as they are, so Firestore stores them natively;
+  /// - `Date`, `Data`, ``Timestamp``, ``GeoPoint``, ``VectorValue``, ``DocumentReference``
+  ///   and ``FieldValue`` are kept as they are, so Firestore stores them natively;
   /// - integers of any width become `Int`; an unsigned value above `Int64.max` is an error;
   ///   `Float` becomes `Double`; a `URL` becomes its absolute string; enums with raw
   ///   values are stored as their raw values;

@@ -6,10 +6,11 @@ import Foundation
 ///
 /// Native Firestore values are recognised by the requested type before its own
 /// `init(from:)` would run: `Date` and ``Timestamp`` read a timestamp (or what the date
-/// strategy says), `Data` reads bytes (or what the data strategy says), and ``GeoPoint``
-/// and ``DocumentReference`` read themselves. Numbers convert when the value fits exactly
-/// (a `Double` becomes an integer only when it is whole); an `NSNumber` is read as the
-/// boolean, integer or double it holds, so a boolean never decodes as `1` nor `1` as `true`.
+/// strategy says), `Data` reads bytes (or what the data strategy says), and ``GeoPoint``,
+/// ``VectorValue`` and ``DocumentReference`` read themselves. Numbers convert when the value
+/// fits exactly (a `Double` becomes an integer only when it is whole); an `NSNumber` is read
+/// as the boolean, integer or double it holds, so a boolean never decodes as `1` nor `1` as
+/// `true`.
 ///
 /// Problems are thrown as Swift `DecodingError`s carrying a ``CodingProblem``, so Codable
 /// code that catches them keeps working; ``Firestore/Decoder`` turns them into
@@ -92,7 +93,9 @@ final class ValueDecoder: Decoder {
     if T.self == Data.self {
       return try data(from: value, at: path) as! T
     }
-    if T.self == Timestamp.self || T.self == GeoPoint.self || T.self == DocumentReference.self || T.self == URL.self {
+    if T.self == Timestamp.self || T.self == GeoPoint.self || T.self == VectorValue.self || T.self == DocumentReference.self
+      || T.self == URL.self
+    {
       return try Self.native(T.self, from: value, at: path)
     }
     return try T(
@@ -249,6 +252,7 @@ final class ValueDecoder: Decoder {
     case let d as Date: return "Date \(Timestamp(date: d).rfc3339)"
     case let d as Data: return "Data of \(d.count) bytes"
     case let g as GeoPoint: return g.description
+    case let v as VectorValue: return "a vector of \(v.array.count) dimensions"
     case let r as DocumentReference: return r.description
     case let f as FieldValue: return f.methodName
     case let a as [any Sendable]: return a.count == 1 ? "an array of 1 element" : "an array of \(a.count) elements"

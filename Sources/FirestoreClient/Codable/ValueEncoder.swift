@@ -5,7 +5,7 @@ import Foundation
 /// tree that `setData` accepts.
 ///
 /// Values Firestore stores natively (`Date`, `Data`, ``Timestamp``, ``GeoPoint``,
-/// ``DocumentReference``, ``FieldValue``) are recognised by their concrete type before
+/// ``VectorValue``, ``DocumentReference``, ``FieldValue``) are recognised by their concrete type before
 /// their own `encode(to:)` would run, so they stay as they are instead of turning into
 /// numbers, byte arrays or maps (unless a date or data strategy says otherwise). Integers
 /// become `Int`; `Float` becomes `Double`; a `URL` becomes its absolute string.
@@ -193,6 +193,7 @@ final class ValueEncoder: Encoder {
     case let v as Data: return v
     case let v as Timestamp: return v
     case let v as GeoPoint: return v
+    case let v as VectorValue: return v
     case let v as DocumentReference: return v
     case let v as FieldValue: return v
     // As in JSONEncoder: a URL's own encode(to:) would give a map of its parts.

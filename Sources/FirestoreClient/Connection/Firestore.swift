@@ -56,7 +56,7 @@ public final class Firestore: Sendable {
     self.settings = settings
     databaseName = "projects/\(projectID)/databases/\(database)"
     documentsRoot = databaseName + "/documents"
-    network = NetworkGate(base: settings.transport ?? SocketTransport.shared)
+    network = NetworkGate(base: settings.effectiveTransport)
     var gated = settings
     gated.transport = network
     rest = RESTClient(
@@ -153,7 +153,7 @@ public final class Firestore: Sendable {
   /// ```swift
   /// let all = try await db.collectionGroup("landmarks").whereField("type", isEqualTo: "museum").getDocuments()
   /// ```
-  public func collectionGroup(_ collectionID: String) -> Query {
+  public func collectionGroup(_ collectionID: String) -> CollectionGroup {
     var error: FirestoreError?
     do throws(FirestoreError) {
       if collectionID.contains("/") {
@@ -163,8 +163,7 @@ public final class Firestore: Sendable {
     } catch let e {
       error = e
     }
-    return Query(
-      firestore: self, definition: Query.Definition(parent: .root, collectionID: collectionID, allDescendants: true, recordedError: error))
+    return CollectionGroup(firestore: self, collectionID: collectionID, recordedError: error)
   }
 
   /// Parses a full resource name of a document in this database into a reference.

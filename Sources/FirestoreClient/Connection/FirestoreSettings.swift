@@ -29,8 +29,7 @@ public struct FirestoreSettings: Sendable {
   /// fails with `deadlineExceeded`. Streaming reads (``Query/stream()``) apply it, and
   /// their retries, up to the first document (or the end of an empty result).
   public var timeout: Duration
-  /// What carries HTTP requests; `nil` uses ``SocketTransport/shared`` (HTTP/1.1 on
-  /// sockets, TLS through OpenSSL for `https`).
+  /// What carries HTTP requests; `nil` uses ``defaultTransport``.
   public var transport: (any Transport)?
   /// Where documents read and written are kept locally: in memory (the default, 100 MB),
   /// in an SQLite file that survives restarts, or nowhere. See ``LocalCacheSettings``.
@@ -53,6 +52,20 @@ public struct FirestoreSettings: Sendable {
   /// Receives the client's rare diagnostic messages (such as a corrupt cache file being
   /// rebuilt); by default they are written to standard error.
   public var logHandler: @Sendable (String) -> Void
+
+  /// The transport of settings whose ``transport`` is `nil`: ``CurlTransport/shared``
+  /// (libcurl: HTTP/2, compression, proxies from the environment) where libcurl is built
+  /// in, as on Linux; `URLSessionTransport.shared` on Apple platforms.
+  public static var defaultTransport: any Transport {
+    #if canImport(CCurl)
+      CurlTransport.shared
+    #else
+      URLSessionTransport.shared
+    #endif
+  }
+
+  /// The transport requests go through: ``transport``, or ``defaultTransport``.
+  var effectiveTransport: any Transport { transport ?? Self.defaultTransport }
 
   /// Settings from the environment: the emulator when `FIRESTORE_EMULATOR_HOST` is set,
   /// production otherwise.

@@ -102,7 +102,7 @@ actor ListenManager {
       configuration = ListenChannel.Configuration(
         // A back channel holds its connection for as long as the listen lasts; the socket
         // transport opens connections as needed (no per-host limit), so listens share it.
-        baseURL: settings.baseURL, database: database, transport: settings.transport ?? SocketTransport.shared,
+        baseURL: settings.baseURL, database: database, transport: settings.effectiveTransport,
         tokenProvider: settings.tokenProvider, requestTimeout: requestTimeout, backChannelSilence: backChannelSilence)
       retryPolicy = settings.retryPolicy
     }

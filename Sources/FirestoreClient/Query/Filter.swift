@@ -11,7 +11,7 @@ import FirestoreWire
 /// ```
 public struct Filter: Sendable {
   /// A field comparison operator.
-  public enum Operator: Sendable, Hashable {
+  public enum Operator: Sendable, Hashable, CaseIterable {
     case isEqualTo, isNotEqualTo, isLessThan, isLessThanOrEqualTo, isGreaterThan, isGreaterThanOrEqualTo
     case arrayContains, arrayContainsAny, `in`, notIn
 

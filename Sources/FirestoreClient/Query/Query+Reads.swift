@@ -60,47 +60,18 @@ extension QueryConvertible {
   /// }
   /// ```
   ///
-  /// The sequence ends with an error if the query is invalid or the stream breaks; a
-  /// `limit(toLast:)` query is buffered (its order is reversed at the end).
-  public func stream() -> AsyncThrowingStream<QueryDocumentSnapshot, any Error> {
-    let query = self.query
-    return AsyncThrowingStream { continuation in
-      let task = Task {
-        do {
-          let lowered = try query.lowered()
-          if lowered.reversesResults {
-            for document in try await query.run(consistency: nil).documents { continuation.yield(document) }
-          } else {
-            // The cache learns the documents in batches, not one transaction per document.
-            var unstored: [Document] = []
-            let call = query.runQueryCall(lowered, consistency: nil)
-            for try await response in query.firestore.rest.streamArray(call, RunQueryResponse.init(jsonBytes:)) {
-              if let doc = response.document {
-                continuation.yield(try query.snapshot(doc, readTime: response.readTime))
-                if lowered.structuredQuery.select == nil { unstored.append(doc) }
-                if unstored.count >= 256 {
-                  query.firestore.localStore.didRunQuery(query.viewQuery(lowered), results: unstored, isComplete: false)
-                  unstored = []
-                }
-              }
-            }
-            query.firestore.localStore.didRunQuery(query.viewQuery(lowered), results: unstored, isComplete: false)
-          }
-          continuation.finish()
-        } catch {
-          continuation.finish(throwing: error)
-        }
-      }
-      continuation.onTermination = { _ in task.cancel() }
-    }
-  }
+  /// Nothing is read ahead of the loop: while it is busy, the transfer waits. The sequence
+  /// ends with an error if the query is invalid or the stream breaks; a `limit(toLast:)`
+  /// query is buffered (its order is reversed at the end).
+  public func stream() -> QueryDocumentStream { QueryDocumentStream(query: query) }
 }
 
 extension Query {
-  func runQueryCall(_ lowered: Lowered, consistency: ReadConsistency?) -> RESTClient.Call {
+  func runQueryCall(_ lowered: Lowered, consistency: ReadConsistency?, explain: ExplainRequestOptions? = nil) -> RESTClient.Call {
     RESTClient.Call(
       method: "POST", path: lowered.parentPath + ":runQuery",
-      body: RunQueryRequest(structuredQuery: lowered.structuredQuery, consistency: consistency).json, idempotent: true)
+      body: RunQueryRequest(structuredQuery: lowered.structuredQuery, consistency: consistency, explainOptions: explain).json,
+      idempotent: true)
   }
 
   func snapshot(_ doc: Document, readTime: Timestamp?, metadata: SnapshotMetadata = .server) throws -> QueryDocumentSnapshot {

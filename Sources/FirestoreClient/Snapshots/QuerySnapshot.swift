@@ -21,11 +21,14 @@ public struct QuerySnapshot: Sendable {
   public let metadata: SnapshotMetadata
   /// ``documentChanges`` plus documents whose only change is their metadata.
   let metadataChanges: [DocumentChange]
+  /// Whether these are a vector search's results (``query`` is then the search's base query).
+  let isVectorSearch: Bool
 
   init(
     query: Query, documents: [QueryDocumentSnapshot], readTime: Timestamp?, documentChanges: [DocumentChange] = [],
-    metadata: SnapshotMetadata = .server, metadataChanges: [DocumentChange]? = nil
+    metadata: SnapshotMetadata = .server, metadataChanges: [DocumentChange]? = nil, isVectorSearch: Bool = false
   ) {
+    self.isVectorSearch = isVectorSearch
     self.query = query
     self.documents = documents
     self.readTime = readTime

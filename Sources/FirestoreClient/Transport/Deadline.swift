@@ -7,6 +7,32 @@ import FirestoreWire
 /// cannot hold the caller past the limit (a task group would wait for it). Cancelling the
 /// caller cancels the operation and fails the call with `CancellationError`.
 enum Deadline {
+  /// The deadline of the call the current task works for, if any: token providers bound
+  /// their own requests by it.
+  @TaskLocal static var current: ContinuousClock.Instant?
+
+  /// Sends `request` through `transport` and reads the response with `handle`, all by
+  /// `deadline`, failing with `expired` past it.
+  ///
+  /// A transport that keeps deadlines itself (``Transport/enforcesDeadlines``) gets the
+  /// deadline on the request and no timer runs here; for any other, ``run(_:expired:_:)``
+  /// races the exchange against a timer.
+  static func send<T: Sendable>(
+    _ request: HTTPRequest, through transport: any Transport, by deadline: ContinuousClock.Instant, expired: FirestoreError,
+    _ handle: @escaping @Sendable (HTTPResponse) async throws -> T
+  ) async throws -> T {
+    guard transport.enforcesDeadlines else {
+      return try await run(deadline - .now, expired: expired) { try await handle(try await transport.send(request)) }
+    }
+    var request = request
+    request.deadline = deadline
+    do {
+      return try await handle(try await transport.send(request))
+    } catch let error as FirestoreError where error.code == .deadlineExceeded && ContinuousClock.now >= deadline {
+      throw expired
+    }
+  }
+
   static func run<T: Sendable>(
     _ limit: Duration, what: @autoclosure () -> String, _ operation: @escaping @Sendable () async throws -> T
   ) async throws -> T {

@@ -12,7 +12,7 @@ final class JSONArrayReader<Element: Sendable>: @unchecked Sendable {
   private let decode: @Sendable (UnsafeBufferPointer<UInt8>) throws -> Element
   private let call: RESTClient.Call
   private let client: RESTClient
-  private var body: AsyncThrowingStream<Data, any Error>.AsyncIterator
+  private var body: HTTPBody.AsyncIterator
   private var splitter = JSONArrayStreamSplitter()
   private var pending: [[UInt8]] = []
   private var bodyEnded = false

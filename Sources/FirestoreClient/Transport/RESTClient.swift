@@ -34,7 +34,13 @@ final class RESTClient: Sendable {
   let settings: FirestoreSettings
   let databasePath: String
   private let transport: any Transport
-  private let resourceHeader: String
+  /// `https://host/v1/projects/p/databases/d/`: what every call's URL starts with.
+  private let urlPrefix: String
+  /// The headers every call sends.
+  private let constantHeaders: [String: String]
+  /// The token provider bounds its waits by ``Deadline/current``, so a call need not race
+  /// it against a timer.
+  private let tokenProviderKeepsDeadlines: Bool
 
   /// A problem with the project or database ID, reported by every call.
   let configurationError: FirestoreError?
@@ -43,9 +49,17 @@ final class RESTClient: Sendable {
     self.configurationError = configurationError
     self.settings = settings
     self.databasePath = databasePath
-    transport = settings.transport ?? SocketTransport.shared
+    transport = settings.effectiveTransport
+    urlPrefix = settings.baseURL + databasePath + "/"
     // `/v1/projects/p/databases/d` → `projects/p/databases/d`, for routing headers.
-    resourceHeader = String(databasePath.dropFirst(4))
+    let resource = String(databasePath.dropFirst(4))
+    constantHeaders = [
+      "x-goog-api-client": "swift-firestore/0.1",
+      "x-goog-request-params": resource.replacingOccurrences(of: "projects/", with: "project_id=")
+        .replacingOccurrences(of: "/databases/", with: "&database_id="),
+      "google-cloud-resource-prefix": resource,
+    ]
+    tokenProviderKeepsDeadlines = settings.tokenProvider.map { $0 is any DeadlineKeepingTokenProvider } ?? true
   }
 
   /// Sends a call and returns its JSON reply (an object or an array).
@@ -85,32 +99,21 @@ final class RESTClient: Sendable {
     [.unavailable, .deadlineExceeded, .internal, .unknown].contains(code)
   }
 
-  /// Sends a call whose reply is a JSON array and yields its elements as they arrive, each
-  /// read by `decode` straight from its bytes.
+  /// Sends a call whose reply is a JSON array; returns its first element (`nil` for an
+  /// empty array) and the reader of the rest, each element read by `decode` straight from
+  /// its bytes as the caller asks for it.
   ///
   /// The deadline and the retries cover the reply up to its first element (or its end):
-  /// until then nothing was handed out, so a failure may start the call over. A failure
-  /// after that ends the stream with the error.
+  /// until then nothing was handed out, so a failure may start the call over. After that
+  /// the deadline is lifted, and a failure ends the reader with the error.
   func streamArray<Element: Sendable>(
     _ call: Call, _ decode: @escaping @Sendable (UnsafeBufferPointer<UInt8>) throws -> Element
-  ) -> AsyncThrowingStream<Element, any Error> {
-    AsyncThrowingStream { continuation in
-      let task = Task {
-        do {
-          let (reader, first) = try await self.withRetries(call) { response in
-            let reader = JSONArrayReader(response: response, call: call, client: self, decode: decode)
-            return (reader, try await reader.next())
-          }
-          if let first {
-            continuation.yield(first)
-            while let element = try await reader.next() { continuation.yield(element) }
-          }
-          continuation.finish()
-        } catch {
-          continuation.finish(throwing: error)
-        }
-      }
-      continuation.onTermination = { _ in task.cancel() }
+  ) async throws -> (first: Element?, rest: JSONArrayReader<Element>) {
+    try await withRetries(call) { response in
+      let reader = JSONArrayReader(response: response, call: call, client: self, decode: decode)
+      let first = try await reader.next()
+      response.body.clearDeadline()
+      return (first, reader)
     }
   }
 
@@ -150,18 +153,24 @@ final class RESTClient: Sendable {
       do {
         let remaining = deadline - clock.now
         guard remaining > .zero else { throw expired }
-        let refresh = forceRefresh
         // The token is fetched within the deadline too: a token endpoint that hangs must
         // not hold the call past it.
-        let result = try await Deadline.run(remaining, expired: expired) {
-          let request = try await self.makeRequest(call, forceRefresh: refresh)
-          let response = try await self.send(request, call: call)
-          guard (200..<300).contains(response.status) else {
-            throw await self.error(from: response, call: call)
+        let request = try await makeRequest(call, forceRefresh: forceRefresh, deadline: deadline, expired: expired)
+        do {
+          return try await Deadline.send(request, through: transport, by: deadline, expired: expired) { response in
+            guard (200..<300).contains(response.status) else {
+              throw await self.error(from: response, call: call)
+            }
+            return try await handle(response)
           }
-          return try await handle(response)
+        } catch let error as FirestoreError {
+          throw error
+        } catch is CancellationError {
+          throw CancellationError()
+        } catch {
+          // A transport of the app's own may throw anything.
+          throw FirestoreError(.unavailable, "transport failed: \(error)", requestMethod: call.method, requestPath: urlPath(call))
         }
-        return result
       } catch let error as FirestoreError {
         if error.code == .unauthenticated && !refreshedOnce && settings.tokenProvider != nil {
           refreshedOnce = true
@@ -188,41 +197,32 @@ final class RESTClient: Sendable {
     }
   }
 
-  private func send(_ request: HTTPRequest, call: Call) async throws -> HTTPResponse {
-    do {
-      return try await transport.send(request)
-    } catch let error as FirestoreError {
-      throw error
-    } catch is CancellationError {
-      throw FirestoreError(.cancelled, "the call was cancelled", requestMethod: call.method, requestPath: urlPath(call))
-    } catch {
-      throw FirestoreError(.unavailable, "transport failed: \(error)", requestMethod: call.method, requestPath: urlPath(call))
-    }
-  }
-
   func urlPath(_ call: Call) -> String { databasePath + "/" + call.path }
 
-  private func makeRequest(_ call: Call, forceRefresh: Bool) async throws -> HTTPRequest {
-    var text = settings.baseURL + urlPath(call)
+  private func makeRequest(
+    _ call: Call, forceRefresh: Bool, deadline: ContinuousClock.Instant, expired: FirestoreError
+  ) async throws -> HTTPRequest {
+    var text = urlPrefix + call.path
     if !call.query.isEmpty {
       text += "?" + call.query.map { ResourcePath.escapeSegment($0.0) + "=" + ResourcePath.escapeSegment($0.1) }.joined(separator: "&")
     }
     guard let url = URL(string: text) else {
       throw FirestoreError(.invalidArgument, "cannot form a URL from host \"\(settings.host)\" and path \(urlPath(call))")
     }
-    var headers = [
-      "x-goog-api-client": "swift-firestore/0.1",
-      "x-goog-request-params": resourceHeader.replacingOccurrences(of: "projects/", with: "project_id=")
-        .replacingOccurrences(of: "/databases/", with: "&database_id="),
-      "google-cloud-resource-prefix": resourceHeader,
-    ]
+    var headers = constantHeaders
     if call.body != nil { headers["Content-Type"] = "application/json" }
     if let provider = settings.tokenProvider {
       let token: String?
       do {
-        token = try await provider.token(forceRefresh: forceRefresh)
+        token = try await Deadline.$current.withValue(deadline) {
+          if tokenProviderKeepsDeadlines { return try await provider.token(forceRefresh: forceRefresh) }
+          // A provider of the app's own: raced against the deadline.
+          return try await Deadline.run(deadline - .now, expired: expired) { try await provider.token(forceRefresh: forceRefresh) }
+        }
       } catch let error as FirestoreError {
         throw error
+      } catch is CancellationError {
+        throw FirestoreError(.cancelled, "the call was cancelled", requestMethod: call.method, requestPath: urlPath(call))
       } catch {
         throw FirestoreError(.unauthenticated, "the token provider failed: \(error)")
       }

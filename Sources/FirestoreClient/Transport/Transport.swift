@@ -15,14 +15,22 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
   /// replying); it never resends one that is not, which may have been applied. By default
   /// `GET`, `HEAD`, `PUT`, `DELETE` and `OPTIONS` are.
   public var isIdempotent: Bool
+  /// When the exchange must be over, body included; past it the transport fails it with
+  /// `deadlineExceeded`. Only a transport whose ``Transport/enforcesDeadlines`` is true
+  /// looks at it; the client keeps the deadline itself for the others.
+  public var deadline: ContinuousClock.Instant?
 
   /// Creates a request.
-  public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, isIdempotent: Bool? = nil) {
+  public init(
+    method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, isIdempotent: Bool? = nil,
+    deadline: ContinuousClock.Instant? = nil
+  ) {
     self.method = method
     self.url = url
     self.headers = headers
     self.body = body
     self.isIdempotent = isIdempotent ?? ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method.uppercased())
+    self.deadline = deadline
   }
 
   /// `METHOD path?query` and the body as text; never headers, which carry tokens.
@@ -40,23 +48,23 @@ public struct HTTPResponse: Sendable {
   /// Header fields, names lower-cased.
   public var headers: [String: String]
   /// The body, chunk by chunk.
-  public var body: AsyncThrowingStream<Data, any Error>
+  public var body: HTTPBody
 
-  /// Creates a response whose body streams.
-  public init(status: Int, headers: [String: String] = [:], body: AsyncThrowingStream<Data, any Error>) {
+  /// Creates a response.
+  public init(status: Int, headers: [String: String] = [:], body: HTTPBody) {
     self.status = status
     self.headers = headers
     self.body = body
   }
 
+  /// Creates a response whose body streams.
+  public init(status: Int, headers: [String: String] = [:], body: AsyncThrowingStream<Data, any Error>) {
+    self.init(status: status, headers: headers, body: HTTPBody(body))
+  }
+
   /// Creates a response with a complete body.
   public init(status: Int, headers: [String: String] = [:], body: Data) {
-    self.init(
-      status: status, headers: headers,
-      body: AsyncThrowingStream { c in
-        if !body.isEmpty { c.yield(body) }
-        c.finish()
-      })
+    self.init(status: status, headers: headers, body: HTTPBody(body))
   }
 
   /// The whole body, failing with `resourceExhausted` past `limit` bytes.
@@ -72,13 +80,22 @@ public struct HTTPResponse: Sendable {
   }
 }
 
-/// Carries HTTP/1.1 requests for the client.
+/// Carries HTTP requests for the client.
 ///
-/// The default is ``SocketTransport``. Implement it to route through a proxy, to
-/// record traffic, or to script responses in tests. A transport reports a failure to
-/// connect or a dropped connection by throwing; any HTTP status, including errors, is a
-/// response.
+/// The default is ``FirestoreSettings/defaultTransport``. Implement it to route requests
+/// your own way, to record traffic, or to script responses in tests. A transport reports a
+/// failure to connect or a dropped connection by throwing; any HTTP status, including
+/// errors, is a response.
 public protocol Transport: Sendable {
   /// Sends `request` and returns as soon as the status and headers are in.
   func send(_ request: HTTPRequest) async throws -> HTTPResponse
+
+  /// Whether the transport fails a request past its ``HTTPRequest/deadline`` by itself
+  /// (so the client need not run a timer of its own). `false` unless implemented.
+  var enforcesDeadlines: Bool { get }
+}
+
+extension Transport {
+  /// A transport does not keep deadlines unless it says so.
+  public var enforcesDeadlines: Bool { false }
 }

@@ -8,9 +8,9 @@ import Foundation
 /// number, else an integer; what ``DocumentSnapshot/data()`` returns, so data read can be
 /// written back as it is), signed and unsigned integers that fit in Int64,
 /// `Double`, `Float`, `String`, `Data`, `Date`, ``Timestamp``, ``GeoPoint``,
-/// ``DocumentReference`` (of the same database), arrays and `[String: …]` dictionaries of
-/// these, and ``FieldValue`` where the context allows. Anything else is an
-/// `invalidArgument` error naming the field.
+/// ``DocumentReference`` (of the same database), ``VectorValue`` (not inside arrays),
+/// arrays and `[String: …]` dictionaries of these, and ``FieldValue`` where the context
+/// allows. Anything else is an `invalidArgument` error naming the field.
 struct UserDataReader {
   /// Firestore's limit on nesting of maps and arrays (the emulator accepts 20 levels and
   /// rejects 21 with "contains an invalid nested entity").
@@ -114,6 +114,10 @@ struct UserDataReader {
     case let d as Data: return .bytes(d)
     case let d as Date: return try timestamp(Timestamp(date: d), path)
     case let t as Timestamp: return try timestamp(t, path)
+    case let v as VectorValue:
+      // Firestore refuses a vector in an array ("Cannot convert a vector value in an array value").
+      if inArray { throw .invalidArgument("field \(describe(path)) holds a vector inside an array, which Firestore does not support") }
+      return try v.wireValue("field \(describe(path))")
     case let g as GeoPoint:
       guard g.isValid else {
         throw .invalidArgument(

@@ -5,11 +5,8 @@ import Foundation
 ///
 /// null → `NSNull()`, boolean, integer and double → `NSNumber` (as the Apple SDK returns
 /// them; see ``NumberBridge``), timestamp → ``Timestamp``, string → `String`, bytes →
-/// `Data`, reference → ``DocumentReference``, geo point → ``GeoPoint``, array →
-/// `[any Sendable]`, map → `[String: any Sendable]`.
-///
-/// With ``Numbers/native`` booleans and numbers come out as `Bool`, `Int` and `Double`
-/// instead: the form the Codable decoder reads, which must tell `true` from `1`.
+/// `Data`, reference → ``DocumentReference``, geo point → ``GeoPoint``, vector →
+/// ``VectorValue``, array → `[any Sendable]`, map → `[String: any Sendable]`.
 struct UserDataWriter {
   /// How booleans and numbers come out.
   enum Numbers {
@@ -40,7 +37,9 @@ struct UserDataWriter {
     case .reference(let name): return reference(name)
     case .geoPoint(let g): return g
     case .array(let a): return a.map { convert($0) } as [any Sendable]
-    case .map(let m): return convert(m)
+    case .map(let m):
+      if let elements = value.vectorDoubles { return VectorValue(elements) }
+      return convert(m)
     }
   }
 

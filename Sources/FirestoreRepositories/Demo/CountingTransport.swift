@@ -11,7 +11,7 @@ import Foundation
 /// counted as it arrives.
 ///
 /// ```swift
-/// let counter = CountingTransport(wrapping: SocketTransport.shared)
+/// let counter = CountingTransport(wrapping: FirestoreSettings.defaultTransport)
 /// var settings = FirestoreSettings.emulator(host: "127.0.0.1:8080")
 /// settings.transport = counter
 /// // ... use a Firestore with these settings ...
@@ -57,7 +57,7 @@ public final class CountingTransport: Transport {
   private let state = Locked((totals: Totals(), recent: [RecordedRequest]()))
 
   /// Wraps `base`, keeping the last `recordLimit` requests.
-  public init(wrapping base: any Transport = SocketTransport.shared, recordLimit: Int = 10_000) {
+  public init(wrapping base: any Transport = FirestoreSettings.defaultTransport, recordLimit: Int = 10_000) {
     self.base = base
     self.recordLimit = max(0, recordLimit)
   }
@@ -79,6 +79,9 @@ public final class CountingTransport: Transport {
     state.withLock { $0 = (Totals(), []) }
   }
 
+  /// Whether ``base`` keeps request deadlines itself.
+  public var enforcesDeadlines: Bool { base.enforcesDeadlines }
+
   /// Counts the request, sends it through ``base``, and counts the response body as it
   /// streams through.
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -93,22 +96,9 @@ public final class CountingTransport: Transport {
         state.recent.append(record)
       }
     }
-    let response = try await base.send(request)
-    let upstream = response.body
-    let counted = AsyncThrowingStream<Data, any Error> { continuation in
-      let task = Task {
-        do {
-          for try await chunk in upstream {
-            self.state.withLock { $0.totals.bytesReceived += chunk.count }
-            continuation.yield(chunk)
-          }
-          continuation.finish()
-        } catch {
-          continuation.finish(throwing: error)
-        }
-      }
-      continuation.onTermination = { _ in task.cancel() }
-    }
-    return HTTPResponse(status: response.status, headers: response.headers, body: counted)
+    var response = try await base.send(request)
+    // Counted as the reader takes each chunk: nothing is read ahead of it.
+    response.body = response.body.observingChunks { [state] chunk in state.withLock { $0.totals.bytesReceived += chunk.count } }
+    return response
   }
 }

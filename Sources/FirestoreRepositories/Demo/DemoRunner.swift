@@ -11,7 +11,7 @@ import Foundation
 /// The sample data lives in its own collections (`demoArticles`, `demoMealPlans`, and the
 /// users `demo-reader`/`demo-nobody`) with fixed IDs, so running it again overwrites rather
 /// than duplicates. Round trips and bytes are counted by a ``CountingTransport`` around
-/// `settings.transport` (or ``FirestoreClient/SocketTransport/shared``).
+/// `settings.transport` (or ``FirestoreClient/FirestoreSettings/defaultTransport``).
 ///
 /// ```swift
 /// let report = try await DemoRunner(projectID: "demo-project", settings: .emulator(host: "127.0.0.1:8080"))
@@ -38,7 +38,7 @@ public struct DemoRunner: Sendable {
   /// - Throws: the first read or write that fails, or `deadlineExceeded` when a live update
   ///   the demo waits for does not arrive within 20 seconds.
   public func run(output: @escaping @Sendable (String) -> Void) async throws -> DemoReport {
-    let base = settings.transport ?? SocketTransport.shared
+    let base = settings.transport ?? FirestoreSettings.defaultTransport
     let counter = CountingTransport(wrapping: base)
     var counted = settings
     counted.transport = counter
@@ -126,7 +126,7 @@ public struct DemoRunner: Sendable {
   /// Seed 000's `ArticleDataManager` on the same walk: a full query for the IDs, then for
   /// each batch one `getDocument` per uncached article.
   private func walkOnePerArticle(walk: [Int], output: @Sendable (String) -> Void) async throws -> ApproachCost {
-    let counter = CountingTransport(wrapping: settings.transport ?? SocketTransport.shared)
+    let counter = CountingTransport(wrapping: settings.transport ?? FirestoreSettings.defaultTransport)
     var seedSettings = settings
     seedSettings.transport = counter
     seedSettings.cache = .none

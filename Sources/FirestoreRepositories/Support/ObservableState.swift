@@ -1,4 +1,5 @@
 import FirestoreWire
+
 #if canImport(Observation)
   import Observation
   import FirestoreWire

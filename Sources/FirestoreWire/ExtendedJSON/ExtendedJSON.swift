@@ -12,6 +12,7 @@ import Foundation
 /// | bytes | `{"$bytes":"<base64>"}` |
 /// | reference | `{"$reference":"cities/c1"}` (a path from the database root) |
 /// | geo point | `{"$geopoint":[latitude, longitude]}` |
+/// | vector | `{"$vector":[0.5, 1.0]}` (numbers, each stored as a double) |
 /// | array, map | JSON array, JSON object (keys sorted on output) |
 ///
 /// A map whose only key is one of these tags is written `{"$map":{…}}` so that it reads
@@ -25,7 +26,7 @@ import Foundation
 /// ```
 public enum ExtendedJSON {
   /// The tags of values (not sentinels).
-  public static let valueTags: Set<String> = ["$double", "$timestamp", "$bytes", "$reference", "$geopoint", "$map"]
+  public static let valueTags: Set<String> = ["$double", "$timestamp", "$bytes", "$reference", "$geopoint", "$vector", "$map"]
   /// The tags of write sentinels.
   public static let sentinelTags: Set<String> = [
     "$delete", "$serverTimestamp", "$increment", "$maximum", "$minimum", "$arrayUnion", "$arrayRemove",
@@ -56,6 +57,9 @@ public enum ExtendedJSON {
       ])
     case .array(let elements): return .array(elements.map { encode($0, documentsRoot: documentsRoot) })
     case .map(let fields):
+      if let elements = value.vectorDoubles {
+        return .object([("$vector", .array(elements.map { encode(.double($0), documentsRoot: "") }))])
+      }
       let object = encode(fields: fields, documentsRoot: documentsRoot)
       if fields.count == 1, let key = fields.keys.first, valueTags.contains(key) || sentinelTags.contains(key) {
         return .object([("$map", object)])
@@ -204,6 +208,17 @@ public enum ExtendedJSON {
       let point = GeoPoint(latitude: lat, longitude: lng)
       guard point.isValid else { throw bad("a latitude in -90...90 and a longitude in -180...180") }
       return .value(.geoPoint(point))
+    case "$vector":
+      guard case .array(let elements) = payload, !elements.isEmpty else { throw bad("a non-empty array of numbers") }
+      var doubles: [Double] = []
+      for (i, element) in elements.enumerated() {
+        switch try decodeValue(element, at: path + ["[\(i)]"], root: root, allowSentinels: false).plainValue! {
+        case .double(let d): doubles.append(d)
+        case .integer(let n): doubles.append(Double(n))
+        default: throw bad("an array of numbers")
+        }
+      }
+      return .value(.vector(doubles))
     default:  // "$map": an escaped map whose only key looks like a tag.
       guard case .object(let members) = payload else { throw bad("a JSON object") }
       var out: [String: ExtendedJSONInput] = [:]

@@ -39,23 +39,49 @@ public struct BatchGetRequest: Sendable, Equatable {
   }
 }
 
+/// A query request's `explainOptions`: plan the query and report the plan, and with
+/// `analyze` also run it and report its statistics with the results.
+public struct ExplainRequestOptions: Sendable, Equatable {
+  /// Whether the query is also executed.
+  public var analyze: Bool
+
+  /// Creates options.
+  public init(analyze: Bool) {
+    self.analyze = analyze
+  }
+
+  /// The REST JSON form.
+  public var json: JSONValue { .object([("analyze", .bool(analyze))]) }
+
+  /// Reads the `explainOptions` member of a request body, if it has one.
+  public static func from(_ json: JSONValue) throws -> ExplainRequestOptions? {
+    guard let options = json["explainOptions"] else { return nil }
+    try options.requireObject("explainOptions")
+    return ExplainRequestOptions(analyze: try options.optionalBool("analyze") ?? false)
+  }
+}
+
 /// The body of `:runQuery`.
 public struct RunQueryRequest: Sendable, Equatable {
   /// The query.
   public var structuredQuery: StructuredQuery
   /// Which snapshot to read.
   public var consistency: ReadConsistency?
+  /// Whether to plan (and perhaps run) the query for an explanation.
+  public var explainOptions: ExplainRequestOptions?
 
   /// Creates a request.
-  public init(structuredQuery: StructuredQuery, consistency: ReadConsistency? = nil) {
+  public init(structuredQuery: StructuredQuery, consistency: ReadConsistency? = nil, explainOptions: ExplainRequestOptions? = nil) {
     self.structuredQuery = structuredQuery
     self.consistency = consistency
+    self.explainOptions = explainOptions
   }
 
   /// The REST JSON form.
   public var json: JSONValue {
     var m: [(String, JSONValue)] = [("structuredQuery", structuredQuery.json)]
     consistency?.append(to: &m)
+    m.append("explainOptions", explainOptions?.json)
     return .object(m)
   }
 
@@ -64,6 +90,7 @@ public struct RunQueryRequest: Sendable, Equatable {
     guard let q = json["structuredQuery"] else { throw WireFormatError("missing \"structuredQuery\"") }
     structuredQuery = try StructuredQuery(json: q)
     consistency = try ReadConsistency.from(json)
+    explainOptions = try ExplainRequestOptions.from(json)
   }
 }
 
@@ -126,12 +153,18 @@ public struct RunAggregationQueryRequest: Sendable, Equatable {
   public var aggregations: [Aggregation]
   /// Which snapshot to read.
   public var consistency: ReadConsistency?
+  /// Whether to plan (and perhaps run) the aggregation for an explanation.
+  public var explainOptions: ExplainRequestOptions?
 
   /// Creates a request.
-  public init(structuredQuery: StructuredQuery, aggregations: [Aggregation], consistency: ReadConsistency? = nil) {
+  public init(
+    structuredQuery: StructuredQuery, aggregations: [Aggregation], consistency: ReadConsistency? = nil,
+    explainOptions: ExplainRequestOptions? = nil
+  ) {
     self.structuredQuery = structuredQuery
     self.aggregations = aggregations
     self.consistency = consistency
+    self.explainOptions = explainOptions
   }
 
   /// The REST JSON form.
@@ -143,6 +176,7 @@ public struct RunAggregationQueryRequest: Sendable, Equatable {
       )
     ]
     consistency?.append(to: &m)
+    m.append("explainOptions", explainOptions?.json)
     return .object(m)
   }
 
@@ -154,6 +188,7 @@ public struct RunAggregationQueryRequest: Sendable, Equatable {
     structuredQuery = try StructuredQuery(json: q)
     aggregations = try saq.array("aggregations").enumerated().map { try Aggregation(json: $1, index: $0) }
     consistency = try ReadConsistency.from(json)
+    explainOptions = try ExplainRequestOptions.from(json)
   }
 }
 
@@ -182,5 +217,54 @@ public struct CommitRequest: Sendable, Equatable {
     try json.requireObject("CommitRequest")
     writes = try json.array("writes").map(Write.init(json:))
     transaction = try json.optionalString("transaction")
+  }
+}
+
+/// The body of `:partitionQuery`: split points for reading a collection group in parallel.
+public struct PartitionQueryRequest: Sendable, Equatable {
+  /// The query to split: a collection group (`allDescendants`) ordered by `__name__`
+  /// ascending, with no filter, cursor, offset or limit.
+  public var structuredQuery: StructuredQuery
+  /// The most split points wanted (one fewer than the partitions); must be positive.
+  public var partitionCount: Int64
+  /// The token of the page to continue from.
+  public var pageToken: String?
+  /// The most split points in this reply.
+  public var pageSize: Int32?
+  /// Which snapshot to read (only a read time applies).
+  public var consistency: ReadConsistency?
+
+  /// Creates a request.
+  public init(
+    structuredQuery: StructuredQuery, partitionCount: Int64, pageToken: String? = nil, pageSize: Int32? = nil,
+    consistency: ReadConsistency? = nil
+  ) {
+    self.structuredQuery = structuredQuery
+    self.partitionCount = partitionCount
+    self.pageToken = pageToken
+    self.pageSize = pageSize
+    self.consistency = consistency
+  }
+
+  /// The REST JSON form.
+  public var json: JSONValue {
+    var m: [(String, JSONValue)] = [("structuredQuery", structuredQuery.json), ("partitionCount", .string(String(partitionCount)))]
+    m.append("pageToken", pageToken.map(JSONValue.string))
+    m.append("pageSize", pageSize.map { .number(String($0)) })
+    consistency?.append(to: &m)
+    return .object(m)
+  }
+
+  /// Reads a request body.
+  public init(json: JSONValue) throws {
+    guard let q = json["structuredQuery"] else { throw WireFormatError("missing \"structuredQuery\"") }
+    structuredQuery = try StructuredQuery(json: q)
+    partitionCount = try json.optionalInt64("partitionCount") ?? 0
+    pageToken = try json.optionalString("pageToken")
+    pageSize = try json.optionalInt64("pageSize").map { size in
+      guard let value = Int32(exactly: size) else { throw WireFormatError("pageSize \(size) does not fit in 32 bits") }
+      return value
+    }
+    consistency = try ReadConsistency.from(json)
   }
 }

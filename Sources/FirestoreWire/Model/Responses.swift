@@ -189,6 +189,36 @@ public struct CommitResponse: Sendable, Equatable {
   }
 }
 
+/// A page of `:partitionQuery`.
+public struct PartitionQueryResponse: Sendable, Equatable {
+  /// Split points: cursors on `__name__` (one document reference each). Pages come in no
+  /// particular order; merge and sort them.
+  public var partitions: [StructuredQuery.Cursor]
+  /// The token for the next page; absent or empty at the end.
+  public var nextPageToken: String?
+
+  /// Creates a page.
+  public init(partitions: [StructuredQuery.Cursor], nextPageToken: String?) {
+    self.partitions = partitions
+    self.nextPageToken = nextPageToken
+  }
+
+  /// Reads a page.
+  public init(json: JSONValue) throws {
+    try json.requireObject("PartitionQueryResponse")
+    partitions = try json.array("partitions").map(StructuredQuery.cursor(from:))
+    nextPageToken = try json.optionalString("nextPageToken")
+  }
+
+  /// The REST JSON form.
+  public var json: JSONValue {
+    var m: [(String, JSONValue)] = []
+    if !partitions.isEmpty { m.append(("partitions", .array(partitions.map(StructuredQuery.json(cursor:))))) }
+    m.append("nextPageToken", nextPageToken.map(JSONValue.string))
+    return .object(m)
+  }
+}
+
 /// A page of `GET …/{collection}` (listDocuments).
 public struct ListDocumentsResponse: Sendable, Equatable {
   /// The documents of this page (name only for "missing" ones).

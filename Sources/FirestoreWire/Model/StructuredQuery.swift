@@ -61,11 +61,13 @@ public struct StructuredQuery: Sendable, Equatable {
   public var offset: Int32?
   /// The most results to return.
   public var limit: Int32?
+  /// A nearest-neighbour search over the filtered documents, if any.
+  public var findNearest: FindNearest?
 
   /// Creates a query.
   public init(
     select: [String]? = nil, from: [CollectionSelector], filter: QueryFilter? = nil, orderBy: [Order] = [],
-    startAt: Cursor? = nil, endAt: Cursor? = nil, offset: Int32? = nil, limit: Int32? = nil
+    startAt: Cursor? = nil, endAt: Cursor? = nil, offset: Int32? = nil, limit: Int32? = nil, findNearest: FindNearest? = nil
   ) {
     self.select = select
     self.from = from
@@ -75,6 +77,7 @@ public struct StructuredQuery: Sendable, Equatable {
     self.endAt = endAt
     self.offset = offset
     self.limit = limit
+    self.findNearest = findNearest
   }
 
   /// The REST JSON form.
@@ -109,6 +112,7 @@ public struct StructuredQuery: Sendable, Equatable {
     m.append("endAt", endAt.map(Self.json(cursor:)))
     m.append("offset", offset.map { .number(String($0)) })
     m.append("limit", limit.map { .number(String($0)) })
+    m.append("findNearest", findNearest?.json)
     return .object(m)
   }
 
@@ -140,6 +144,7 @@ public struct StructuredQuery: Sendable, Equatable {
       guard case .number(let s) = raw, let v = Int64(s) else { throw WireFormatError("limit must be an integer") }
       self.limit = try Self.int32(v, "limit")
     }
+    findNearest = try json["findNearest"].map(FindNearest.init(json:))
   }
 
   private static func int32(_ v: Int64, _ name: String) throws -> Int32 {

@@ -48,7 +48,7 @@ public enum ValueOrdering {
     case (.array(let x), .array(let y)):
       return compareArrays(x, y)
     case (.map(let x), .map(let y)):
-      if let vx = vectorElements(x), let vy = vectorElements(y) {
+      if let vx = a.vectorElements, let vy = b.vectorElements {
         return vx.count != vy.count ? (vx.count < vy.count ? -1 : 1) : compareArrays(vx, vy)
       }
       return compareMaps(x, y)
@@ -72,7 +72,7 @@ public enum ValueOrdering {
     case .reference: return 6
     case .geoPoint: return 7
     case .array: return 8
-    case .map(let m): return vectorElements(m) == nil ? 10 : 9
+    case .map: return v.isVector ? 9 : 10
     }
   }
 
@@ -211,14 +211,6 @@ public enum ValueOrdering {
       if v != 0 { return v }
     }
     return kx.count == ky.count ? 0 : (kx.count < ky.count ? -1 : 1)
-  }
-
-  /// The elements of a vector value (`{"__type__": "__vector__", "value": [...]}`), or `nil`
-  /// for an ordinary map.
-  private static func vectorElements(_ m: [String: Value]) -> [Value]? {
-    guard case .string("__vector__")? = m["__type__"] else { return nil }
-    if case .array(let elements)? = m["value"] { return elements }
-    return []
   }
 
   // MARK: - Path segments

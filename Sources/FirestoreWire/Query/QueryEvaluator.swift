@@ -8,7 +8,9 @@
 ///   comes from an inequality inside an `OR`;
 /// * cursors compare a prefix of the normalized order (a cursor may have fewer values than
 ///   orderings), in each ordering's direction; `before` means start-at / end-before;
-/// * `offset` then `limit` apply after the cursors; projection applies last.
+/// * `offset` then `limit` apply after the cursors; projection applies last;
+/// * a `findNearest` search replaces ordering, cursors and limits (see
+///   `nearest(_:_:over:)`).
 ///
 /// It does not validate: a query the server would reject runs here as written.
 public enum QueryEvaluator {
@@ -25,6 +27,7 @@ public enum QueryEvaluator {
   ///   - aggregationFields: the canonical paths of an aggregation's `sum`/`avg` fields,
   ///     which order (and so filter) like implicit orderings after the inequality fields.
   public static func evaluate(_ query: StructuredQuery, over candidates: [Document], aggregationFields: [String] = []) -> [Document] {
+    if let search = query.findNearest { return nearest(query, search, over: candidates) }
     let order = normalizedOrder(query, aggregationFields: aggregationFields)
     let orderPaths = order.map { segments($0.fieldPath) }
     var rows: [(document: Document, keys: [Value])] = []

@@ -8,7 +8,7 @@ import Foundation
 /// itself to any request carrying a rejected bearer token (an expired token, as production
 /// would see it).
 final class GatekeeperTransport: Transport {
-  private let inner = URLSessionTransport()
+  private let inner = CurlTransport()
   private let state = Locked<(requests: [HTTPRequest], rejected: Set<String>)>(([], []))
 
   /// Tokens (without `Bearer `) that get 401.

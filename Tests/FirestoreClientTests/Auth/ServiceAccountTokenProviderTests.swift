@@ -127,9 +127,9 @@ struct ServiceAccountTokenProviderTests {
     server.update { $0.delayMilliseconds = 60_000 }  // cut short by stop()
     var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
     settings.tokenProvider = try ServiceAccountTokenProvider(credentials: AuthFixtures.serviceAccount(), tokenURL: server.tokenURL)
-    // Long enough for the token request to reach the server on a loaded machine; far
-    // shorter than the endpoint's hold.
-    settings.timeout = .seconds(2)
+    // Long enough for the token request to reach the server on a loaded machine (the
+    // whole suite in parallel on two cores); far shorter than the endpoint's hold.
+    settings.timeout = .seconds(5)
     settings.retryPolicy = .none
     let error = try await #require(throws: FirestoreError.self) {
       try await Firestore(projectID: "p", settings: settings).document("c/d").getDocument()

@@ -7,8 +7,8 @@ import Foundation
   import Darwin
 #endif
 
-/// A loopback TCP server whose every connection runs a script: for testing the socket
-/// transport against replies no real server sends (cut heads, silent closes).
+/// A loopback TCP server whose every connection runs a script: for testing the transport
+/// against replies no real server sends (cut heads, silent closes).
 final class RawHTTPServer: Sendable {
   /// One accepted connection, as the script sees it.
   struct Connection {
@@ -36,6 +36,26 @@ final class RawHTTPServer: Sendable {
     /// Writes `text` as it is.
     func write(_ text: String) {
       _ = Array(text.utf8).withUnsafeBytes { POSIXSocket.sendAll(fd, $0) }
+    }
+
+    /// Writes `bytes`; `false` once the client is gone.
+    @discardableResult
+    func write(bytes: [UInt8]) -> Bool {
+      bytes.withUnsafeBytes { POSIXSocket.sendAll(fd, $0) }
+    }
+
+    /// Whether the client still has the connection open (it has not closed or reset it).
+    var isOpen: Bool {
+      var byte: UInt8 = 0
+      let n = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+      return n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+    }
+
+    /// Shrinks the socket's send buffer, so that a client that stops reading blocks the
+    /// writer soon.
+    func limitSendBuffer(_ bytes: Int32) {
+      var size = bytes
+      _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
   }
 

@@ -16,7 +16,7 @@ import Testing
 @Suite(.serialized) struct TLSVerificationTests {
   /// A temporary directory with a test CA, a certificate it issued for `localhost` (and,
   /// when `withIPName`, for 127.0.0.1), and a self-signed one.
-  final class Certificates {
+  final class Certificates: Sendable {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
 
     init(withIPName: Bool = true) throws {
@@ -34,6 +34,11 @@ import Testing
       try run([
         "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "self.key", "-out", "self.pem", "-days", "1", "-subj", "/CN=localhost",
       ])
+    }
+
+    /// Makes the certificates on a thread of its own: openssl's key generation blocks.
+    static func make(withIPName: Bool = true) async throws -> Certificates {
+      try await Blocking.run { try Certificates(withIPName: withIPName) }
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
@@ -64,11 +69,7 @@ import Testing
       let port = try Self.freePort()
       let process = try start(["s_server", "-accept", "\(port)", "-cert", certificate, "-key", key, "-www", "-quiet"])
       let deadline = ContinuousClock.now + .seconds(10)
-      while ContinuousClock.now < deadline {
-        if let probe = try? SocketConnection.connect(to: .init(host: "127.0.0.1", port: port), timeout: .seconds(1)) {
-          probe.close()
-          break
-        }
+      while ContinuousClock.now < deadline, !PortProbe.isListening(port) {
         try await Task.sleep(for: .milliseconds(50))
       }
       return (process, port)
@@ -90,10 +91,10 @@ import Testing
   }
 
   @Test func certificateFromATrustedIssuerIsAccepted() async throws {
-    let certificates = try Certificates()
+    let certificates = try await Certificates.make()
     let (server, port) = try await certificates.server(certificate: "server.pem", key: "server.key")
     defer { Certificates.stop(server) }
-    let transport = SocketTransport(trustedCertificates: certificates.path("ca.pem"))
+    let transport = CurlTransport(trustedCertificates: certificates.path("ca.pem"))
     for host in ["localhost", "127.0.0.1"] {
       let response = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "https://\(host):\(port)/")!))
       #expect(response.status == 200)
@@ -103,7 +104,7 @@ import Testing
   }
 
   @Test func selfSignedCertificateIsRefused() async throws {
-    let certificates = try Certificates()
+    let certificates = try await Certificates.make()
     let (server, port) = try await certificates.server(certificate: "self.pem", key: "self.key")
     defer { Certificates.stop(server) }
     // Through the whole client, as production settings would go: the token never leaves.
@@ -119,10 +120,10 @@ import Testing
   }
 
   @Test func certificateForAnotherNameIsRefused() async throws {
-    let certificates = try Certificates(withIPName: false)
+    let certificates = try await Certificates.make(withIPName: false)
     let (server, port) = try await certificates.server(certificate: "server.pem", key: "server.key")
     defer { Certificates.stop(server) }
-    let transport = SocketTransport(trustedCertificates: certificates.path("ca.pem"))
+    let transport = CurlTransport(trustedCertificates: certificates.path("ca.pem"))
     // Issued for localhost only: reaching the same server as 127.0.0.1 must fail.
     let error = await #expect(throws: FirestoreError.self) {
       _ = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "https://127.0.0.1:\(port)/")!))

@@ -224,7 +224,7 @@ struct ArticleFeedTests {
     let path = backend.collection("articles").path
     try await Support.seedArticles(backend.db, path, count: 25)
     Ledger.record(backend)
-    let transport = SwitchableTransport()
+    let transport = SwitchableTransport(wrapping: backend.transport)
     let db = backend.firestore {
       $0.transport = transport
       $0.retryPolicy = .none

@@ -12,7 +12,7 @@ struct DemoRunnerTests {
     Ledger.record(backend)
     // A project of its own: the demo's collections have fixed names.
     let projectID = "demo-run-\(UInt32.random(in: 0...UInt32.max))"
-    var settings = FirestoreSettings.emulator(host: backend.host)
+    var settings = backend.settings()
     settings.timeout = .seconds(30)
     let lines = Locked([String]())
     let runner = DemoRunner(projectID: projectID, settings: settings)
@@ -42,7 +42,8 @@ struct DemoRunnerTests {
 
     // Safe to re-run: the same data, the same walk.
     let again = try await runner.run { _ in }
-    #expect(again.feed == report.feed)
+    // (Bytes may differ by a few: read times are printed with as many digits as they need.)
+    #expect(again.feed.roundTrips == report.feed.roundTrips && again.feed.documentsRead == report.feed.documentsRead)
     #expect(again.missingArticles == 1)
   }
 }

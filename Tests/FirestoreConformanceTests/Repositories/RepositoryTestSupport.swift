@@ -9,7 +9,7 @@ enum RepositoryTestSupport {
   /// A client of `backend` whose requests go through a fresh ``CountingTransport``.
   static func counted(_ backend: Backend) -> (Firestore, CountingTransport) {
     Ledger.record(backend)
-    let counter = CountingTransport(wrapping: SocketTransport.shared)
+    let counter = CountingTransport(wrapping: backend.transport)
     let db = backend.firestore { $0.transport = counter }
     return (db, counter)
   }

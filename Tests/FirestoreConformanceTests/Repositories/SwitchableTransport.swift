@@ -7,7 +7,7 @@ final class SwitchableTransport: Transport {
   private let base: any Transport
   private let isOffline = Locked(false)
 
-  init(wrapping base: any Transport = SocketTransport.shared) {
+  init(wrapping base: any Transport = FirestoreSettings.defaultTransport) {
     self.base = base
   }
 

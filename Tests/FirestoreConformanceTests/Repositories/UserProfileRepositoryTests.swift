@@ -16,7 +16,7 @@ struct UserProfileRepositoryTests {
   /// A client with an empty cache whose network can be cut.
   static func client(_ backend: Backend) -> (Firestore, SwitchableTransport) {
     Ledger.record(backend)
-    let transport = SwitchableTransport()
+    let transport = SwitchableTransport(wrapping: backend.transport)
     let db = backend.firestore {
       $0.transport = transport
       $0.retryPolicy = .none
@@ -41,7 +41,7 @@ struct UserProfileRepositoryTests {
     let first = await Self.states(repository.profile())
     #expect(first.count == 2)
     #expect(first.first == .loading(cached: nil))
-    #expect(first.last?.value?.name == "Ada")
+    #expect(first.last?.value?.name == "Ada", "\(String(describing: first.last))")
     #expect(first.last?.isLoading == false)
     #expect(first.last?.value?.weight == "60")  // a number reads as text
 

@@ -1,0 +1,62 @@
+import FirestoreWire
+
+/// The emulator's checks of vector values and of `findNearest`, with its messages (all
+/// verified against the emulator).
+enum VectorRules {
+  /// The most dimensions a vector may have.
+  static let maximumDimensions = 2048
+  /// The most neighbours a search may return.
+  static let maximumLimit: Int32 = 1000
+
+  /// Checks every vector in written fields: a map tagged `__vector__` must hold exactly a
+  /// `value` array of 1 to 2048 doubles, none `NaN`, and may not sit inside an array.
+  static func validate(fields: [String: Value]) throws(MockError) {
+    for value in fields.values { try validate(value, inArray: false) }
+  }
+
+  private static func validate(_ value: Value, inArray: Bool) throws(MockError) {
+    switch value {
+    case .array(let elements):
+      for element in elements { try validate(element, inArray: true) }
+    case .map(let fields):
+      if value.isVector {
+        if inArray { throw .invalidArgument("Cannot convert a vector value in an array value.") }
+        try validateVector(value)
+      } else {
+        for element in fields.values { try validate(element, inArray: inArray) }
+      }
+    default:
+      break
+    }
+  }
+
+  /// Checks one tagged vector map.
+  static func validateVector(_ value: Value) throws(MockError) {
+    guard case .map(let fields) = value else { return }
+    guard let elements = fields[Value.vectorElementsKey] else { throw .invalidArgument("Vector map is missing key 'value'.") }
+    if fields.count > 2 { throw .invalidArgument("Vector Value map has extraneous entries.") }
+    guard case .array(let list) = elements else { throw .invalidArgument("Vector Value type must be an array.") }
+    if list.isEmpty { throw .invalidArgument("Cannot have a zero length vector.") }
+    if list.count > maximumDimensions { throw .invalidArgument("Vectors must be at most \(maximumDimensions) dimensions.") }
+    for element in list {
+      guard case .double(let d) = element else { throw .invalidArgument("Vector must only contain values of type 'double'") }
+      if d.isNaN { throw .invalidArgument("Vector cannot contain NaN values.") }
+    }
+  }
+
+  /// Checks a query's `findNearest` and what it may be combined with.
+  static func validate(_ search: StructuredQuery.FindNearest, in query: StructuredQuery) throws(MockError) {
+    if query.limit != nil { throw .invalidArgument("A query limit cannot be used with FindNearest") }
+    if query.offset != nil { throw .invalidArgument("A query offset cannot be used with FindNearest") }
+    _ = try FieldPathParser.parse(search.vectorField)
+    guard search.queryVector.isVector else { throw .invalidArgument("Query Value must be of type vector.") }
+    try validateVector(search.queryVector)
+    guard let limit = search.limit, limit > 0, limit <= maximumLimit else {
+      throw .invalidArgument("FindNearest.limit must be a positive integer of no more than \(maximumLimit)")
+    }
+    if search.distanceMeasure == .unspecified { throw .invalidArgument("Unknown Distance Measure.") }
+    if let field = search.distanceResultField, FieldPathParser.isReserved(field) {
+      throw .invalidArgument("The distanceResultField.property.name \"\(field)\" is reserved.")
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import FirestoreWire
+
+extension LocalStoreState {
+  /// Applies a bundle's documents and saves its named queries, unless a bundle with the
+  /// same ID and a create time as late was loaded before; returns whether it applied them.
+  ///
+  /// A document replaces the cached one unless that one is newer (a later update time); a
+  /// document the bundle reports missing is removed unless the cached one changed after
+  /// the bundle read it. Listeners that can show the documents are refreshed.
+  mutating func loadBundle(
+    _ metadata: BundleMetadata, documents: [(name: String, document: Document?, readTime: Timestamp)], queries: [NamedQuery]
+  ) -> Bool {
+    guard storage != nil else { return false }
+    let loadedBefore = withStorage(nil) { storage throws(CacheStorageError) in try storage.bundleCreateTime(metadata.id) }
+    if let loadedBefore, loadedBefore >= metadata.createTime { return false }
+    var updates: [(name: String, document: Document?)] = []
+    for entry in documents {
+      if entry.document == nil, let path = path(of: entry.name) {
+        let held = withStorage(nil) { storage throws(CacheStorageError) in try storage.updateTime(at: path) }
+        if let held, held > entry.readTime { continue }
+      }
+      updates.append((entry.name, entry.document))
+    }
+    store(updates)
+    withStorage(()) { storage throws(CacheStorageError) in try storage.saveBundle(metadata, queries: queries) }
+    refreshViews(showing: Set(updates.map(\.name)))
+    return true
+  }
+
+  /// The named query a loaded bundle saved under `name`.
+  mutating func namedQuery(_ name: String) -> NamedQuery? {
+    withStorage(nil) { storage throws(CacheStorageError) in try storage.namedQuery(name) }
+  }
+}

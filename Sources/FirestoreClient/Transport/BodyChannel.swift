@@ -1,0 +1,154 @@
+import FirestoreWire
+import Foundation
+
+/// The bounded buffer between a transfer that produces a response body and the task that
+/// reads it.
+///
+/// The producer offers chunks; past ``highWater`` buffered bytes it is told to pause, and
+/// once the reader has taken the buffer down to ``lowWater`` the channel asks it to go on.
+/// When the last ``Reader`` goes away before the end, or the reading task is cancelled,
+/// the channel asks the producer to abort.
+final class BodyChannel: Sendable {
+  /// Buffered bytes past which the producer pauses.
+  static let highWater = 512 << 10
+  /// Buffered bytes at which a paused producer resumes.
+  static let lowWater = 128 << 10
+
+  /// What the producer does when asked: resume a paused transfer, abort one, or lift its
+  /// deadline. Each is called at most once per request and never under the channel's lock.
+  struct Producer: Sendable {
+    var resume: @Sendable () -> Void
+    var abort: @Sendable (FirestoreError) -> Void
+    var clearDeadline: @Sendable () -> Void
+  }
+
+  private struct State {
+    var chunks: [Data] = []
+    var first = 0
+    var buffered = 0
+    var paused = false
+    var end: Result<Void, any Error>?
+    var waiter: CheckedContinuation<Data?, any Error>?
+    var producer: Producer?
+  }
+
+  private let state = Locked(State())
+
+  /// Connects the producer; until then resume and abort requests are dropped.
+  func connect(_ producer: Producer) {
+    state.withLock { $0.producer = producer }
+  }
+
+  // MARK: - Producer side
+
+  /// Offers a chunk; `false` means the buffer is full: the producer must pause and offer
+  /// the same bytes again once resumed.
+  func offer(_ chunk: Data) -> Bool {
+    enum Outcome {
+      case handOff(CheckedContinuation<Data?, any Error>)
+      case buffered
+      case full
+    }
+    let outcome: Outcome = state.withLock { s in
+      if s.end != nil { return .buffered }  // over already: nothing reads it
+      if let waiter = s.waiter {
+        s.waiter = nil
+        return .handOff(waiter)
+      }
+      if s.buffered >= Self.highWater {
+        s.paused = true
+        return .full
+      }
+      s.chunks.append(chunk)
+      s.buffered += chunk.count
+      return .buffered
+    }
+    switch outcome {
+    case .handOff(let waiter):
+      waiter.resume(returning: chunk)
+      return true
+    case .buffered: return true
+    case .full: return false
+    }
+  }
+
+  /// Ends the body, with an error or without.
+  func finish(_ result: Result<Void, any Error> = .success(())) {
+    let waiter: CheckedContinuation<Data?, any Error>? = state.withLock { s in
+      guard s.end == nil else { return nil }
+      s.end = result
+      s.producer = nil
+      defer { s.waiter = nil }
+      return s.chunks.count > s.first ? nil : s.waiter
+    }
+    switch result {
+    case .success: waiter?.resume(returning: nil)
+    case .failure(let error): waiter?.resume(throwing: error)
+    }
+  }
+
+  // MARK: - Reader side
+
+  /// The next chunk, `nil` at the end; cancelling the calling task aborts the transfer.
+  func next() async throws -> Data? {
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
+        let (result, resume): (Result<Data?, any Error>?, Producer?) = state.withLock { s in
+          if s.first < s.chunks.count {
+            let chunk = s.chunks[s.first]
+            s.first += 1
+            s.buffered -= chunk.count
+            if s.first == s.chunks.count {
+              s.chunks.removeAll(keepingCapacity: true)
+              s.first = 0
+            }
+            return (.success(chunk), takeResume(&s))
+          }
+          if let end = s.end {
+            return (end.map { nil }, nil)
+          }
+          s.waiter = continuation
+          return (nil, takeResume(&s))
+        }
+        resume?.resume()
+        if let result { continuation.resume(with: result) }
+      }
+    } onCancel: {
+      abort(FirestoreError(.cancelled, "the request was cancelled"))
+    }
+  }
+
+  /// The producer to resume, when it is paused and the buffer is down to ``lowWater``.
+  private func takeResume(_ s: inout State) -> Producer? {
+    guard s.paused, s.buffered <= Self.lowWater else { return nil }
+    s.paused = false
+    return s.producer
+  }
+
+  /// Ends the body with `error` and has the producer abort the transfer.
+  func abort(_ error: FirestoreError) {
+    let producer = state.withLock { s -> Producer? in
+      guard s.end == nil else { return nil }
+      return s.producer
+    }
+    finish(.failure(error))
+    producer?.abort(error)
+  }
+
+  /// Lifts the producer's deadline.
+  func clearDeadline() {
+    state.withLock { $0.producer }?.clearDeadline()
+  }
+
+  /// A reader's hold on the channel: when the last one goes, a body not read to its end is
+  /// aborted, so that its transfer does not stay paused forever.
+  final class Reader: Sendable {
+    let channel: BodyChannel
+
+    init(_ channel: BodyChannel) { self.channel = channel }
+
+    deinit {
+      channel.abort(FirestoreError(.cancelled, "the response body was dropped before its end"))
+    }
+  }
+}

@@ -1,0 +1,171 @@
+#if canImport(CCurl)
+  import CCurl
+  import FirestoreWire
+  import Foundation
+
+  /// One thread that drives every transfer of a ``CurlTransport`` through a libcurl multi
+  /// handle: it takes commands from other threads (add, abort, resume, lift a deadline),
+  /// lets libcurl do the I/O, hands back what finished, and sleeps in `curl_multi_poll`
+  /// until a socket, a libcurl timer, a deadline or `curl_multi_wakeup` needs it.
+  ///
+  /// Only this thread touches the multi handle and the easy handles in it; other threads
+  /// talk to it through ``post(_:)``.
+  final class CurlEventLoop: @unchecked Sendable {
+    enum Command {
+      case add(CurlExchange)
+      case abort(CurlExchange, FirestoreError)
+      case resume(CurlExchange)
+      case clearDeadline(CurlExchange)
+      case shutDown
+    }
+
+    /// The longest sleep with nothing to do; commands wake the loop at once anyway.
+    private static let idleWait: Int32 = 60_000
+
+    /// libcurl's process-wide set-up, done once before the first handle.
+    private static let globalInit: Void = {
+      curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    }()
+
+    private let multi: UnsafeMutableRawPointer
+    private let inbox = Locked<(commands: [Command], started: Bool, stopped: Bool)>(([], false, false))
+    let statistics = Locked(CurlTransport.Statistics())
+
+    /// The transfers in the multi handle, by easy handle. Loop thread only.
+    private var running: [UnsafeMutableRawPointer: CurlExchange] = [:]
+
+    init() {
+      _ = Self.globalInit
+      multi = curl_multi_init()
+      // Wait for a stream on an existing HTTP/2 connection rather than open another.
+      _ = swiftfirestore_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
+    }
+
+    /// Queues a command for the loop thread and wakes it (starting it on first use).
+    func post(_ command: Command) {
+      let (start, stopped) = inbox.withLock { inbox -> (Bool, Bool) in
+        if inbox.stopped { return (false, true) }
+        inbox.commands.append(command)
+        defer { inbox.started = true }
+        return (!inbox.started, false)
+      }
+      if stopped {
+        if case .add(let exchange) = command { exchange.finish(with: FirestoreError(.cancelled, "the transport was shut down")) }
+        return
+      }
+      if start {
+        let thread = Thread { [self] in run() }
+        thread.name = "swift-firestore curl"
+        thread.start()
+      } else {
+        curl_multi_wakeup(multi)
+      }
+    }
+
+    /// Ends the loop: running transfers fail with `cancelled`, the handles are freed.
+    func shutDown() {
+      let started = inbox.withLock { inbox -> Bool in
+        inbox.stopped = true
+        inbox.commands.append(.shutDown)
+        return inbox.started
+      }
+      if started {
+        curl_multi_wakeup(multi)
+      } else {
+        curl_multi_cleanup(multi)
+      }
+    }
+
+    // MARK: - Loop thread
+
+    private func run() {
+      while true {
+        let commands = inbox.withLock { inbox -> [Command] in
+          defer { inbox.commands.removeAll(keepingCapacity: true) }
+          return inbox.commands
+        }
+        for command in commands {
+          switch command {
+          case .add(let exchange): add(exchange)
+          case .abort(let exchange, let error): remove(exchange, error)
+          case .resume(let exchange):
+            if running[exchange.easy] != nil { curl_easy_pause(exchange.easy, swiftfirestore_CURLPAUSE_CONT) }
+          case .clearDeadline(let exchange): exchange.deadline = nil
+          case .shutDown:
+            for exchange in Array(running.values) { remove(exchange, FirestoreError(.cancelled, "the transport was shut down")) }
+            curl_multi_cleanup(multi)
+            return
+          }
+        }
+        var active: Int32 = 0
+        curl_multi_perform(multi, &active)
+        collectFinished()
+        let wait = expireDeadlines()
+        curl_multi_poll(multi, nil, 0, wait, nil)
+      }
+    }
+
+    private func add(_ exchange: CurlExchange) {
+      guard exchange.isStartable else { return }
+      running[exchange.easy] = exchange
+      let code = curl_multi_add_handle(multi, exchange.easy)
+      if code != CURLM_OK {
+        running[exchange.easy] = nil
+        exchange.finish(
+          with: FirestoreError(.internal, "libcurl could not start the request: \(String(cString: curl_multi_strerror(code)))"))
+      }
+    }
+
+    /// Takes a transfer out before its end and fails it with `error`.
+    private func remove(_ exchange: CurlExchange, _ error: FirestoreError) {
+      if running.removeValue(forKey: exchange.easy) != nil {
+        curl_multi_remove_handle(multi, exchange.easy)
+        record(exchange)
+      }
+      exchange.finish(with: error)
+    }
+
+    /// Hands every transfer libcurl finished to its exchange.
+    private func collectFinished() {
+      var left: Int32 = 0
+      while let message = curl_multi_info_read(multi, &left) {
+        guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+          let exchange = running.removeValue(forKey: easy)
+        else { continue }
+        let result = message.pointee.data.result
+        curl_multi_remove_handle(multi, easy)
+        record(exchange)
+        exchange.complete(result)
+      }
+    }
+
+    private func record(_ exchange: CurlExchange) {
+      let counts = exchange.transferCounts()
+      statistics.withLock { s in
+        s.requests += 1
+        s.connectionsOpened += counts.connections
+        s.bytesReceived += counts.received
+        s.bytesSent += counts.sent
+        if counts.http2 { s.http2Requests += 1 }
+      }
+    }
+
+    /// Fails the transfers whose deadline passed; returns how long the loop may sleep
+    /// before the next one does.
+    private func expireDeadlines() -> Int32 {
+      var wait = Self.idleWait
+      let now = ContinuousClock.now
+      for exchange in Array(running.values) {
+        guard let deadline = exchange.deadline else { continue }
+        if deadline <= now {
+          remove(exchange, exchange.deadlineError())
+        } else {
+          let (seconds, attoseconds) = (deadline - now).components
+          let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1
+          wait = min(wait, Int32(clamping: milliseconds))
+        }
+      }
+      return wait
+    }
+  }
+#endif

@@ -1,0 +1,339 @@
+#if canImport(CCurl)
+  import CCurl
+  import FirestoreWire
+  import Foundation
+
+  /// One request and its response on a ``CurlTransport``: the easy handle with its options
+  /// and callbacks, the request body it uploads, the response head it assembles and the
+  /// ``BodyChannel`` it feeds.
+  ///
+  /// It is made on the caller's thread; once added to the loop, its callbacks and the
+  /// fields marked "loop thread" are touched by the loop thread only. What both sides touch
+  /// is under ``shared``.
+  final class CurlExchange: @unchecked Sendable {
+    let easy: UnsafeMutableRawPointer
+    /// Held until the exchange is over, so that the transport's loop outlives it.
+    private let transport: CurlTransport
+    private let loop: CurlEventLoop
+    private let method: String
+    private let isIdempotent: Bool
+    /// The host and `host:port`, for messages.
+    private let host: String
+    private let endpoint: String
+    /// The URL path without the query, for messages.
+    private let path: String
+    private let uploadBody: Data?
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    private let channel = BodyChannel()
+
+    // Loop thread.
+    private var uploadOffset = 0
+    private var head = ResponseHeadReader()
+    private var headDelivered = false
+    /// The transfer's deadline; `nil` once lifted.
+    var deadline: ContinuousClock.Instant?
+
+    private struct Shared {
+      var headContinuation: CheckedContinuation<HTTPResponse, any Error>?
+      var aborted: FirestoreError?
+      var added = false
+      var finished = false
+    }
+    private let shared = Locked(Shared())
+
+    /// Prepares the easy handle for `request`.
+    /// - Throws: `invalidArgument` for a URL that is not `http`/`https` or has no host, or
+    ///   a header that would break the request (a line break, a bad name).
+    init(request: HTTPRequest, transport: CurlTransport) throws {
+      self.transport = transport
+      loop = transport.loop
+      method = request.method
+      isIdempotent = request.isIdempotent
+      deadline = request.deadline
+      let url = request.url
+      let scheme = url.scheme?.lowercased()
+      guard scheme == "http" || scheme == "https" else {
+        throw FirestoreError(.invalidArgument, "cannot send to \(url.absoluteString): only http and https are supported")
+      }
+      guard let host = url.host, !host.isEmpty else {
+        throw FirestoreError(.invalidArgument, "the URL \(url.absoluteString) has no host")
+      }
+      self.host = host
+      endpoint = "\(host):\(url.port ?? (scheme == "https" ? 443 : 80))"
+      path = url.path
+      guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+        throw FirestoreError(.invalidArgument, "cannot send \(method) \(path): invalid request method")
+      }
+      uploadBody = request.body
+      guard let easy = curl_easy_init() else {
+        throw FirestoreError(.resourceExhausted, "libcurl could not create a request handle")
+      }
+      self.easy = easy
+      errorBuffer.initialize(to: 0)
+      // On a throw, deinit frees what was made.
+      try configure(request, transport: transport, cleartext: scheme == "http")
+    }
+
+    deinit {
+      curl_easy_cleanup(easy)
+      curl_slist_free_all(headerList)
+      errorBuffer.deallocate()
+    }
+
+    private func configure(_ request: HTTPRequest, transport: CurlTransport, cleartext: Bool) throws {
+      let me = Unmanaged.passUnretained(self).toOpaque()
+      setLong(CURLOPT_NOSIGNAL, 1)
+      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_URL, request.url.absoluteString)
+      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_PRIVATE, me)
+      setLong(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+      setLong(CURLOPT_PIPEWAIT, 1)
+      // Every encoding this libcurl decodes; the body arrives decoded.
+      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_ACCEPT_ENCODING, "")
+      setLong(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+      setLong(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(transport.connectTimeout))
+      setLong(CURLOPT_TCP_NODELAY, 1)
+      if let trusted = transport.trustedCertificates {
+        _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_CAINFO, trusted)
+      }
+      if let proxy = transport.proxy {
+        _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_PROXY, proxy)
+      }
+      _ = swiftfirestore_curl_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, curlWrite)
+      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, me)
+      _ = swiftfirestore_curl_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, curlHeader)
+      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, me)
+
+      switch method.uppercased() {
+      case "GET" where request.body == nil: setLong(CURLOPT_HTTPGET, 1)
+      case "HEAD": setLong(CURLOPT_NOBODY, 1)
+      case "POST": break
+      default: _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_CUSTOMREQUEST, method)
+      }
+      if let body = request.body {
+        setLong(CURLOPT_POST, 1)
+        _ = swiftfirestore_curl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+        _ = swiftfirestore_curl_setopt_read_function(easy, curlRead)
+        _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_READDATA, me)
+        _ = swiftfirestore_curl_setopt_seek_function(easy, curlSeek)
+        _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_SEEKDATA, me)
+      } else if ["POST", "PUT", "PATCH"].contains(method.uppercased()) {
+        setLong(CURLOPT_POST, 1)
+        _ = swiftfirestore_curl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0)
+        _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, "")
+      }
+
+      // No `Expect: 100-continue` round trip before a body.
+      var lines = ["Expect:"]
+      for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+        let lower = name.lowercased()
+        if lower == "host" || lower == "content-length" || lower == "transfer-encoding" || lower == "expect" { continue }
+        guard !name.isEmpty, !name.utf8.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 >= 0x7F }),
+          !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
+        else {
+          throw FirestoreError(.invalidArgument, "header \"\(name.prefix(40))\" has a name or value that would break the request")
+        }
+        if lower == "connection" {
+          // Only `close` passes: the caller wants a connection of its own, used once.
+          // (HTTP/2 has no such header; libcurl leaves it out there.)
+          guard value.lowercased() == "close" else { continue }
+          if cleartext {
+            setLong(CURLOPT_FRESH_CONNECT, 1)
+            setLong(CURLOPT_FORBID_REUSE, 1)
+          }
+          lines.append("Connection: close")
+          continue
+        }
+        lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
+      }
+      for line in lines { headerList = curl_slist_append(headerList, line) }
+      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList)
+    }
+
+    private func setLong(_ option: CURLoption, _ value: Int) {
+      _ = swiftfirestore_curl_setopt_long(easy, option, value)
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+      let (seconds, attoseconds) = duration.components
+      return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+
+    // MARK: - Caller side
+
+    /// Installs the caller's continuation and hands the exchange to the loop.
+    func start(_ continuation: CheckedContinuation<HTTPResponse, any Error>) {
+      let aborted: FirestoreError? = shared.withLock { s in
+        if let aborted = s.aborted { return aborted }
+        s.headContinuation = continuation
+        return nil
+      }
+      if let aborted {
+        continuation.resume(throwing: aborted)
+        return
+      }
+      let channel = self.channel
+      channel.connect(
+        BodyChannel.Producer(
+          resume: { [loop, self] in loop.post(.resume(self)) },
+          abort: { [loop, self] error in loop.post(.abort(self, error)) },
+          clearDeadline: { [loop, self] in loop.post(.clearDeadline(self)) }))
+      loop.post(.add(self))
+    }
+
+    /// Aborts the exchange (the caller's task was cancelled, or the reader went away).
+    func abort(_ error: FirestoreError) {
+      let added = shared.withLock { s -> Bool in
+        if s.aborted == nil { s.aborted = error }
+        return s.added
+      }
+      if added {
+        loop.post(.abort(self, error))
+      } else {
+        finish(with: error)
+      }
+    }
+
+    // MARK: - Loop thread
+
+    /// Whether the loop may add the exchange: it was not aborted before it got there.
+    var isStartable: Bool {
+      shared.withLock { s in
+        guard s.aborted == nil, !s.finished else { return false }
+        s.added = true
+        return true
+      }
+    }
+
+    /// Fails the exchange: the caller waiting for the head gets `error`, or the body
+    /// reader does. Called once the transfer is out of the loop (or never entered it).
+    func finish(with error: FirestoreError) {
+      let continuation = shared.withLock { s -> CheckedContinuation<HTTPResponse, any Error>? in
+        s.finished = true
+        defer { s.headContinuation = nil }
+        return s.headContinuation
+      }
+      continuation?.resume(throwing: error)
+      // Also when nobody got the body: ending it drops the producer's hold on this exchange.
+      channel.finish(.failure(error))
+    }
+
+    /// The transfer ended with `code`.
+    func complete(_ code: CURLcode) {
+      guard code == CURLE_OK else {
+        finish(with: failure(code))
+        return
+      }
+      deliverHead()
+      guard headDelivered else {
+        finish(with: failure(CURLE_GOT_NOTHING))
+        return
+      }
+      shared.withLock { $0.finished = true }
+      channel.finish()
+    }
+
+    /// The error for a deadline that passed.
+    func deadlineError() -> FirestoreError {
+      FirestoreError(.deadlineExceeded, "\(method) \(path) did not finish by its deadline", requestMethod: method, requestPath: path)
+    }
+
+    /// What this transfer moved, for the transport's statistics.
+    func transferCounts() -> (connections: Int, received: Int, sent: Int, http2: Bool) {
+      var connections = 0
+      var received: curl_off_t = 0
+      var version = 0
+      _ = swiftfirestore_curl_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connections)
+      _ = swiftfirestore_curl_getinfo_offset(easy, CURLINFO_SIZE_DOWNLOAD_T, &received)
+      _ = swiftfirestore_curl_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+      return (connections, Int(received), uploadOffset, version == CURL_HTTP_VERSION_2_0)
+    }
+
+    /// One header line (or the status line, or the blank line that ends the head).
+    fileprivate func headerLine(_ bytes: UnsafeRawBufferPointer) {
+      if head.append(bytes) { deliverHead() }
+    }
+
+    /// Body bytes; `false` when the reader is behind and the transfer must pause.
+    fileprivate func bodyBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+      deliverHead()
+      return channel.offer(Data(bytes))
+    }
+
+    /// Copies the next piece of the request body into `buffer`.
+    fileprivate func uploadBytes(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+      guard let body = uploadBody else { return 0 }
+      let count = min(buffer.count, body.count - uploadOffset)
+      guard count > 0 else { return 0 }
+      body.withUnsafeBytes { source in
+        buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[uploadOffset..<uploadOffset + count]))
+      }
+      uploadOffset += count
+      return count
+    }
+
+    /// libcurl wants to send the body again from `offset` (a reused connection died before
+    /// the reply). A request that is not idempotent and whose body went out whole may have
+    /// been applied: it is not sent twice.
+    fileprivate func rewind(to offset: Int) -> Bool {
+      if !isIdempotent, let body = uploadBody, uploadOffset == body.count { return false }
+      uploadOffset = offset
+      return true
+    }
+
+    /// Hands the response head to the caller, once, when it is complete.
+    private func deliverHead() {
+      guard !headDelivered, let status = head.completedStatus else { return }
+      headDelivered = true
+      let continuation = shared.withLock { s -> CheckedContinuation<HTTPResponse, any Error>? in
+        defer { s.headContinuation = nil }
+        return s.headContinuation
+      }
+      continuation?.resume(returning: HTTPResponse(status: status, headers: head.headers, body: HTTPBody(channel: channel)))
+    }
+
+    /// The ``FirestoreError`` for a transfer that ended with `code`.
+    private func failure(_ code: CURLcode) -> FirestoreError {
+      let detail = errorBuffer.pointee == 0 ? String(cString: curl_easy_strerror(code)) : String(cString: errorBuffer)
+      var bodyComplete = uploadBody.map { uploadOffset == $0.count } ?? true
+      var requestSize = 0
+      _ = swiftfirestore_curl_getinfo_long(easy, CURLINFO_REQUEST_SIZE, &requestSize)
+      if requestSize == 0 { bodyComplete = false }
+      let failure = CurlFailure(
+        code: code, detail: detail, host: host, endpoint: endpoint, headStarted: head.started, headComplete: head.completedStatus != nil,
+        requestWentOut: bodyComplete)
+      var error = FirestoreError(failure.code, failure.message, requestMethod: method, requestPath: path)
+      error.requestNotSent = failure.requestNotSent
+      return error
+    }
+  }
+
+  // The C callbacks: `userdata` is the exchange, kept alive by the loop while it runs.
+
+  private let curlWrite: curl_write_callback = { pointer, size, count, userdata in
+    guard let userdata else { return 0 }
+    let exchange = Unmanaged<CurlExchange>.fromOpaque(userdata).takeUnretainedValue()
+    let bytes = UnsafeRawBufferPointer(start: pointer, count: size * count)
+    return exchange.bodyBytes(bytes) ? size * count : swiftfirestore_CURL_WRITEFUNC_PAUSE
+  }
+
+  private let curlHeader: curl_write_callback = { pointer, size, count, userdata in
+    guard let userdata else { return 0 }
+    Unmanaged<CurlExchange>.fromOpaque(userdata).takeUnretainedValue().headerLine(
+      UnsafeRawBufferPointer(start: pointer, count: size * count))
+    return size * count
+  }
+
+  private let curlRead: curl_read_callback = { pointer, size, count, userdata in
+    guard let userdata, let pointer else { return swiftfirestore_CURL_READFUNC_ABORT }
+    let exchange = Unmanaged<CurlExchange>.fromOpaque(userdata).takeUnretainedValue()
+    return exchange.uploadBytes(into: UnsafeMutableRawBufferPointer(start: pointer, count: size * count))
+  }
+
+  private let curlSeek: curl_seek_callback = { userdata, offset, origin in
+    guard let userdata, origin == SEEK_SET else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
+    let exchange = Unmanaged<CurlExchange>.fromOpaque(userdata).takeUnretainedValue()
+    return exchange.rewind(to: Int(offset)) ? Int32(CURL_SEEKFUNC_OK) : Int32(CURL_SEEKFUNC_FAIL)
+  }
+#endif

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Assembles a response head from the lines libcurl hands over one by one: the status line
+/// (`HTTP/1.1 200 OK`, `HTTP/2 200`), the header lines, and the blank line that ends it.
+/// Interim `1xx` heads are skipped.
+struct ResponseHeadReader: Sendable {
+  /// Header fields, names lower-cased; a repeated name's values joined with `, `.
+  private(set) var headers: [String: String] = [:]
+  private var status: Int?
+  /// The status, once the final head is complete.
+  private(set) var completedStatus: Int?
+  /// Whether any line of a head arrived.
+  private(set) var started = false
+
+  /// Takes one line, with its line ending; `true` when it completed the final head.
+  mutating func append(_ line: UnsafeRawBufferPointer) -> Bool {
+    guard completedStatus == nil else { return false }
+    var bytes = line[...]
+    while let last = bytes.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: "\n") { bytes = bytes.dropLast() }
+    if bytes.isEmpty {
+      guard let status else { return false }
+      if (100..<200).contains(status) {
+        // An interim response (`100 Continue`): the real one follows.
+        self.status = nil
+        headers = [:]
+        return false
+      }
+      completedStatus = status
+      return true
+    }
+    started = true
+    if bytes.starts(with: "HTTP/".utf8) {
+      // `HTTP/1.1 200 OK` or `HTTP/2 200`: the code is the second word.
+      let words = bytes.split(separator: UInt8(ascii: " "), maxSplits: 2)
+      status = words.count >= 2 ? Int(String(decoding: words[1], as: UTF8.self)) : nil
+      headers = [:]
+      return false
+    }
+    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return false }
+    let name = String(decoding: bytes[..<colon], as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
+    let value = String(decoding: bytes[bytes.index(after: colon)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+    if let existing = headers[name] {
+      headers[name] = existing + ", " + value
+    } else {
+      headers[name] = value
+    }
+    return false
+  }
+}

@@ -1,0 +1,91 @@
+import FirestoreWire
+import Foundation
+
+/// The body of an ``HTTPResponse``, chunk by chunk, as it arrives.
+///
+/// A body from ``CurlTransport`` holds a bounded buffer: when the reader falls behind, the
+/// transfer pauses until the reader catches up, so a large response costs a few megabytes
+/// however slowly it is consumed. Dropping the body (or the response) before its end, or
+/// cancelling the task that reads it, aborts the transfer.
+///
+/// Test doubles and other transports make one from complete data or from a stream.
+public struct HTTPBody: AsyncSequence, Sendable {
+  public typealias Element = Data
+
+  private enum Source: Sendable {
+    case stream(AsyncThrowingStream<Data, any Error>)
+    case channel(BodyChannel.Reader)
+  }
+
+  private let source: Source
+  /// Called with each chunk as the reader takes it.
+  private let observer: (@Sendable (Data) -> Void)?
+
+  private init(source: Source, observer: (@Sendable (Data) -> Void)?) {
+    self.source = source
+    self.observer = observer
+  }
+
+  /// A body that yields what `stream` yields.
+  public init(_ stream: AsyncThrowingStream<Data, any Error>) {
+    self.init(source: .stream(stream), observer: nil)
+  }
+
+  /// A body that is already complete.
+  public init(_ data: Data) {
+    self.init(
+      AsyncThrowingStream { continuation in
+        if !data.isEmpty { continuation.yield(data) }
+        continuation.finish()
+      })
+  }
+
+  /// A body fed by a transport through `channel`.
+  init(channel: BodyChannel) {
+    self.init(source: .channel(BodyChannel.Reader(channel)), observer: nil)
+  }
+
+  /// The same body, with `observe` called on each chunk as the reader takes it (to count
+  /// bytes, say); no chunk is read ahead.
+  public func observingChunks(_ observe: @escaping @Sendable (Data) -> Void) -> HTTPBody {
+    let previous = observer
+    return HTTPBody(
+      source: source,
+      observer: { chunk in
+        previous?(chunk)
+        observe(chunk)
+      })
+  }
+
+  /// Lifts the transport's deadline for the rest of the body (a stream that may run long
+  /// once its first element arrived); a body that has no deadline ignores it.
+  func clearDeadline() {
+    if case .channel(let reader) = source { reader.channel.clearDeadline() }
+  }
+
+  public func makeAsyncIterator() -> AsyncIterator {
+    switch source {
+    case .stream(let stream): return AsyncIterator(stream: stream.makeAsyncIterator(), reader: nil, observer: observer)
+    case .channel(let reader): return AsyncIterator(stream: nil, reader: reader, observer: observer)
+    }
+  }
+
+  /// Reads the body's chunks.
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    var stream: AsyncThrowingStream<Data, any Error>.AsyncIterator?
+    let reader: BodyChannel.Reader?
+    let observer: (@Sendable (Data) -> Void)?
+
+    /// The next chunk, or `nil` at the end of the body.
+    public mutating func next() async throws -> Data? {
+      let chunk: Data?
+      if let reader {
+        chunk = try await reader.channel.next()
+      } else {
+        chunk = try await stream?.next()
+      }
+      if let chunk, let observer { observer(chunk) }
+      return chunk
+    }
+  }
+}
