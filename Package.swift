@@ -38,9 +38,15 @@ let package = Package(
       name: "firestore-bench", dependencies: ["BenchmarkSupport", "FirestoreMock", "FirestoreClient", "FirestoreRepositories"],
       path: "Benchmarks/FirestoreBench"),
     .executableTarget(name: "firestore-soak", dependencies: ["BenchmarkSupport", "FirestoreClient"], path: "Soak/FirestoreSoak"),
+    // Code written against Firebase's Apple SDK (the seeds' and a program using its API), built
+    // unchanged but for the imports and the making of the instance, in Swift 5 language mode as
+    // the apps it comes from; the conformance suite runs it against both backends.
+    .executableTarget(
+      name: "apple-port", dependencies: ["FirestoreClient"], path: "Examples/ApplePort", swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreWire"]),
     .testTarget(name: "FirestoreClientTests", dependencies: ["FirestoreClient", "FirestoreMock", "COpenSSL"]),
-    .testTarget(name: "FirestoreConformanceTests", dependencies: ["FirestoreClient", "FirestoreRepositories", "FirestoreMock"]),
+    // Depends on apple-port so that it is built first: the suite runs it as a child process.
+    .testTarget(name: "FirestoreConformanceTests", dependencies: ["FirestoreClient", "FirestoreRepositories", "FirestoreMock", "apple-port"]),
     .testTarget(name: "FirestoreMockTests", dependencies: ["FirestoreMock"]),
     // Runs the built `firestore` executable as a user would; depends on it so it is built first.
     .testTarget(name: "FirestoreCLITests", dependencies: ["FirestoreCLI", "FirestoreMock", "FirestoreWire"]),

@@ -231,7 +231,7 @@ struct CodableTests {
   }
 
   @Test func writesNullForNilWhenAsked() throws {
-    var encoder = Firestore.Encoder()
+    let encoder = Firestore.Encoder()
     encoder.encodesNilAsNull = true
     let profile = Profile(name: "Ada", age: nil, nickname: "A", address: nil, aliases: [])
     let data = try encoder.encode(profile)
@@ -267,7 +267,7 @@ struct CodableTests {
   @Test func documentIDIsNotWritten() throws {
     let data = try Firestore.Encoder().encode(Named(id: "ignored", name: "x"))
     #expect(Set(data.keys) == ["name"])
-    var encoder = Firestore.Encoder()
+    let encoder = Firestore.Encoder()
     encoder.encodesNilAsNull = true
     #expect(Set(try encoder.encode(Linked(ref: nil, name: "x")).keys) == ["name"])
   }

@@ -115,7 +115,7 @@ struct LocalCacheSharingTests {
     }
     func updateTime(at path: String) -> Timestamp? { nil }
     func documents(parent: String, collectionID: String, allDescendants: Bool) -> [Document] { [] }
-    func apply(_ changes: [(path: String, document: Document?)]) {}
+    func apply(_ changes: [(path: String, document: Document?)], isPinned: (String) -> Bool) {}
     func namedQuery(_ name: String) -> NamedQuery? { nil }
     func bundleCreateTime(_ id: String) -> Timestamp? { nil }
     func saveBundle(_ metadata: BundleMetadata, queries: [NamedQuery]) {}
@@ -131,7 +131,7 @@ struct LocalCacheSharingTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     var state = LocalStoreState(
       settings: .persistent(directory: directory, sizeBytes: Self.limit), filePath: file(in: directory), documentsRoot: Self.root,
-      log: { _ in })
+      owner: "test", log: { _ in })
     // The original file holds a marker (closing the last connection writes it into the file).
     let marker = "marker-\(UUID().uuidString)"
     try state.storage?.apply([("m/\(marker)", document("m/\(marker)", [:]))])

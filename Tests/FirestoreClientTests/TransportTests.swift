@@ -196,7 +196,9 @@ struct TransportTests {
       .init(method: "POST", path: Offline.root + ":commit", body: #"{"writes":[]}"#, response: .json(200, "{}"))
     ])
     let db = Offline.firestore(transport, retries: 1)
-    let error = try await #require(throws: FirestoreError.self) { try await db.document("c/d").setData(["a": 1]) }
+    // A `create`: a queued write that may not be sent twice fails with the transport's
+    // error (an idempotent one would wait in the queue and be sent again).
+    let error = try await #require(throws: FirestoreError.self) { try await db.document("c/d").create(["a": 1]) }
     #expect(error.message.contains("got:") && error.message.contains("want:") && error.message.contains("body"))
   }
 

@@ -247,10 +247,10 @@ enum BadInputCatalog {
       try await db.document("c/d").setData(["r": db.document("odd")])
     },
     BadInput("setData(from:) of a bare number", mentions: "can only encode a struct, class or dictionary as a document, got Int") { db, _ in
-      try await db.document("c/d").setData(from: 5)
+      try db.document("c/d").setData(from: 5)
     },
     BadInput("setData(from:) with an unsigned integer overflow", mentions: "\"reading\" has integer 18446744073709551615") { db, _ in
-      try await db.document("c/d").setData(from: Meter(reading: .max))
+      try db.document("c/d").setData(from: Meter(reading: .max))
     },
     BadInput("a filter value of an unsupported type", mentions: "has unsupported type Opaque") { db, _ in
       _ = try await db.collection("c").whereField("a", isEqualTo: Opaque()).getDocuments()

@@ -79,13 +79,13 @@ struct CacheFaultTests {
     let favorites = db.collection("users/u1/favorites")
     let collector = SnapshotCollector(favorites.snapshots(includeMetadataChanges: true))
     #expect(try await collector.next().isEmpty)
-    server.faults.add(FaultRule(route: "commit", fault: .latency(milliseconds: 1500), remaining: 1))
+    server.faults.add(FaultRule(route: "commit", fault: .latency(milliseconds: 3000), remaining: 1))
     let done = Locked(false)
     let write = Task {
       try await favorites.document("meal1").setData(["starredAt": FieldValue.serverTimestamp()])
       done.withLock { $0 = true }
     }
-    let pending = try await collector.next(timeout: .seconds(1))
+    let pending = try await collector.next(timeout: .seconds(2))
     #expect(done.withLock { $0 } == false, "the pending snapshot must come before the commit answers")
     #expect(pending.documents.map(\.documentID) == ["meal1"])
     #expect(pending.metadata == SnapshotMetadata(isFromCache: false, hasPendingWrites: true))

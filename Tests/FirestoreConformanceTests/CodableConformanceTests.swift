@@ -36,7 +36,9 @@ struct CodableConformanceTests {
       address: Address(city: "Paris", zip: nil), publishedAt: Date(timeIntervalSince1970: 1_700_000_000.123456),
       thumbnail: Data([1, 2, 3]), location: GeoPoint(latitude: 1, longitude: 2), author: backend.db.document("users/ada"),
       subtitle: nil)
-    let result = try await ref.setData(from: article)
+    // As in the Apple SDK, setData(from:) queues the write; waitForPendingWrites() waits for the server.
+    try ref.setData(from: article)
+    try await ref.firestore.waitForPendingWrites()
     let raw = try await ref.getDocument()
     #expect(raw.get("subtitle") == nil)  // nil is omitted, not written as null
     #expect(raw.get("id") == nil)  // @DocumentID is not stored
@@ -49,9 +51,8 @@ struct CodableConformanceTests {
     #expect(decoded.address == article.address && decoded.author == article.author && decoded.thumbnail == article.thumbnail)
     #expect(abs(decoded.publishedAt.timeIntervalSince(article.publishedAt)) < 0.000_001)
     let created = try #require(decoded.createdAt)
-    // The server's timestamp, near the commit (a cold emulator can take seconds between
-    // the two).
-    #expect(abs(created.seconds - result.commitTime.seconds) <= 10)
+    // The server's timestamp, near the write (a cold emulator can take seconds between the two).
+    #expect(abs(created.seconds - raw.updateTime!.seconds) <= 10)
   }
 
   @Test("addDocument(from:) and query results decode; errors name the field and the type found", arguments: Backend.all)
@@ -61,7 +62,8 @@ struct CodableConformanceTests {
       var count: Int
     }
     let collection = backend.collection()
-    let ref = try await collection.addDocument(from: Item(name: "pen", count: 3))
+    let ref = try collection.addDocument(from: Item(name: "pen", count: 3))
+    try await collection.firestore.waitForPendingWrites()
     let items = try await collection.getDocuments().documents.map { try $0.data(as: Item.self) }
     #expect(items.map(\.name) == ["pen"])
     try await ref.updateData(["count": "many"])

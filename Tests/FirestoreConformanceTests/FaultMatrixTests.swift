@@ -19,8 +19,10 @@ import Testing
 ///   short or is not Firestore's JSON) is retried, as Google's own clients retry reads on
 ///   `UNAVAILABLE`, `INTERNAL` and `DEADLINE_EXCEEDED`, and the second retry gets through.
 /// - A commit with a transform (`increment`) is not idempotent: it is never sent again after
-///   the request went out, whatever came back (Google's clients do not retry `Commit`
-///   either). The caller gets the error; the state shows whether it applied.
+///   the request went out when the answer leaves its outcome open (Google's clients do not
+///   retry `Commit` either). The caller gets the error; the state shows whether it applied.
+///   A 429 says the request was refused unapplied: the write queue sends it again after a
+///   backoff, as the Firebase SDKs' write stream does.
 /// - A transaction whose commit failed that way is not run again either: if the commit did
 ///   apply, a re-run would read the new value and increment it once more.
 /// - 401 refreshes the token and resends once (nothing was applied), then fails
@@ -91,7 +93,7 @@ struct FaultMatrixTests {
     // commit: updateData(["n": FieldValue.increment(1)]); never sent twice once it went out
     Cell(.commit, .delayPastDeadline, .fails(.deadlineExceeded, requests: 1), applied: .once),
     Cell(.commit, .unavailable503, .fails(.unavailable, requests: 1), applied: .never),
-    Cell(.commit, .resourceExhausted429, .fails(.resourceExhausted, requests: 1), applied: .never),
+    Cell(.commit, .resourceExhausted429, .succeedsAfterRetry(requests: 3), applied: .once),
     Cell(.commit, .internal500, .fails(.internal, requests: 1), applied: .never),
     Cell(.commit, .badGateway502, .fails(.unavailable, requests: 1), applied: .never),
     Cell(.commit, .resetBeforeResponse, .fails(.unavailable, requests: 1), applied: .once),
@@ -274,7 +276,7 @@ struct FaultMatrixTests {
       for try await document in db.collection("m").stream() { ids.append(document.documentID) }
       return ids.joined(separator: ",")
     case .aggregation:
-      return "count=\(try await db.collection("m").count.getAggregation().count ?? -1)"
+      return "count=\(try await db.collection("m").count.getAggregation().count)"
     case .commit:
       try await db.document("counters/c").updateData(["n": FieldValue.increment(Int64(1))])
       return "committed"

@@ -70,7 +70,7 @@ struct QueryConformanceTests {
   @Test("nil and NaN become IS_NULL / IS_NAN and their NOT forms", arguments: Backend.all)
   func nullAndNaN(_ backend: Backend) async throws {
     let c = try await seedCities(backend)
-    #expect(try await ids(c.whereField("score", isEqualTo: nil as Int?)) == ["c3"])
+    #expect(try await ids(c.whereField("score", isEqualTo: nil as Int? as Any)) == ["c3"])
     #expect(try await ids(c.whereField("score", isEqualTo: NSNull())) == ["c3"])
     #expect(try await ids(c.whereField("score", isEqualTo: Double.nan)) == ["c1"])
     #expect(try await ids(c.whereField("score", isNotEqualTo: NSNull())) == ["c1", "c2", "c4"])

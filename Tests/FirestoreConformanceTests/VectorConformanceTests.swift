@@ -48,7 +48,9 @@ struct VectorConformanceTests {
         == .map(["__type__": .string("__vector__"), "value": .array([.double(0.25), .double(-1.5), .double(3e-300)])]))
 
     let bean = Bean(name: "Kahawa", embedding: VectorValue([1, 2]), extra: nil)
-    try await c.document("b").setData(from: bean)
+    // As in the Apple SDK, setData(from:) queues the write; waitForPendingWrites() waits for the server.
+    try c.document("b").setData(from: bean)
+    try await c.firestore.waitForPendingWrites()
     #expect(try await c.document("b").getDocument().fields?["embedding"] == .vector([1, 2]))
     #expect(try await c.document("b").getDocument(as: Bean.self) == bean)
     // A query result and an equality filter on a vector see the same value.

@@ -29,14 +29,7 @@ enum CountCommand {
     let snapshot = try await query.aggregate(fields.map(\.1)).getAggregation()
     var members: [(String, JSONValue)] = []
     for (label, field) in fields where !members.contains(where: { $0.0 == label }) {
-      let value: Value
-      switch snapshot.get(field) {
-      case let n as Int: value = .integer(Int64(n))
-      case let n as Int64: value = .integer(n)
-      case let d as Double: value = .double(d)
-      default: value = .null
-      }
-      members.append((label, context.encoder.value(value)))
+      members.append((label, context.encoder.value(snapshot.value(for: field) ?? .null)))
     }
     context.emit(.object(members))
   }

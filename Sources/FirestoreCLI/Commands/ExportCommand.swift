@@ -37,7 +37,7 @@ enum ExportCommand {
       verb: "exported", enabled: StandardStreams.standardErrorIsTerminal && (file != nil || !StandardStreams.standardOutputIsTerminal))
     let recursive = context.arguments.has("--recursive")
     if progress.isEnabled && !recursive {
-      progress.setTotal(try? await context.db.collection(path).count.getAggregation().count)
+      progress.setTotal((try? await context.db.collection(path).count.getAggregation().count)?.intValue)
     }
     defer { progress.finish() }
     let collection = context.db.collection(path)

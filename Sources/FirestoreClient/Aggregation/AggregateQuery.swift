@@ -23,12 +23,28 @@ public struct AggregateQuery: Sendable {
     try await run(consistency: nil)
   }
 
+  /// Computes the aggregations from `source`, as the Apple SDK spells it (the server is
+  /// the only source; see ``AggregateSource``).
+  ///
+  /// ```swift
+  /// let count = try await db.collection("cities").count.getAggregation(source: .server).count
+  /// ```
+  ///
+  /// - Throws: as ``getAggregation()``; `unavailable` when the server cannot be reached or
+  ///   the network is disabled (``Firestore/disableNetwork()``).
+  public func getAggregation(source: AggregateSource) async throws -> AggregateQuerySnapshot {
+    switch source {
+    case .server: return try await run(consistency: nil)
+    }
+  }
+
   /// Computes the aggregations over the database as it was at `readTime`.
   public func getAggregation(readTime: Timestamp) async throws -> AggregateQuerySnapshot {
     try await run(consistency: .readTime(readTime))
   }
 
   func run(consistency: ReadConsistency?) async throws -> AggregateQuerySnapshot {
+    try query.firestore.checkServerReachable("the aggregation")
     let (call, unique) = try request(consistency: consistency, explain: nil)
     let elements = try await send(call)
     guard let snapshot = try snapshot(elements, unique) else {

@@ -1,4 +1,5 @@
 import FirestoreWire
+import Foundation
 
 /// Where a ``LocalStore`` keeps server documents: in memory or in an SQLite file.
 ///
@@ -20,8 +21,22 @@ protocol CacheStorage: AnyObject {
   /// for the root), or with `allDescendants` of every collection with that ID below it.
   func documents(parent: String, collectionID: String, allDescendants: Bool) throws(CacheStorageError) -> [Document]
   /// Stores (non-`nil`) or removes (`nil`) documents, all or none; then, when over
-  /// ``sizeLimit``, evicts the least recently used documents down to ``evictionTarget``.
-  func apply(_ changes: [(path: String, document: Document?)]) throws(CacheStorageError)
+  /// ``sizeLimit``, evicts the least recently used documents down to ``evictionTarget``,
+  /// skipping those `isPinned` names (it is asked only when eviction runs).
+  func apply(_ changes: [(path: String, document: Document?)], isPinned: (String) -> Bool) throws(CacheStorageError)
+  /// Whether write batches are kept here across restarts (the SQLite file); otherwise the
+  /// store keeps them in memory only and the mutation methods are not called.
+  var persistsMutations: Bool { get }
+  /// The write batches `owner` holds, oldest first, after taking over those of owners
+  /// `isAbandoned` says are gone (a process that exited, an instance that closed).
+  func claimMutations(owner: String, isAbandoned: (String) -> Bool) throws(CacheStorageError) -> [StoredMutation]
+  /// Stores a write batch of `owner`, given as its commit request body, and returns its ID:
+  /// above every ID in the file and at least `minimumID`.
+  func addMutation(_ commitBody: Data, localWriteTime: Timestamp, owner: String, minimumID: Int) throws(CacheStorageError) -> Int
+  /// Removes a settled write batch.
+  func removeMutation(_ id: Int) throws(CacheStorageError)
+  /// Records whether an attempt to send the batch may have reached the server.
+  func setMutationAttempted(_ id: Int, _ attempted: Bool) throws(CacheStorageError)
   /// Releases the storage's file (if any) now, not whenever the last reference goes; the
   /// store calls it before deleting the file. Later calls may fail.
   func close()
@@ -32,6 +47,17 @@ protocol CacheStorage: AnyObject {
   /// Records a loaded bundle and its named queries (replacing those of the same names),
   /// all or none. They are small and never evicted.
   func saveBundle(_ metadata: BundleMetadata, queries: [NamedQuery]) throws(CacheStorageError)
+}
+
+/// A write batch as the storage keeps it.
+struct StoredMutation: Sendable {
+  let id: Int
+  let writes: [Write]
+  /// The commit request body the writes were read from.
+  let commitBody: Data
+  let localWriteTime: Timestamp
+  /// Whether an attempt to send it may have reached the server (its outcome is then unknown).
+  let attempted: Bool
 }
 
 /// A storage failure.
@@ -48,6 +74,20 @@ extension CacheStorage {
   /// What eviction brings the size down to: 90 % of the limit, so that a full cache does
   /// not evict on every write.
   var evictionTarget: Int { sizeLimit - sizeLimit / 10 }
+
+  /// Stores or removes documents, evicting any document when over the limit.
+  func apply(_ changes: [(path: String, document: Document?)]) throws(CacheStorageError) {
+    try apply(changes) { _ in false }
+  }
+
+  /// No write batches here: the store keeps them in memory.
+  var persistsMutations: Bool { false }
+  func claimMutations(owner: String, isAbandoned: (String) -> Bool) throws(CacheStorageError) -> [StoredMutation] { [] }
+  func addMutation(_ commitBody: Data, localWriteTime: Timestamp, owner: String, minimumID: Int) throws(CacheStorageError) -> Int {
+    minimumID
+  }
+  func removeMutation(_ id: Int) throws(CacheStorageError) {}
+  func setMutationAttempted(_ id: Int, _ attempted: Bool) throws(CacheStorageError) {}
 }
 
 /// Path arithmetic shared by the storages.

@@ -21,9 +21,33 @@ extension LocalStoreState {
   mutating func refresh(_ id: Int) {
     guard var view = views[id] else { return }
     let (documents, pending) = documents(of: view)
-    let snapshot = view.snapshot(documents: documents, pendingNames: pending)
+    let snapshot = view.snapshot(documents: documents, pendingNames: pending, listenOffline: isListenOffline)
     views[id] = view
-    if let snapshot { view.emit(snapshot) }
+    if let snapshot {
+      deliveredSinceSync = true
+      view.emit(snapshot)
+    }
+  }
+
+  /// Recomputes the views that read the cache only (``ListenSource/cache``) and can show any
+  /// of `names`: the cache learned something new about them.
+  mutating func refreshCacheViews(showing names: Set<String>) {
+    let cacheViews = views.keys.filter { views[$0]!.source == .cache }
+    guard !cacheViews.isEmpty else { return }
+    let paths = names.compactMap { path(of: $0) }
+    for id in cacheViews.sorted() where paths.contains(where: { views[id]!.query.covers(path: $0) }) {
+      refresh(id)
+    }
+  }
+
+  /// The listen stream is down (it broke, or the network was disabled): every view that
+  /// listens to the server shows its data as from the cache until its target is back in sync.
+  mutating func listenConnectionLost() {
+    isListenOffline = true
+    for id in views.keys.sorted() where views[id]!.source == .default && !views[id]!.isStale {
+      views[id]!.isStale = true
+      refresh(id)
+    }
   }
 
   /// Recomputes the views that can show any of `names`.
@@ -37,7 +61,9 @@ extension LocalStoreState {
   /// Applies a listen snapshot to view `id`: the cache learns the server's documents, and
   /// the view's server results are replaced.
   mutating func applyWatch(_ id: Int, _ snapshot: WatchSnapshot) {
+    isListenOffline = false
     guard var view = views[id] else { return }
+    view.isStale = false
     var updates: [(name: String, document: Document?)] = []
     switch view.query {
     case .document(let name, _):
@@ -71,6 +97,7 @@ extension LocalStoreState {
     views[id] = view
     refresh(id)
     pruneBatches()
+    collectGarbage()
   }
 
   /// Forgets acknowledged batches no view needs any more.
@@ -83,13 +110,18 @@ extension LocalStoreState {
   }
 
   /// Whether an acknowledged batch still changes what `view` shows: its listen has not
-  /// caught up with a write to a document the view holds, or that the write brings in.
+  /// caught up with a write to a document the view holds, or that the write brings in, or
+  /// the view has no server data yet (its first snapshot may predate the commit).
   /// (A write that leaves a document outside the view changes nothing the listen would
   /// report, so waiting for the listen to show it would keep the batch forever.)
   private mutating func stillShows(_ batch: MutationBatch, in view: QueryView) -> Bool {
-    for (i, write) in batch.writes.enumerated() where view.needs(batch, i) {
+    for (i, write) in batch.writes.enumerated() {
       let name = write.documentName
       guard let path = path(of: name), view.query.covers(path: path) else { continue }
+      // A view that has no server data yet shows the cache, which has the write; but its
+      // first server snapshot may be older than the commit, and must not hide the write.
+      if view.server == nil && view.source == .default { return true }
+      guard view.needs(batch, i) else { continue }
       if view.server?[name] != nil { return true }
       // The cache already holds the write's outcome when it could be computed.
       guard let result = cached(name) ?? batch.apply(i, to: nil) else { continue }
@@ -102,67 +134,5 @@ extension LocalStoreState {
       }
     }
     return false
-  }
-
-  // MARK: - Writes
-
-  /// Records writes about to be committed and shows them to the listeners at once.
-  mutating func addBatch(_ writes: [Write], localWriteTime: Timestamp) -> Int {
-    let id = nextBatchID
-    nextBatchID += 1
-    let batch = MutationBatch(id: id, writes: writes, localWriteTime: localWriteTime)
-    batches.append(batch)
-    refreshViews(showing: batch.documentNames)
-    return id
-  }
-
-  /// Takes back a batch the server rejected: the listeners' views roll back.
-  mutating func rejectBatch(_ id: Int) {
-    guard let index = batches.firstIndex(where: { $0.id == id }) else { return }
-    let batch = batches.remove(at: index)
-    refreshViews(showing: batch.documentNames)
-  }
-
-  /// Records the server's acceptance of a batch: the cache gets the written documents and
-  /// the views keep showing them until their listens catch up.
-  mutating func acknowledgeBatch(_ id: Int, results: [WriteResult]) {
-    guard let index = batches.firstIndex(where: { $0.id == id }), results.count == batches[index].writes.count else {
-      return
-    }
-    batches[index].commitTime = results.first?.commitTime
-    batches[index].acknowledgements = results.map { result in
-      .init(updateTime: result.updateTime, transformResults: result.transformResults)
-    }
-    storeCommitted(batches[index])
-    refreshViews(showing: batches[index].documentNames)
-    pruneBatches()
-  }
-
-  /// Updates the cache with the outcome of committed writes: documents it held (or that
-  /// the write fully determines) get their new version; others are dropped.
-  mutating func storeCommitted(_ batch: MutationBatch) {
-    guard storage != nil, let commitTime = batch.commitTime else { return }
-    var updates: [(name: String, document: Document?)] = []
-    var staged: [String: Document?] = [:]
-    for (i, write) in batch.writes.enumerated() {
-      let name = write.documentName
-      let base: Document? = staged[name] ?? cached(name)
-      guard base != nil || LocalWriteApplier.isBlind(write) || staged[name] != nil else {
-        staged[name] = .some(nil)
-        updates.append((name, nil))
-        continue
-      }
-      var document = batch.apply(i, to: base)
-      if document != nil {
-        document!.updateTime = batch.acknowledgements?[i].updateTime ?? commitTime
-        if base == nil && write.currentDocument == .exists(false) { document!.createTime = commitTime }
-      }
-      staged[name] = .some(document)
-      updates.append((name, document))
-    }
-    // The cache keeps the last state of each document.
-    var seen = Set<String>()
-    let last = updates.reversed().filter { seen.insert($0.name).inserted }
-    store(Array(last.reversed()))
   }
 }

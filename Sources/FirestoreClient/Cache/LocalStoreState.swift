@@ -2,7 +2,8 @@ import FirestoreWire
 import Foundation
 
 /// The mutable state behind ``LocalStore``, always used under its lock: the cache storage,
-/// the batches of writes not yet settled, and the listeners' views.
+/// the batches of writes not yet settled and the queue that sends them, and the listeners'
+/// views.
 struct LocalStoreState {
   /// How to (re)open the storage.
   let settings: LocalCacheSettings
@@ -11,23 +12,43 @@ struct LocalStoreState {
   /// `projects/{p}/databases/{d}/documents`.
   let documentsRoot: String
   let log: @Sendable (String) -> Void
+  /// This store's name as the holder of queued batches in a shared file (see ``CacheOwner``).
+  let owner: String
 
   /// `nil` for ``LocalCacheSettings/none``.
   var storage: (any CacheStorage)?
+  /// The batches listeners show: queued (pending), then acknowledged until every view's
+  /// listen has caught up with them.
   var batches: [MutationBatch] = []
+  /// The order in which the pending batches go to the server.
+  var queue = MutationQueue()
   var nextBatchID = 1
   var views: [Int: QueryView] = [:]
   var nextViewID = 1
+  /// Whether the listen stream is down (or the network disabled): a new listener then gets
+  /// a first snapshot from the cache even when it is empty, as in the Apple SDK.
+  var isListenOffline = false
+  /// Whether a view delivered a snapshot since the last snapshots-in-sync event.
+  var deliveredSinceSync = false
+  /// What to send for the batches restored from the file, until the store's owner takes it.
+  var restoredActions: [MutationQueue.Action] = []
   /// Whether a transient storage failure was reported (they are reported once).
   var loggedTransientFailure = false
 
-  init(settings: LocalCacheSettings, filePath: String?, documentsRoot: String, log: @escaping @Sendable (String) -> Void) {
+  init(
+    settings: LocalCacheSettings, filePath: String?, documentsRoot: String, owner: String, log: @escaping @Sendable (String) -> Void
+  ) {
     self.settings = settings
     self.filePath = filePath
     self.documentsRoot = documentsRoot
+    self.owner = owner
     self.log = log
     storage = openStorage()
+    restoreQueuedBatches()
   }
+
+  /// Whether documents nothing shows are dropped at once (``LocalCacheSettings/eagerMemory``).
+  var isEager: Bool { settings == .eagerMemory }
 
   // MARK: - Storage
 
@@ -37,9 +58,10 @@ struct LocalStoreState {
     switch settings {
     case .none:
       return nil
-    case .memory(let size):
-      return MemoryCacheStorage(sizeLimit: size)
-    case .persistent(let directory, let size):
+    case .memory, .eagerMemory:
+      return MemoryCacheStorage(sizeLimit: settings.sizeLimit)
+    case .persistent(let directory, _):
+      let size = settings.sizeLimit
       guard let filePath else { return MemoryCacheStorage(sizeLimit: size) }
       do {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -87,6 +109,7 @@ struct LocalStoreState {
       self.storage = nil
       if let filePath { SQLiteCacheStorage.remove(path: filePath) }
       self.storage = openStorage()
+      persistPendingBatches()
       return fallback
     }
   }
@@ -105,19 +128,53 @@ struct LocalStoreState {
   }
 
   /// Stores server documents (removing `nil` ones), keeping a newer cached version over a
-  /// stale delivery.
+  /// stale delivery; listeners that read the cache only see the change.
   mutating func store(_ documents: [(name: String, document: Document?)]) {
     guard storage != nil, !documents.isEmpty else { return }
     let paths = documents.map { path(of: $0.name) }
-    withStorage(()) { storage throws(CacheStorageError) in
+    let pins = Pins(views: views, batches: batches, documentsRoot: documentsRoot)
+    let stored = withStorage(false) { storage throws(CacheStorageError) in
       var changes: [(path: String, document: Document?)] = []
       for ((_, document), path) in zip(documents, paths) {
         guard let path else { continue }
         if let document, let newTime = document.updateTime, let held = try storage.updateTime(at: path), newTime < held { continue }
         changes.append((path, document))
       }
-      try storage.apply(changes)
+      var pinned: Set<String>?
+      try storage.apply(changes) { path in
+        if pinned == nil { pinned = pins.paths() }
+        return pinned!.contains(path)
+      }
+      return !changes.isEmpty
     }
+    if stored { refreshCacheViews(showing: Set(documents.map(\.name))) }
+  }
+
+  /// The documents eviction must keep: those active listeners show and those with writes
+  /// not yet settled. Computed from copies, only when eviction runs.
+  struct Pins {
+    let views: [Int: QueryView]
+    let batches: [MutationBatch]
+    let documentsRoot: String
+
+    func paths() -> Set<String> {
+      var names = Set<String>()
+      for view in views.values {
+        if let server = view.server { names.formUnion(server.keys) }
+        if let delivered = view.delivered { names.formUnion(delivered.documents.map(\.name)) }
+      }
+      for batch in batches { names.formUnion(batch.documentNames) }
+      let prefix = documentsRoot + "/"
+      return Set(names.compactMap { $0.removingBytePrefix(prefix) })
+    }
+  }
+
+  /// With eager garbage collection, drops every cached document nothing pins.
+  mutating func collectGarbage() {
+    guard isEager, let memory = storage as? MemoryCacheStorage else { return }
+    let pinned = Pins(views: views, batches: batches, documentsRoot: documentsRoot).paths()
+    let unpinned = memory.paths.filter { !pinned.contains($0) }
+    if !unpinned.isEmpty { memory.apply(unpinned.map { ($0, nil) }) { _ in false } }
   }
 
   // MARK: - Local documents

@@ -64,7 +64,7 @@ final class MemoryCacheStorage: CacheStorage {
     if byCollection[collection]?.isEmpty == true { byCollection[collection] = nil }
   }
 
-  func apply(_ changes: [(path: String, document: Document?)]) {
+  func apply(_ changes: [(path: String, document: Document?)], isPinned: (String) -> Bool) {
     for (path, document) in changes {
       remove(path)
       if let document {
@@ -77,9 +77,12 @@ final class MemoryCacheStorage: CacheStorage {
     guard byteCount > sizeLimit else { return }
     for (path, _) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
       guard byteCount > evictionTarget else { break }
-      remove(path)
+      if !isPinned(path) { remove(path) }
     }
   }
+
+  /// Every cached document's path, for eager garbage collection.
+  var paths: [String] { Array(entries.keys) }
 
   func namedQuery(_ name: String) -> NamedQuery? { namedQueries[name] }
 

@@ -1,7 +1,9 @@
 import FirestoreWire
+import Foundation
 
-/// Writes of one commit that listeners already show: pending until the commit answers, then
-/// acknowledged until every listener's server view has caught up with them.
+/// Writes of one commit that listeners already show: pending (queued) until the server
+/// applies them, then acknowledged until every listener's server view has caught up with
+/// them.
 struct MutationBatch: Sendable {
   /// The commit's outcome for one write.
   struct Acknowledgement: Sendable {
@@ -15,10 +17,24 @@ struct MutationBatch: Sendable {
   let writes: [Write]
   /// When the writes were made: pending server timestamps show it as their estimate.
   let localWriteTime: Timestamp
+  /// Whether applying the writes twice has the effect of applying them once, so that an
+  /// attempt whose outcome is unknown may be repeated.
+  let isIdempotent: Bool
+  /// The commit request body (`{"writes": […]}`), encoded once for every attempt; empty for
+  /// a batch that is not sent (a committed transaction's outcome).
+  let commitBody: Data
   /// The commit time, once the server has accepted the batch.
   var commitTime: Timestamp?
   /// One per write, once the server has accepted the batch.
   var acknowledgements: [Acknowledgement]?
+
+  init(id: Int, writes: [Write], localWriteTime: Timestamp, commitBody: Data = Data()) {
+    self.id = id
+    self.writes = writes
+    self.localWriteTime = localWriteTime
+    self.commitBody = commitBody
+    isIdempotent = WriteBuilder.isIdempotent(writes)
+  }
 
   /// Whether the server has accepted the batch.
   var isAcknowledged: Bool { commitTime != nil }

@@ -11,6 +11,8 @@ struct QueryView {
   }
 
   let query: ViewQuery
+  /// Whether the view listens to the server or only to the cache.
+  let source: ListenSource
   let includeMetadataChanges: Bool
   /// Receives each snapshot; called under the store's lock, so it must not call the store.
   let emit: @Sendable (ViewSnapshot) -> Void
@@ -22,6 +24,16 @@ struct QueryView {
   var serverReadTime: Timestamp?
   /// The last delivered state, `nil` before the first snapshot.
   var delivered: Delivered?
+  /// Whether the listen stream went down since the last server snapshot: the server data
+  /// may be out of date, so it is shown as from the cache.
+  var isStale = false
+
+  init(query: ViewQuery, source: ListenSource = .default, includeMetadataChanges: Bool, emit: @escaping @Sendable (ViewSnapshot) -> Void) {
+    self.query = query
+    self.source = source
+    self.includeMetadataChanges = includeMetadataChanges
+    self.emit = emit
+  }
 
   /// Whether this view must still apply write `index` of `batch` over its server data.
   ///
@@ -40,8 +52,11 @@ struct QueryView {
   }
 
   /// The snapshot to deliver for the new state, or `nil` when the listener must not hear of it.
-  mutating func snapshot(documents: [Document], pendingNames: Set<String>) -> ViewSnapshot? {
-    let isFromCache = server == nil
+  ///
+  /// - Parameter listenOffline: whether the listen stream is down, so that a first snapshot
+  ///   from the cache is delivered even when it is empty (the server's will not come soon).
+  mutating func snapshot(documents: [Document], pendingNames: Set<String>, listenOffline: Bool = false) -> ViewSnapshot? {
+    let isFromCache = source == .cache || server == nil || isStale
     let ordering = query.ordering
     let old = delivered
     let previous = old?.documents ?? []
@@ -63,8 +78,9 @@ struct QueryView {
       raise = !changes.isEmpty || (includeMetadataChanges && metadataChanged)
     } else {
       // As the Apple SDK: the first snapshot comes from the server, or earlier from the
-      // cache when it has something to show.
-      raise = !isFromCache || !documents.isEmpty
+      // cache when it has something to show, when the server cannot be reached, or when
+      // the listener reads the cache only.
+      raise = !isFromCache || !documents.isEmpty || listenOffline || source == .cache
     }
     guard raise else { return nil }
     delivered = Delivered(documents: documents, pendingNames: pendingNames, isFromCache: isFromCache)

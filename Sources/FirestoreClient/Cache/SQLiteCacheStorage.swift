@@ -1,7 +1,7 @@
 import FirestoreWire
 import Foundation
 
-/// Documents in an SQLite file, so that they outlive the process.
+/// Documents and pending write batches in an SQLite file, so that they outlive the process.
 ///
 /// Every change is one SQLite transaction, in write-ahead-log mode with `synchronous=NORMAL`:
 /// a crash or power loss may lose the last changes but never leaves a half-written one.
@@ -17,13 +17,23 @@ import Foundation
 final class SQLiteCacheStorage: CacheStorage {
   /// Marks a file as this client's cache.
   static let format = "swift-firestore-cache"
-  /// The schema version; a file with another one is rebuilt.
+  /// The schema version; a file with another one is rebuilt. (Tables added since, the
+  /// queue of writes and the bundles, are created when missing: older files gain them.)
   static let schemaVersion = "1"
   /// Uses recorded in memory beyond which they are written out without waiting for a change.
   private static let touchFlushThreshold = 4096
 
   /// The `meta` key of the total size of the documents, kept by every change.
   private static let totalKey = "bytes"
+
+  /// The write batches not yet settled: their commit request body (`{"writes": […]}`), the
+  /// instance holding them, when they were made, and whether an attempt may have reached
+  /// the server.
+  private static let mutationsTable = """
+    CREATE TABLE IF NOT EXISTS mutations (
+      id INTEGER PRIMARY KEY, owner TEXT NOT NULL, writes BLOB NOT NULL,
+      write_seconds INTEGER NOT NULL, write_nanos INTEGER NOT NULL, attempted INTEGER NOT NULL);
+    """
 
   let sizeLimit: Int
   /// The total this connection last read or wrote, for when the file cannot be read.
@@ -75,6 +85,7 @@ final class SQLiteCacheStorage: CacheStorage {
         CREATE INDEX documents_by_collection ON documents (collection);
         CREATE INDEX documents_by_collection_id ON documents (collection_id, collection);
         CREATE INDEX documents_by_last_use ON documents (last_use);
+        \(Self.mutationsTable)
         \(Self.bundleTables)
         INSERT INTO meta VALUES ('format', '\(Self.format)'), ('schema', '\(Self.schemaVersion)'), ('\(Self.totalKey)', '0');
         COMMIT;
@@ -98,8 +109,9 @@ final class SQLiteCacheStorage: CacheStorage {
     guard check == ["ok"] else {
       throw CacheStorageError(description: "\(connection.path) failed its integrity check: \(check.prefix(3).joined(separator: "; "))")
     }
-    // Files written before bundles were kept lack their tables, which are added here.
+    // Files written before bundles and queued writes were kept lack their tables, added here.
     try connection.execute(Self.bundleTables)
+    try connection.execute(Self.mutationsTable)
     let sql = "SELECT COALESCE(SUM(size), 0), COALESCE(MAX(last_use), 0) FROM documents"
     let totals: [[SQLiteConnection.Column]]
     do {
@@ -210,7 +222,7 @@ final class SQLiteCacheStorage: CacheStorage {
     return result
   }
 
-  func apply(_ changes: [(path: String, document: Document?)]) throws(CacheStorageError) {
+  func apply(_ changes: [(path: String, document: Document?)], isPinned: (String) -> Bool) throws(CacheStorageError) {
     lastKnownByteCount = try connection.inTransaction { () throws(CacheStorageError) -> Int in
       // Under the write lock, so other instances' changes are all in: their total, and
       // their uses, so that this connection's next uses count as the most recent.
@@ -239,16 +251,22 @@ final class SQLiteCacheStorage: CacheStorage {
         }
       }
       let target = byteCount > sizeLimit ? evictionTarget : sizeLimit
+      // Pages of the least recently used, after the last use of the previous page; pinned
+      // documents are passed over (all pinned: the cache stays over its size).
+      var after: Int64 = -1
       while byteCount > target {
-        let victims = try connection.query("SELECT path, size FROM documents ORDER BY last_use LIMIT 64")
+        let victims = try connection.query(
+          "SELECT path, size, last_use FROM documents WHERE last_use > ? ORDER BY last_use LIMIT 64", [.integer(after)])
         if victims.isEmpty {
-          byteCount = 0  // nothing left, whatever the stored total said
+          if after < 0 { byteCount = 0 }  // nothing left, whatever the stored total said
           break
         }
         for victim in victims {
-          guard byteCount > target, let path = victim.first?.text else { break }
+          guard byteCount > target, victim.count == 3, let path = victim[0].text else { break }
+          after = max(after, victim[2].integer ?? after)
+          if isPinned(path) { continue }
           try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)])
-          byteCount -= Int(victim.count > 1 ? victim[1].integer ?? 0 : 0)
+          byteCount -= Int(victim[1].integer ?? 0)
         }
       }
       try connection.query("INSERT OR REPLACE INTO meta VALUES (?, ?)", [.text(Self.totalKey), .text(String(byteCount))])
@@ -256,6 +274,58 @@ final class SQLiteCacheStorage: CacheStorage {
     }
   }
 
+  // MARK: - Write batches
+
+  var persistsMutations: Bool { true }
+
+  func claimMutations(owner: String, isAbandoned: (String) -> Bool) throws(CacheStorageError) -> [StoredMutation] {
+    try connection.inTransaction { () throws(CacheStorageError) -> [StoredMutation] in
+      for row in try connection.query("SELECT DISTINCT owner FROM mutations") {
+        guard let other = row.first?.text, other != owner, isAbandoned(other) else { continue }
+        try connection.query("UPDATE mutations SET owner = ? WHERE owner = ?", [.text(owner), .text(other)])
+      }
+      let rows = try connection.query(
+        "SELECT id, writes, write_seconds, write_nanos, attempted FROM mutations WHERE owner = ? ORDER BY id", [.text(owner)])
+      var result: [StoredMutation] = []
+      for row in rows {
+        guard row.count == 5, let id = row[0].integer, case .blob(let bytes) = row[1] else {
+          throw CacheStorageError(description: "a queued write batch in \(connection.path) is malformed")
+        }
+        let writes: [Write]
+        do {
+          writes = try JSONParser.parse(bytes).array("writes").map(Write.init(json:))
+        } catch {
+          throw CacheStorageError(description: "queued write batch \(id) in \(connection.path) does not parse: \(error)")
+        }
+        let time = Timestamp(seconds: row[2].integer ?? 0, nanoseconds: Int32(truncatingIfNeeded: row[3].integer ?? 0))
+        result.append(
+          StoredMutation(id: Int(id), writes: writes, commitBody: Data(bytes), localWriteTime: time, attempted: row[4].integer == 1))
+      }
+      return result
+    }
+  }
+
+  func addMutation(_ commitBody: Data, localWriteTime: Timestamp, owner: String, minimumID: Int) throws(CacheStorageError) -> Int {
+    try connection.inTransaction { () throws(CacheStorageError) -> Int in
+      let highest = try connection.query("SELECT COALESCE(MAX(id), 0) FROM mutations").first?.first?.integer ?? 0
+      let id = max(Int(highest) + 1, minimumID)
+      try connection.query(
+        "INSERT INTO mutations VALUES (?, ?, ?, ?, ?, 0)",
+        [
+          .integer(Int64(id)), .text(owner), .blob(Array(commitBody)), .integer(localWriteTime.seconds),
+          .integer(Int64(localWriteTime.nanoseconds)),
+        ])
+      return id
+    }
+  }
+
+  func removeMutation(_ id: Int) throws(CacheStorageError) {
+    try connection.query("DELETE FROM mutations WHERE id = ?", [.integer(Int64(id))])
+  }
+
+  func setMutationAttempted(_ id: Int, _ attempted: Bool) throws(CacheStorageError) {
+    try connection.query("UPDATE mutations SET attempted = ? WHERE id = ?", [.integer(attempted ? 1 : 0), .integer(Int64(id))])
+  }
   func namedQuery(_ name: String) throws(CacheStorageError) -> NamedQuery? {
     guard let row = try connection.query("SELECT body FROM named_queries WHERE name = ?", [.text(name)]).first,
       case .blob(let bytes)? = row.first

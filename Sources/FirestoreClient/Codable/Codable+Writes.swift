@@ -1,37 +1,54 @@
 import FirestoreWire
 
 extension DocumentReference {
-  /// Writes an `Encodable` value as the document (replacing it, or merging with `merge: true`).
+  /// Writes an `Encodable` value as the document, replacing it, without waiting for the
+  /// server: the write is queued and shown to listeners at once, as in the Apple SDK;
+  /// `completion`, if given, hears the server's answer. To wait for the server, await
+  /// ``Firestore/waitForPendingWrites()`` or write the encoded data with
+  /// `try await setData(Firestore.Encoder().encode(value))`.
   ///
   /// ```swift
   /// struct City: Codable { var name: String; var population: Int }
-  /// try await db.document("cities/LA").setData(from: City(name: "Los Angeles", population: 3_900_000))
+  /// try db.document("cities/LA").setData(from: City(name: "Los Angeles", population: 3_900_000))
   /// ```
   ///
   /// `@DocumentID` properties are not written; a `nil` `@ServerTimestamp` becomes the
   /// server's commit time.
-  @discardableResult
-  public func setData<T: Encodable>(from value: T, merge: Bool = false, encoder: Firestore.Encoder = Firestore.Encoder()) async throws
-    -> WriteResult
-  {
-    try await setData(try encoder.encode(value), merge: merge)
-  }
-
-  /// Writes only the listed fields of an `Encodable` value.
-  @discardableResult
+  ///
+  /// - Throws: `invalidArgument` naming the field when the value cannot be encoded (nothing
+  ///   is queued).
   public func setData<T: Encodable>(
-    from value: T, mergeFields: [any FieldPathConvertible], encoder: Firestore.Encoder = Firestore.Encoder()
-  ) async throws -> WriteResult {
-    try await setData(try encoder.encode(value), mergeFields: mergeFields)
+    from value: T, encoder: Firestore.Encoder = Firestore.Encoder(), completion: (((any Error)?) -> Void)? = nil
+  ) throws {
+    setData(try encoder.encode(value), completion: completion)
   }
 
-  /// Creates the document from an `Encodable` value; fails with `alreadyExists` if it exists.
+  /// Writes an `Encodable` value as the document, merging with `merge: true` (see
+  /// ``setData(from:encoder:completion:)``).
+  public func setData<T: Encodable>(
+    from value: T, merge: Bool, encoder: Firestore.Encoder = Firestore.Encoder(), completion: (((any Error)?) -> Void)? = nil
+  ) throws {
+    setData(try encoder.encode(value), merge: merge, completion: completion)
+  }
+
+  /// Writes only the listed fields of an `Encodable` value (see
+  /// ``setData(from:encoder:completion:)``).
+  public func setData<T: Encodable>(
+    from value: T, mergeFields: [any FieldPathConvertible], encoder: Firestore.Encoder = Firestore.Encoder(),
+    completion: (((any Error)?) -> Void)? = nil
+  ) throws {
+    setData(try encoder.encode(value), mergeFields: mergeFields, completion: completion)
+  }
+
+  /// Creates the document from an `Encodable` value and returns when the server applied
+  /// it; fails with `alreadyExists` if it exists.
   @discardableResult
   public func create<T: Encodable>(from value: T, encoder: Firestore.Encoder = Firestore.Encoder()) async throws -> WriteResult {
     try await create(try encoder.encode(value))
   }
 
-  /// Reads the document and decodes it.
+  /// Reads the document from `source` and decodes it, pending server timestamps read as
+  /// `serverTimestampBehavior` says.
   ///
   /// ```swift
   /// let city = try await db.document("cities/LA").getDocument(as: City.self)
@@ -39,23 +56,18 @@ extension DocumentReference {
   ///
   /// - Throws: `notFound` when the document does not exist; `invalidArgument` naming the
   ///   field and the type found when the data does not fit `T`.
-  public func getDocument<T: Decodable>(as type: T.Type, decoder: Firestore.Decoder = Firestore.Decoder()) async throws -> T {
-    try await getDocument().data(as: type, decoder: decoder)
-  }
-}
-
-extension CollectionReference {
-  /// Adds a document with a new random ID from an `Encodable` value and returns its reference.
-  @discardableResult
-  public func addDocument<T: Encodable>(from value: T, encoder: Firestore.Encoder = Firestore.Encoder()) async throws -> DocumentReference {
-    try await addDocument(data: try encoder.encode(value))
+  public func getDocument<T: Decodable>(
+    as type: T.Type, with serverTimestampBehavior: ServerTimestampBehavior = .none, decoder: Firestore.Decoder = Firestore.Decoder(),
+    source: FirestoreSource = .default
+  ) async throws -> T {
+    try await getDocument(source: source).data(as: type, with: serverTimestampBehavior, decoder: decoder)
   }
 }
 
 extension WriteBatch {
   /// Writes an `Encodable` value as a document (merging with `merge: true`).
   ///
-  /// An encoding error is recorded and thrown by ``commit()``, like any invalid write.
+  /// An encoding error is recorded and thrown by ``commit()->_``, like any invalid write.
   @discardableResult
   public func setData<T: Encodable>(
     from value: T, forDocument document: DocumentReference, merge: Bool = false, encoder: Firestore.Encoder = Firestore.Encoder()

@@ -24,7 +24,7 @@ extension DocumentSnapshot {
   public func data<T: Decodable>(
     as type: T.Type, with serverTimestampBehavior: ServerTimestampBehavior, decoder: Firestore.Decoder = .init()
   ) throws -> T {
-    guard let data = data(with: serverTimestampBehavior) else {
+    guard let data = nativeData(with: serverTimestampBehavior) else {
       throw FirestoreError(.notFound, "document \(reference.path) does not exist")
     }
     return try decoder.decode(T.self, from: data, in: reference)

@@ -1,3 +1,4 @@
+import FirestoreWire
 import Foundation
 
 extension Firestore {
@@ -11,6 +12,8 @@ extension Firestore {
   ///   ``DocumentReference``, `String` and `Bool`; strings also into `URL`; maps into
   ///   structs, classes or dictionaries; arrays into arrays.
   /// - A null or missing field decodes as `nil` into an optional property.
+  /// - Dates, data, numbers given as strings, and field names are read as the strategies
+  ///   say (``dateDecodingStrategy`` and the rest, named as in the Apple SDK).
   /// - `@DocumentID` properties are set from the `reference` given to
   ///   ``decode(_:from:in:)``, whatever the data holds.
   ///
@@ -25,9 +28,46 @@ extension Firestore {
   ///   let city = try Firestore.Decoder().decode(City.self, from: data, in: snapshot.reference)
   /// }
   /// ```
-  public struct Decoder: Sendable {
+  public final class Decoder: Sendable {
+    /// What the properties hold, under a lock, so one decoder may be shared between tasks.
+    private let state = Locked(ValueDecoder.Options())
+
+    /// One setting, read or written under the lock.
+    private subscript<Setting: Sendable>(_ setting: WritableKeyPath<ValueDecoder.Options, Setting>) -> Setting {
+      get { state.withLock { $0[keyPath: setting] } }
+      set { state.withLock { $0[keyPath: setting] = newValue } }
+    }
+
+    /// How `Date` values are read; ``DateDecodingStrategy/timestamp`` by default.
+    public var dateDecodingStrategy: DateDecodingStrategy {
+      get { self[\.dateStrategy] }
+      set { self[\.dateStrategy] = newValue }
+    }
+
+    /// How `Data` values are read; ``DataDecodingStrategy/blob`` (Firestore bytes) by default.
+    public var dataDecodingStrategy: DataDecodingStrategy {
+      get { self[\.dataStrategy] }
+      set { self[\.dataStrategy] = newValue }
+    }
+
+    /// Whether strings stand for infinite and NaN numbers; ``NonConformingFloatDecodingStrategy/throw``
+    /// (they do not) by default.
+    public var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy {
+      get { self[\.floatStrategy] }
+      set { self[\.floatStrategy] = newValue }
+    }
+
+    /// How field names map to property names; ``KeyDecodingStrategy/useDefaultKeys`` by default.
+    public var keyDecodingStrategy: KeyDecodingStrategy {
+      get { self[\.keyStrategy] }
+      set { self[\.keyStrategy] = newValue }
+    }
+
     /// Values that the decoded types' `init(from:)` can read from `decoder.userInfo`.
-    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    public var userInfo: [CodingUserInfoKey: any Sendable] {
+      get { self[\.userInfo] }
+      set { self[\.userInfo] = newValue }
+    }
 
     /// Creates a decoder with default settings.
     public init() {}
@@ -36,18 +76,20 @@ extension Firestore {
     ///
     /// - Parameters:
     ///   - type: the type to decode, usually a struct or class.
-    ///   - data: the fields, as ``DocumentSnapshot/data()`` returns them.
+    ///   - data: the fields, as ``DocumentSnapshot/data()`` returns them (a `[String: Any]`
+    ///     built by hand works too), or a single value for a type that is not a document.
     ///   - reference: the document the data came from; fills `@DocumentID` properties,
     ///     which are `nil` when it is not given.
     /// - Throws: ``FirestoreError`` (`invalidArgument`) naming the type, field and the value
     ///   found, when the data does not fit `T` or `T`'s own `init(from:)` fails.
-    public func decode<T: Decodable>(
-      _ type: T.Type, from data: [String: any Sendable], in reference: DocumentReference? = nil
-    ) throws -> T {
-      let options = ValueDecoder.Options(reference: reference, userInfo: userInfo)
-      let decoder = ValueDecoder(value: data, codingPath: [], options: options)
+    public func decode<T: Decodable>(_ type: T.Type, from data: Any, in reference: DocumentReference? = nil) throws -> T {
+      var options = state.withLock { $0 }
+      options.reference = reference
+      // Decoding reads the value and lets go of it before returning; nothing is shared.
+      let value = UserData.sendable(data)
+      let decoder = ValueDecoder(value: value, codingPath: [], options: options)
       do {
-        return try decoder.decode(T.self, from: data, at: [])
+        return try decoder.decode(T.self, from: value, at: [])
       } catch {
         throw CodingProblem.decodingFailure(error, decoding: "\(T.self)")
       }

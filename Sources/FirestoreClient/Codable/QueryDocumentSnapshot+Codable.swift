@@ -11,6 +11,6 @@ extension QueryDocumentSnapshot {
   /// - Throws: ``FirestoreError`` (`invalidArgument`, naming the field) when the data does
   ///   not fit `T`.
   public func data<T: Decodable>(as type: T.Type, decoder: Firestore.Decoder = .init()) throws -> T {
-    try decoder.decode(T.self, from: data(), in: reference)
+    try decoder.decode(T.self, from: snapshot.nativeData(with: .none) ?? [:], in: reference)
   }
 }

@@ -79,9 +79,9 @@ public struct ServerTimestamp<Value: ServerTimestampWrappable & Codable & Sendab
     }
     switch value {
     case nil: try container.encode(FieldValue.serverTimestamp())
-    // Date and Timestamp are stored natively as they are; other types as their timestamp.
-    case let date as Date: try container.encode(date)
-    case let timestamp as Timestamp: try container.encode(timestamp)
+    // Stored natively whatever the encoder's date strategy, as in the Apple SDK: a Date as
+    // itself unless a strategy would turn it into something else, then as its timestamp.
+    case let date as Date where (encoder as? ValueEncoder)?.options.dateStrategy.isTimestamp == true: try container.encode(date)
     case let value?: try container.encode(Value.unwrap(value))
     }
   }

@@ -5,19 +5,26 @@ import Foundation
 /// ``DocumentSnapshot/data()`` produces.
 ///
 /// Native Firestore values are recognised by the requested type before its own
-/// `init(from:)` would run: `Date` and ``Timestamp`` read a timestamp, `Data` reads bytes,
-/// and ``GeoPoint``, ``VectorValue`` and ``DocumentReference`` read themselves. Numbers convert when the
-/// value fits exactly (a `Double` becomes an integer only when it is whole).
+/// `init(from:)` would run: `Date` and ``Timestamp`` read a timestamp (or what the date
+/// strategy says), `Data` reads bytes (or what the data strategy says), and ``GeoPoint``,
+/// ``VectorValue`` and ``DocumentReference`` read themselves. Numbers convert when the value
+/// fits exactly (a `Double` becomes an integer only when it is whole); an `NSNumber` is read
+/// as the boolean, integer or double it holds, so a boolean never decodes as `1` nor `1` as
+/// `true`.
 ///
 /// Problems are thrown as Swift `DecodingError`s carrying a ``CodingProblem``, so Codable
 /// code that catches them keeps working; ``Firestore/Decoder`` turns them into
 /// ``FirestoreError``s at the end.
 final class ValueDecoder: Decoder {
   /// The settings of the ``Firestore/Decoder`` that started the decoding.
-  struct Options {
+  struct Options: Sendable {
     /// The document being decoded, for `@DocumentID`.
-    let reference: DocumentReference?
-    let userInfo: [CodingUserInfoKey: Any]
+    var reference: DocumentReference?
+    var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    var dateStrategy = Firestore.Decoder.DateDecodingStrategy.timestamp
+    var dataStrategy = Firestore.Decoder.DataDecodingStrategy.blob
+    var floatStrategy = Firestore.Decoder.NonConformingFloatDecodingStrategy.throw
+    var keyStrategy = Firestore.Decoder.KeyDecodingStrategy.useDefaultKeys
   }
 
   /// The value at ``codingPath``.
@@ -26,21 +33,39 @@ final class ValueDecoder: Decoder {
   let options: Options
   /// The type being decoded here, for messages; `nil` when not known.
   let typeName: String?
+  /// Whether the key strategy applies to this map's keys: not for a `[String: …]`
+  /// dictionary, whose keys are data rather than property names.
+  let convertsKeys: Bool
 
   var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
-  init(value: any Sendable, codingPath: [any CodingKey], options: Options, typeName: String? = nil) {
+  init(value: any Sendable, codingPath: [any CodingKey], options: Options, typeName: String? = nil, convertsKeys: Bool = true) {
     self.value = value
     self.codingPath = codingPath
     self.options = options
     self.typeName = typeName
+    self.convertsKeys = convertsKeys
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    guard let map = value as? [String: any Sendable] else {
+    guard var map = value as? [String: any Sendable] else {
       throw mismatch([String: any Sendable].self, expected: typeName.map { "\($0) (a map)" } ?? "a map")
     }
+    if convertsKeys { map = propertyKeyed(map) }
     return KeyedDecodingContainer(KeyedContainer<Key>(decoder: self, map: map, codingPath: codingPath))
+  }
+
+  /// The map with each field name turned into the property name the key strategy gives it.
+  private func propertyKeyed(_ map: [String: any Sendable]) -> [String: any Sendable] {
+    switch options.keyStrategy {
+    case .useDefaultKeys:
+      return map
+    case .convertFromSnakeCase:
+      return Dictionary(map.map { (SnakeCase.toCamelCase($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+    case .custom(let convert):
+      return Dictionary(
+        map.map { (convert(codingPath + [CodingPath.NameKey($0.key)]).stringValue, $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -62,12 +87,68 @@ final class ValueDecoder: Decoder {
 
   /// Decodes a `T` from `value`, found at `path`.
   func decode<T: Decodable>(_ type: T.Type, from value: any Sendable, at path: [any CodingKey]) throws -> T {
-    if T.self == Date.self || T.self == Timestamp.self || T.self == Data.self || T.self == GeoPoint.self
-      || T.self == VectorValue.self || T.self == DocumentReference.self || T.self == URL.self
+    if T.self == Date.self {
+      return try date(from: value, at: path) as! T
+    }
+    if T.self == Data.self {
+      return try data(from: value, at: path) as! T
+    }
+    if T.self == Timestamp.self || T.self == GeoPoint.self || T.self == VectorValue.self || T.self == DocumentReference.self
+      || T.self == URL.self
     {
       return try Self.native(T.self, from: value, at: path)
     }
-    return try T(from: ValueDecoder(value: value, codingPath: path, options: options, typeName: "\(T.self)"))
+    return try T(
+      from: ValueDecoder(
+        value: value, codingPath: path, options: options, typeName: "\(T.self)",
+        convertsKeys: !(T.self is any StringKeyedDictionary.Type)))
+  }
+
+  /// A `Date` as the date strategy reads it.
+  private func date(from value: any Sendable, at path: [any CodingKey]) throws -> Date {
+    let value = NumberBridge.native(value)
+    switch options.dateStrategy {
+    case .timestamp:
+      return try Self.native(Date.self, from: value, at: path)
+    case .deferredToDate:
+      return try Date(from: ValueDecoder(value: value, codingPath: path, options: options, typeName: "Date"))
+    case .secondsSince1970:
+      return Date(timeIntervalSince1970: try Self.float(Double.self, value, at: path, strategy: options.floatStrategy))
+    case .millisecondsSince1970:
+      return Date(timeIntervalSince1970: try Self.float(Double.self, value, at: path, strategy: options.floatStrategy) / 1000)
+    case .iso8601:
+      let text = try Self.string(value, at: path)
+      guard let date = ISO8601DateFormatter().date(from: text) else {
+        throw Self.mismatch(Date.self, value, at: path, because: "which is not an ISO 8601 date")
+      }
+      return date
+    case .formatted(let formatter):
+      let text = try Self.string(value, at: path)
+      guard let date = formatter.date(from: text) else {
+        throw Self.mismatch(Date.self, value, at: path, because: "which does not match the date format")
+      }
+      return date
+    case .custom(let decode):
+      return try decode(ValueDecoder(value: value, codingPath: path, options: options, typeName: "Date"))
+    }
+  }
+
+  /// `Data` as the data strategy reads it.
+  private func data(from value: any Sendable, at path: [any CodingKey]) throws -> Data {
+    switch options.dataStrategy {
+    case .blob:
+      return try Self.native(Data.self, from: value, at: path)
+    case .base64:
+      let text = try Self.string(value, at: path)
+      guard let data = Data(base64Encoded: text) else {
+        throw Self.mismatch(Data.self, value, at: path, because: "which is not Base64")
+      }
+      return data
+    case .deferredToData:
+      return try Data(from: ValueDecoder(value: value, codingPath: path, options: options, typeName: "Data"))
+    case .custom(let decode):
+      return try decode(ValueDecoder(value: value, codingPath: path, options: options, typeName: "Data"))
+    }
   }
 
   /// A value Firestore stores natively, which must not go through its own `init(from:)`.
@@ -89,7 +170,9 @@ final class ValueDecoder: Decoder {
   }
 
   static func bool(_ value: any Sendable, at path: [any CodingKey]) throws -> Bool {
-    guard let b = value as? Bool else { throw mismatch(Bool.self, value, at: path) }
+    let value = NumberBridge.native(value)
+    // A Swift Bool only: `as? Bool` would also take an `NSNumber` 1.
+    guard type(of: value) == Bool.self, let b = value as? Bool else { throw mismatch(Bool.self, value, at: path) }
     return b
   }
 
@@ -100,6 +183,7 @@ final class ValueDecoder: Decoder {
 
   /// An integer of type `I`: from an integer in range, or from a whole `Double` in range.
   static func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: any Sendable, at path: [any CodingKey]) throws -> I {
+    let value = NumberBridge.native(value)
     switch value {
     case let i as any BinaryInteger:
       if let result = I(exactly: i) { return result }
@@ -114,8 +198,20 @@ final class ValueDecoder: Decoder {
     }
   }
 
-  /// A floating-point number of type `F`, from any number whose magnitude `F` can hold.
-  static func float<F: BinaryFloatingPoint>(_ type: F.Type, _ value: any Sendable, at path: [any CodingKey]) throws -> F {
+  /// A floating-point number of type `F`, from any number whose magnitude `F` can hold, or
+  /// from a string the non-conforming float strategy names.
+  static func float<F: BinaryFloatingPoint>(
+    _ type: F.Type, _ value: any Sendable, at path: [any CodingKey], strategy: Firestore.Decoder.NonConformingFloatDecodingStrategy
+  ) throws -> F {
+    let value = NumberBridge.native(value)
+    if case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = strategy, let text = value as? String {
+      switch text {
+      case positiveInfinity: return .infinity
+      case negativeInfinity: return -.infinity
+      case nan: return .nan
+      default: break
+      }
+    }
     switch value {
     case let i as any BinaryInteger:
       return F(i)
@@ -143,7 +239,7 @@ final class ValueDecoder: Decoder {
 
   /// Names a found value with its type: `String "many"`, `Int 7`, `null`, `an array of 3 elements`.
   static func describe(_ value: any Sendable) -> String {
-    switch value {
+    switch NumberBridge.native(value) {
     case is NSNull: return "null"
     case let b as Bool: return "Bool \(b)"
     case let s as String:
@@ -194,8 +290,12 @@ extension ValueDecoder {
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try ValueDecoder.bool(value(key), at: path(key)) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try ValueDecoder.string(value(key), at: path(key)) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try ValueDecoder.float(type, value(key), at: path(key)) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try ValueDecoder.float(type, value(key), at: path(key)) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+      try ValueDecoder.float(type, value(key), at: path(key), strategy: decoder.options.floatStrategy)
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+      try ValueDecoder.float(type, value(key), at: path(key), strategy: decoder.options.floatStrategy)
+    }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try ValueDecoder.integer(type, value(key), at: path(key)) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try ValueDecoder.integer(type, value(key), at: path(key)) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try ValueDecoder.integer(type, value(key), at: path(key)) }
@@ -275,8 +375,12 @@ extension ValueDecoder {
 
     mutating func decode(_ type: Bool.Type) throws -> Bool { try next(ValueDecoder.bool) }
     mutating func decode(_ type: String.Type) throws -> String { try next(ValueDecoder.string) }
-    mutating func decode(_ type: Double.Type) throws -> Double { try next { try ValueDecoder.float(type, $0, at: $1) } }
-    mutating func decode(_ type: Float.Type) throws -> Float { try next { try ValueDecoder.float(type, $0, at: $1) } }
+    mutating func decode(_ type: Double.Type) throws -> Double {
+      try next { [strategy = decoder.options.floatStrategy] in try ValueDecoder.float(type, $0, at: $1, strategy: strategy) }
+    }
+    mutating func decode(_ type: Float.Type) throws -> Float {
+      try next { [strategy = decoder.options.floatStrategy] in try ValueDecoder.float(type, $0, at: $1, strategy: strategy) }
+    }
     mutating func decode(_ type: Int.Type) throws -> Int { try next { try ValueDecoder.integer(type, $0, at: $1) } }
     mutating func decode(_ type: Int8.Type) throws -> Int8 { try next { try ValueDecoder.integer(type, $0, at: $1) } }
     mutating func decode(_ type: Int16.Type) throws -> Int16 { try next { try ValueDecoder.integer(type, $0, at: $1) } }
@@ -316,8 +420,12 @@ extension ValueDecoder {
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decode(T.self, from: value, at: codingPath) }
     func decode(_ type: Bool.Type) throws -> Bool { try ValueDecoder.bool(value, at: codingPath) }
     func decode(_ type: String.Type) throws -> String { try ValueDecoder.string(value, at: codingPath) }
-    func decode(_ type: Double.Type) throws -> Double { try ValueDecoder.float(type, value, at: codingPath) }
-    func decode(_ type: Float.Type) throws -> Float { try ValueDecoder.float(type, value, at: codingPath) }
+    func decode(_ type: Double.Type) throws -> Double {
+      try ValueDecoder.float(type, value, at: codingPath, strategy: decoder.options.floatStrategy)
+    }
+    func decode(_ type: Float.Type) throws -> Float {
+      try ValueDecoder.float(type, value, at: codingPath, strategy: decoder.options.floatStrategy)
+    }
     func decode(_ type: Int.Type) throws -> Int { try ValueDecoder.integer(type, value, at: codingPath) }
     func decode(_ type: Int8.Type) throws -> Int8 { try ValueDecoder.integer(type, value, at: codingPath) }
     func decode(_ type: Int16.Type) throws -> Int16 { try ValueDecoder.integer(type, value, at: codingPath) }

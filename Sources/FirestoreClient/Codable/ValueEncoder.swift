@@ -7,8 +7,8 @@ import Foundation
 /// Values Firestore stores natively (`Date`, `Data`, ``Timestamp``, ``GeoPoint``,
 /// ``VectorValue``, ``DocumentReference``, ``FieldValue``) are recognised by their concrete type before
 /// their own `encode(to:)` would run, so they stay as they are instead of turning into
-/// numbers, byte arrays or maps. Integers become `Int`; `Float` becomes `Double`; a `URL`
-/// becomes its absolute string.
+/// numbers, byte arrays or maps (unless a date or data strategy says otherwise). Integers
+/// become `Int`; `Float` becomes `Double`; a `URL` becomes its absolute string.
 final class ValueEncoder: Encoder {
   /// A value being built. Maps and arrays are boxes (classes) so a container handed out
   /// earlier keeps filling the same storage after it was attached to its parent.
@@ -40,14 +40,21 @@ final class ValueEncoder: Encoder {
   }
 
   /// The settings of the ``Firestore/Encoder`` that started the encoding.
-  struct Options {
-    let encodesNilAsNull: Bool
-    let userInfo: [CodingUserInfoKey: Any]
+  struct Options: Sendable {
+    var encodesNilAsNull = false
+    var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    var dateStrategy = Firestore.Encoder.DateEncodingStrategy.timestamp
+    var dataStrategy = Firestore.Encoder.DataEncodingStrategy.blob
+    var floatStrategy = Firestore.Encoder.NonConformingFloatEncodingStrategy.throw
+    var keyStrategy = Firestore.Encoder.KeyEncodingStrategy.useDefaultKeys
   }
 
   let options: Options
   let codingPath: [any CodingKey]
   var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
+  /// Whether the key strategy applies to this value's keys: not for a `[String: …]`
+  /// dictionary, whose keys are data rather than property names.
+  let convertsKeys: Bool
 
   /// What was encoded here, once something was.
   private(set) var node: Node? {
@@ -56,10 +63,21 @@ final class ValueEncoder: Encoder {
   /// Where a `superEncoder` delivers its value in the parent container.
   private let sink: ((Node) -> Void)?
 
-  init(options: Options, codingPath: [any CodingKey], sink: ((Node) -> Void)? = nil) {
+  init(options: Options, codingPath: [any CodingKey], convertsKeys: Bool = true, sink: ((Node) -> Void)? = nil) {
     self.options = options
     self.codingPath = codingPath
+    self.convertsKeys = convertsKeys
     self.sink = sink
+  }
+
+  /// The field name for `key`, in a container at `path`, as the key strategy says.
+  func fieldName(_ key: some CodingKey, in path: [any CodingKey]) -> String {
+    guard convertsKeys else { return key.stringValue }
+    switch options.keyStrategy {
+    case .useDefaultKeys: return key.stringValue
+    case .convertToSnakeCase: return SnakeCase.fromCamelCase(key.stringValue)
+    case .custom(let convert): return convert(path + [key]).stringValue
+    }
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -90,11 +108,66 @@ final class ValueEncoder: Encoder {
 
   /// Encodes `value` found at `path`.
   func encodeNode<T: Encodable>(_ value: T, at path: [any CodingKey]) throws -> Node {
+    if let node = try strategyNode(value, at: path) { return node }
     if let stored = try Self.stored(value, at: path) { return .value(stored) }
-    let encoder = ValueEncoder(options: options, codingPath: path)
+    return try encodeThroughOwnMethod(value, at: path)
+  }
+
+  /// Runs `value`'s own `encode(to:)`.
+  private func encodeThroughOwnMethod<T: Encodable>(_ value: T, at path: [any CodingKey]) throws -> Node {
+    let encoder = ValueEncoder(options: options, codingPath: path, convertsKeys: !(value is any StringKeyedDictionary))
     try value.encode(to: encoder)
     // A value that encoded nothing at all (an empty struct may) is an empty map, as in JSON.
     return encoder.node ?? .map(MapBox())
+  }
+
+  /// Runs a strategy's closure on a fresh encoder at `path`.
+  private func encodeWithClosure(at path: [any CodingKey], _ body: (ValueEncoder) throws -> Void) throws -> Node {
+    let encoder = ValueEncoder(options: options, codingPath: path)
+    try body(encoder)
+    return encoder.node ?? .map(MapBox())
+  }
+
+  /// `value` as a strategy stores it: a `Date`, `Data`, or a number that is not finite;
+  /// `nil` for anything else (and for the strategies that store these natively).
+  private func strategyNode<T: Encodable>(_ value: T, at path: [any CodingKey]) throws -> Node? {
+    switch value {
+    case let date as Date:
+      switch options.dateStrategy {
+      case .timestamp: return nil
+      case .deferredToDate: return try encodeThroughOwnMethod(date, at: path)
+      case .secondsSince1970: return .value(date.timeIntervalSince1970)
+      case .millisecondsSince1970: return .value(date.timeIntervalSince1970 * 1000)
+      case .iso8601: return .value(ISO8601DateFormatter().string(from: date))
+      case .formatted(let formatter): return .value(formatter.string(from: date))
+      case .custom(let encode): return try encodeWithClosure(at: path) { try encode(date, $0) }
+      }
+    case let data as Data:
+      switch options.dataStrategy {
+      case .blob: return nil
+      case .base64: return .value(data.base64EncodedString())
+      case .deferredToData: return try encodeThroughOwnMethod(data, at: path)
+      case .custom(let encode): return try encodeWithClosure(at: path) { try encode(data, $0) }
+      }
+    case let number as Double where !number.isFinite:
+      return .value(try nonConforming(number, at: path))
+    case let number as Float where !number.isFinite:
+      return .value(try nonConforming(Double(number), at: path))
+    default:
+      return nil
+    }
+  }
+
+  /// An infinite or NaN number as ``Firestore/Encoder/NonConformingFloatEncodingStrategy`` says.
+  private func nonConforming(_ number: Double, at path: [any CodingKey]) throws -> String {
+    guard case .convertToString(let positiveInfinity, let negativeInfinity, let nan) = options.floatStrategy else {
+      throw EncodingError.invalidValue(
+        number,
+        CodingProblem.encodingContext(
+          path, "has the non-finite number \(number), which nonConformingFloatEncodingStrategy .throw refuses"))
+    }
+    if number.isNaN { return nan }
+    return number > 0 ? positiveInfinity : negativeInfinity
   }
 
   /// `value` as Firestore stores it, when it is a number, string, bool or one of the
@@ -152,7 +225,7 @@ extension ValueEncoder {
     private func put<T: Encodable>(_ value: T, _ key: Key) throws {
       // A @DocumentID comes from the document's reference when read, so it is never a field.
       if value is any DocumentIDMarker { return }
-      map.entries[key.stringValue] = try encoder.encodeNode(value, at: codingPath + [key])
+      map.entries[encoder.fieldName(key, in: codingPath)] = try encoder.encodeNode(value, at: codingPath + [key])
     }
 
     // Synthesized `encode(to:)` calls encodeIfPresent for optionals, whose default skips
@@ -161,11 +234,11 @@ extension ValueEncoder {
       if let value {
         try put(value, key)
       } else if encoder.options.encodesNilAsNull {
-        map.entries[key.stringValue] = .value(NSNull())
+        map.entries[encoder.fieldName(key, in: codingPath)] = .value(NSNull())
       }
     }
 
-    mutating func encodeNil(forKey key: Key) throws { map.entries[key.stringValue] = .value(NSNull()) }
+    mutating func encodeNil(forKey key: Key) throws { map.entries[encoder.fieldName(key, in: codingPath)] = .value(NSNull()) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try put(value, key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { try put(value, key) }
     mutating func encode(_ value: String, forKey key: Key) throws { try put(value, key) }
@@ -202,13 +275,13 @@ extension ValueEncoder {
       keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
       let nested = MapBox()
-      map.entries[key.stringValue] = .map(nested)
+      map.entries[encoder.fieldName(key, in: codingPath)] = .map(nested)
       return KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: encoder, map: nested, codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
       let nested = ArrayBox()
-      map.entries[key.stringValue] = .array(nested)
+      map.entries[encoder.fieldName(key, in: codingPath)] = .array(nested)
       return UnkeyedContainer(encoder: encoder, array: nested, codingPath: codingPath + [key])
     }
 
@@ -218,7 +291,7 @@ extension ValueEncoder {
 
     private func superEncoder(named key: any CodingKey) -> any Encoder {
       let map = map
-      let name = key.stringValue
+      let name = encoder.fieldName(key, in: codingPath)
       return ValueEncoder(options: encoder.options, codingPath: codingPath + [key]) { map.entries[name] = $0 }
     }
   }

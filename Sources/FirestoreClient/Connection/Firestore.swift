@@ -1,3 +1,4 @@
+import Dispatch
 import FirestoreWire
 
 /// A connection to one Firestore database: the entry point of the client.
@@ -24,9 +25,19 @@ public final class Firestore: Sendable {
   /// `projects/{p}/databases/{d}/documents`.
   let documentsRoot: String
   /// Multiplexes this instance's real-time listeners over one Listen stream.
-  let listenManager = ListenManager()
+  let listenManager: ListenManager
   /// The local cache, pending writes and listeners' views (see ``LocalCacheSettings``).
   let localStore: LocalStore
+  /// Sends the queued writes.
+  let writePipeline: WritePipeline
+  /// Every request goes through it: it refuses them while the network is disabled or the
+  /// instance terminated, and notes whether the server could last be reached.
+  let network: NetworkGate
+  /// Where completion handlers and snapshot listeners are called, one at a time.
+  let callbackQueue: DispatchQueue
+  /// How to end the listeners that are running, for ``terminate()``.
+  let activeListens = Locked<[Int: @Sendable () -> Void]>([:])
+  let nextListenID = Locked(0)
 
   /// Creates a client for a database.
   ///
@@ -34,19 +45,36 @@ public final class Firestore: Sendable {
   ///   - projectID: the project ID, e.g. `"my-project"` (`"demo-…"` for emulator-only projects).
   ///   - database: the database ID; `"(default)"` unless you created a named database.
   ///   - settings: host, credentials, retries and timeouts; by default from the environment.
-  public init(projectID: String, database: String = "(default)", settings: FirestoreSettings = FirestoreSettings()) {
+  public convenience init(projectID: String, database: String = "(default)", settings: FirestoreSettings = FirestoreSettings()) {
+    self.init(projectID: projectID, database: database, settings: settings, configurationError: nil)
+  }
+
+  /// Creates a client; `configurationError`, when given, fails every call.
+  init(projectID: String, database: String, settings: FirestoreSettings, configurationError: FirestoreError?) {
     self.projectID = projectID
     self.databaseID = database
     self.settings = settings
     databaseName = "projects/\(projectID)/databases/\(database)"
     documentsRoot = databaseName + "/documents"
+    network = NetworkGate(base: settings.effectiveTransport)
+    var gated = settings
+    gated.transport = network
     rest = RESTClient(
-      settings: settings,
+      settings: gated,
       databasePath: "/v1/projects/\(ResourcePath.escapeSegment(projectID))/databases/\(ResourcePath.escapeSegment(database))",
-      configurationError: Self.validate(projectID: projectID, database: database) ?? settings.cache.validationError)
-    localStore = LocalStore(
+      configurationError: configurationError ?? Self.validate(projectID: projectID, database: database) ?? settings.cache.validationError)
+    let store = LocalStore(
       settings: settings.cache.validationError == nil ? settings.cache : .none, projectID: projectID, databaseID: database,
       documentsRoot: documentsRoot, log: settings.logHandler)
+    localStore = store
+    listenManager = ListenManager(
+      observer: ListenManager.Observer(connectionLost: { store.listenConnectionLost() }, roundDelivered: { store.endListenRound() }))
+    let pipeline = WritePipeline(store: store, rest: rest, retryPolicy: settings.retryPolicy)
+    writePipeline = pipeline
+    callbackQueue = settings.dispatchQueue ?? DispatchQueue(label: "swift-firestore.callbacks")
+    // Weak: the pipeline reaches the gate through its REST client.
+    network.onReachable { [weak pipeline] in pipeline?.serverReachable() }
+    if rest.configurationError == nil { pipeline.resume() }
   }
 
   /// Creates a client for the project the credentials name: a service account key's
@@ -70,8 +98,28 @@ public final class Firestore: Sendable {
     self.init(projectID: projectID, database: database, settings: settings)
   }
 
+  deinit {
+    // Nothing can wait for the queue's answers any more; with a persistent cache, the
+    // next instance sends what is left.
+    writePipeline.stop()
+  }
+
+  /// Fails, naming the problem, when the instance cannot be used: its configuration is
+  /// invalid, or it was terminated.
+  func checkUsable() throws(FirestoreError) {
+    if let error = rest.configurationError { throw error }
+    if network.mode == .terminated { throw NetworkGate.refusal(.terminated, what: "the call")! }
+  }
+
+  /// Fails at once when a call that needs the server cannot reach it: the instance is
+  /// unusable, or the network is disabled.
+  func checkServerReachable(_ what: String) throws(FirestoreError) {
+    try checkUsable()
+    if let refusal = NetworkGate.refusal(network.mode, what: what) { throw refusal }
+  }
+
   /// Checks the IDs that name the database; a bad one fails every call, naming the ID.
-  private static func validate(projectID: String, database: String) -> FirestoreError? {
+  static func validate(projectID: String, database: String) -> FirestoreError? {
     for (what, id) in [("project ID", projectID), ("database ID", database)] {
       if id.isEmpty { return .invalidArgument("\(what) must not be empty") }
       if id.contains("/") || id.contains(where: \.isWhitespace) {

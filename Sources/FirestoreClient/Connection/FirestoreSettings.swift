@@ -34,6 +34,21 @@ public struct FirestoreSettings: Sendable {
   /// Where documents read and written are kept locally: in memory (the default, 100 MB),
   /// in an SQLite file that survives restarts, or nowhere. See ``LocalCacheSettings``.
   public var cache: LocalCacheSettings
+  /// The local cache in the Apple SDK's spelling: ``PersistentCacheSettings``,
+  /// ``MemoryCacheSettings`` or a ``LocalCacheSettings``; the same setting as ``cache``.
+  ///
+  /// ```swift
+  /// settings.cacheSettings = PersistentCacheSettings(sizeBytes: 100 * 1024 * 1024 as NSNumber)
+  /// ```
+  public var cacheSettings: any LocalCacheSettingsConvertible {
+    get { cache }
+    set { cache = newValue.localCacheSettings }
+  }
+  /// Where completion handlers, snapshot listeners and snapshots-in-sync listeners are
+  /// called, one at a time, in the order their events happened; `nil` (the default) uses a
+  /// serial queue of the instance's own. (The Apple SDK calls them on the main queue by
+  /// default; set `.main` for that, in a program that runs the main queue.)
+  public var dispatchQueue: DispatchQueue?
   /// Receives the client's rare diagnostic messages (such as a corrupt cache file being
   /// rebuilt); by default they are written to standard error.
   public var logHandler: @Sendable (String) -> Void
@@ -73,6 +88,7 @@ public struct FirestoreSettings: Sendable {
     timeout = .seconds(60)
     transport = nil
     cache = .memory()
+    dispatchQueue = nil
     logHandler = Self.standardErrorLog
   }
 

@@ -11,19 +11,29 @@ extension DocumentReference {
   ///   print(snapshot.get("population") ?? "no population")
   /// }
   /// ```
-  public var snapshots: DocumentSnapshots { snapshots(includeMetadataChanges: false) }
+  public var snapshots: DocumentSnapshots { snapshots(options: SnapshotListenOptions()) }
 
   /// The document's state as an `AsyncSequence`; see ``snapshots``.
   ///
   /// - Parameter includeMetadataChanges: whether snapshots that differ only in
-  ///   ``SnapshotMetadata`` are delivered (the server confirming a cached or pending state).
-  ///   Either way the first snapshot may come from the cache when it holds the document.
+  ///   ``SnapshotMetadata`` are delivered (the server confirming a cached or pending state,
+  ///   the listen stream going down and coming back). Either way the first snapshot may
+  ///   come from the cache when it holds the document.
   public func snapshots(includeMetadataChanges: Bool) -> DocumentSnapshots {
-    DocumentSnapshots(reference: self, includeMetadataChanges: includeMetadataChanges)
+    snapshots(options: SnapshotListenOptions().withIncludeMetadataChanges(includeMetadataChanges))
+  }
+
+  /// The document's state as an `AsyncSequence`, read where `options` say: with
+  /// ``ListenSource/cache`` only from the local cache (nothing is sent to the server).
+  public func snapshots(options: SnapshotListenOptions) -> DocumentSnapshots {
+    DocumentSnapshots(reference: self, options: options)
   }
 
   /// Calls `listener` with the document's state now and after every change, until the
   /// returned registration is removed. On failure `listener` is called once with the error.
+  ///
+  /// Listeners are called one at a time on ``FirestoreSettings/dispatchQueue`` (a serial
+  /// queue of the instance's own unless set), as the Apple SDK calls them on its queue.
   ///
   /// ```swift
   /// let registration = db.document("cities/SF").addSnapshotListener { snapshot, error in
@@ -32,14 +42,41 @@ extension DocumentReference {
   /// }
   /// registration.remove()
   /// ```
-  public func addSnapshotListener(
-    includeMetadataChanges: Bool = false, _ listener: @escaping @Sendable (DocumentSnapshot?, (any Error)?) -> Void
-  ) -> ListenerRegistration {
-    firestore.addListener(snapshots(includeMetadataChanges: includeMetadataChanges), listener)
+  @discardableResult
+  public func addSnapshotListener(_ listener: @escaping (DocumentSnapshot?, (any Error)?) -> Void) -> ListenerRegistration {
+    addSnapshotListener(options: SnapshotListenOptions(), listener: listener)
   }
 
-  /// Starts a listen of this document (a documents target).
-  func listen(includeMetadataChanges: Bool) -> AsyncThrowingStream<DocumentSnapshot, any Error> {
+  /// Calls `listener` with the document's state (see ``addSnapshotListener(_:)``); with
+  /// `includeMetadataChanges`, also when only the snapshot's ``SnapshotMetadata`` changes.
+  @discardableResult
+  public func addSnapshotListener(
+    includeMetadataChanges: Bool, listener: @escaping (DocumentSnapshot?, (any Error)?) -> Void
+  ) -> ListenerRegistration {
+    addSnapshotListener(options: SnapshotListenOptions().withIncludeMetadataChanges(includeMetadataChanges), listener: listener)
+  }
+
+  /// Calls `listener` with the document's state, read where `options` say (see
+  /// ``addSnapshotListener(_:)``).
+  @discardableResult
+  public func addSnapshotListener(
+    options: SnapshotListenOptions, listener: @escaping (DocumentSnapshot?, (any Error)?) -> Void
+  ) -> ListenerRegistration {
+    let (kind, view, render) = listenParts()
+    return firestore.listenWithCallback(kind, view: view, options: options, render: render, listener: listener)
+  }
+
+  /// Starts a listen of this document as a stream.
+  func listen(options: SnapshotListenOptions) -> AsyncThrowingStream<DocumentSnapshot, any Error> {
+    let (kind, view, render) = listenParts()
+    return firestore.listenStream(kind, view: view, options: options, render: render)
+  }
+
+  /// What a listen of this document needs: a documents target, its view, and how a view's
+  /// snapshot becomes a ``DocumentSnapshot``.
+  func listenParts() -> (
+    kind: Result<Target.Kind, FirestoreError>, view: ViewQuery?, render: @Sendable (ViewSnapshot) throws -> DocumentSnapshot
+  ) {
     let kind: Result<Target.Kind, FirestoreError>
     var view: ViewQuery?
     do throws(FirestoreError) {
@@ -50,10 +87,13 @@ extension DocumentReference {
       kind = .failure(error)
     }
     let reference = self
-    return firestore.listenStream(kind, view: view, includeMetadataChanges: includeMetadataChanges) { snapshot in
-      DocumentSnapshot(
-        reference: reference, document: snapshot.documents.first, readTime: snapshot.readTime,
-        metadata: snapshot.metadata(of: reference.name))
-    }
+    return (
+      kind, view,
+      { snapshot in
+        DocumentSnapshot(
+          reference: reference, document: snapshot.documents.first, readTime: snapshot.readTime,
+          metadata: snapshot.metadata(of: reference.name))
+      }
+    )
   }
 }

@@ -15,11 +15,11 @@ public struct DocumentSnapshots: AsyncSequence, Sendable {
   public typealias Element = DocumentSnapshot
 
   let reference: DocumentReference
-  let includeMetadataChanges: Bool
+  let options: SnapshotListenOptions
 
   /// Starts listening and returns the iterator.
   public func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(base: reference.listen(includeMetadataChanges: includeMetadataChanges).makeAsyncIterator())
+    AsyncIterator(base: reference.listen(options: options).makeAsyncIterator())
   }
 
   /// Yields the snapshots; dropping it stops the listen.

@@ -1,82 +1,135 @@
 import FirestoreWire
 
 extension Firestore {
-  /// A stream of a listener's snapshots for target `kind`, each rendered by `render`.
+  /// What a running listener hands on.
+  enum ListenEvent<T: Sendable>: Sendable {
+    /// A snapshot.
+    case snapshot(T)
+    /// The error that ended the listener.
+    case failed(any Error)
+    /// The listener ended without an error (the instance was terminated).
+    case ended
+  }
+
+  /// Starts a listener of target `kind`, each snapshot rendered by `render` and handed to
+  /// `deliver`, and returns what stops it (calling it more than once does nothing).
   ///
   /// The listener's view lives in the ``LocalStore``: it may deliver a first snapshot from
-  /// the cache at once, shows this client's pending writes, and is fed every server
-  /// snapshot of the target. Nothing is sent until the stream is created; an invalid target
-  /// fails the stream at once. Ending the stream (cancellation, the iterator going away, or
-  /// an error) removes the target and the view.
-  func listenStream<T: Sendable>(
-    _ kind: Result<Target.Kind, FirestoreError>, view viewQuery: ViewQuery?, includeMetadataChanges: Bool,
-    render: @escaping @Sendable (ViewSnapshot) throws -> T
-  ) -> AsyncThrowingStream<T, any Error> {
-    let (stream, continuation) = AsyncThrowingStream<T, any Error>.makeStream()
+  /// the cache at once, shows this client's pending writes, and (unless `options` say it
+  /// reads the cache only) is fed every server snapshot of the target. `deliver` is called
+  /// under the store's lock, in order, so it must only hand the event on. Nothing is sent
+  /// until this is called; an invalid target fails at once. After a failure or the end,
+  /// `deliver` is not called again and the target and the view are removed.
+  func startListen<T: Sendable>(
+    _ kind: Result<Target.Kind, FirestoreError>, view viewQuery: ViewQuery?, options: SnapshotListenOptions,
+    render: @escaping @Sendable (ViewSnapshot) throws -> T, deliver: @escaping @Sendable (ListenEvent<T>) -> Void
+  ) -> @Sendable () -> Void {
     let target: Target.Kind
     let view: ViewQuery
     do {
-      if let error = rest.configurationError { throw error }
+      try checkUsable()
       target = try kind.get()
       guard let viewQuery else { throw FirestoreError(.internal, "listen target without a view") }
       view = viewQuery
     } catch {
-      continuation.finish(throwing: error)
-      return stream
+      deliver(.failed(error))
+      return {}
     }
     let store = localStore
-    let viewID = store.addView(view, includeMetadataChanges: includeMetadataChanges) { snapshot in
-      do {
-        continuation.yield(try render(snapshot))
-      } catch {
-        continuation.finish(throwing: error)
-      }
-    }
-    let handle = ListenHandle()
     let manager = listenManager
-    continuation.onTermination = { _ in
-      // Not inline: a stream can end inside the view's own delivery, under the store's lock.
-      let id = handle.cancel()
+    let handle = ListenHandle()
+    let ended = Locked(false)
+    let viewID = Locked<Int?>(nil)
+    let listenID = nextListenID.withLock { id in
+      id += 1
+      return id
+    }
+    let active = activeListens
+    // Ends the listener once: the event (if any) goes out first, then the view and the
+    // target go, not inline: this can run inside the view's own delivery, under the
+    // store's lock.
+    let finish: @Sendable (ListenEvent<T>?) -> Void = { event in
+      let first = ended.withLock { ended in
+        defer { ended = true }
+        return !ended
+      }
+      guard first else { return }
+      if let event { deliver(event) }
+      active.withLock { $0[listenID] = nil }
+      let targetID = handle.cancel()
       Task {
-        store.removeView(viewID)
-        if let id { await manager.unlisten(id) }
+        if let id = viewID.withLock({ $0 }) { store.removeView(id) }
+        if let targetID { await manager.unlisten(targetID) }
       }
     }
-    let settings = self.settings
+    active.withLock { $0[listenID] = { finish(.ended) } }
+    let id = store.addView(view, source: options.source, includeMetadataChanges: options.includeMetadataChanges) { snapshot in
+      guard !ended.withLock({ $0 }) else { return }
+      do {
+        deliver(.snapshot(try render(snapshot)))
+      } catch {
+        finish(.failed(error))
+      }
+    }
+    viewID.withLock { $0 = id }
+    // A listener that ended during its first delivery has its view removed now.
+    if ended.withLock({ $0 }) { Task { store.removeView(id) } }
+    guard options.source == .default else { return { finish(nil) } }
+    let settings = rest.settings
     let database = databaseName
     Task {
-      let id = await manager.listen(target, settings: settings, database: database) { result in
+      let targetID = await manager.listen(target, settings: settings, database: database) { result in
         switch result {
-        case .success(let snapshot):
-          store.applyWatch(viewID, snapshot)
-        case .failure(let error):
-          store.removeView(viewID)
-          continuation.finish(throwing: error)
+        case .success(let snapshot): store.applyWatch(id, snapshot)
+        case .failure(let error): finish(.failed(error))
         }
       }
-      if handle.register(id) { await manager.unlisten(id) }
+      if handle.register(targetID) { await manager.unlisten(targetID) }
     }
+    return { finish(nil) }
+  }
+
+  /// A stream of a listener's snapshots (see ``startListen(_:view:options:render:deliver:)``).
+  /// Ending the stream (cancellation, the iterator going away, or an error) stops the listener.
+  func listenStream<T: Sendable>(
+    _ kind: Result<Target.Kind, FirestoreError>, view: ViewQuery?, options: SnapshotListenOptions,
+    render: @escaping @Sendable (ViewSnapshot) throws -> T
+  ) -> AsyncThrowingStream<T, any Error> {
+    let (stream, continuation) = AsyncThrowingStream<T, any Error>.makeStream()
+    let stop = startListen(kind, view: view, options: options, render: render) { event in
+      switch event {
+      case .snapshot(let value): continuation.yield(value)
+      case .failed(let error): continuation.finish(throwing: error)
+      case .ended: continuation.finish()
+      }
+    }
+    continuation.onTermination = { _ in stop() }
     return stream
   }
 
-  /// Calls `listener` with every element of `sequence` until the registration is removed or
-  /// the sequence fails (then once with the error).
-  func addListener<S: AsyncSequence & Sendable, T>(
-    _ sequence: S, _ listener: @escaping @Sendable (T?, (any Error)?) -> Void
-  ) -> ListenerRegistration where S.Element == T {
+  /// Calls `listener` on ``callbackQueue`` with each snapshot of a listener (see
+  /// ``startListen(_:view:options:render:deliver:)``), or once with the error that ends it,
+  /// until the registration is removed.
+  func listenWithCallback<T: Sendable>(
+    _ kind: Result<Target.Kind, FirestoreError>, view: ViewQuery?, options: SnapshotListenOptions,
+    render: @escaping @Sendable (ViewSnapshot) throws -> T, listener: @escaping (T?, (any Error)?) -> Void
+  ) -> ListenerRegistration {
     let registration = ListenerRegistration()
-    let task = Task {
-      do {
-        for try await element in sequence {
-          guard !registration.isRemoved else { return }
-          listener(element, nil)
-        }
-      } catch {
+    let callback = UncheckedCallback<(T?, (any Error)?)> { listener($0.0, $0.1) }
+    let queue = callbackQueue
+    let stop = startListen(kind, view: view, options: options, render: render) { event in
+      // Queued now, under the store's lock, so callbacks keep the order of events and come
+      // before the snapshots-in-sync event of their round.
+      queue.async {
         guard !registration.isRemoved else { return }
-        listener(nil, error)
+        switch event {
+        case .snapshot(let value): callback.call((value, nil))
+        case .failed(let error): callback.call((nil, error))
+        case .ended: break
+        }
       }
     }
-    registration.setOnRemove { task.cancel() }
+    registration.setOnRemove(stop)
     return registration
   }
 }

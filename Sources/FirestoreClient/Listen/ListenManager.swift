@@ -15,6 +15,14 @@ actor ListenManager {
   /// What a listener receives: a snapshot, or the error that ended it.
   typealias Handler = @Sendable (Result<WatchSnapshot, FirestoreError>) -> Void
 
+  /// Who hears about the stream as a whole.
+  struct Observer: Sendable {
+    /// The stream went down (it failed, or the network was disabled) while listeners remain.
+    var connectionLost: @Sendable () -> Void = {}
+    /// Every snapshot of one server message was handed to its listener.
+    var roundDelivered: @Sendable () -> Void = {}
+  }
+
   private struct Listener {
     var target: Target
     var handler: Handler
@@ -38,6 +46,9 @@ actor ListenManager {
   private var requestTimeout = ListenChannel.Configuration.defaultRequestTimeout
   /// How long a back channel of a new channel may stay silent before it is reopened.
   private var backChannelSilence = ListenChannel.Configuration.defaultBackChannelSilence
+  /// Whether a stream may be opened (``Firestore/disableNetwork()`` clears it).
+  private var isNetworkEnabled = true
+  private let observer: Observer
 
   /// How many channels (handshakes) were opened, for tests.
   private(set) var handshakeCount = 0
@@ -49,7 +60,29 @@ actor ListenManager {
   var currentChannel: ListenChannel? { channel }
 
   /// Creates a manager; it is configured by its first ``listen(_:settings:database:handler:)``.
-  init() {}
+  init(observer: Observer = Observer()) {
+    self.observer = observer
+  }
+
+  /// Closes the stream and keeps it closed (`false`), or opens it again for the listeners
+  /// that remain (`true`). Listeners stay registered either way.
+  func setNetworkEnabled(_ enabled: Bool) {
+    guard enabled != isNetworkEnabled else { return }
+    isNetworkEnabled = enabled
+    if enabled {
+      openChannel()
+    } else if !listeners.isEmpty {
+      closeChannel()
+      observer.connectionLost()
+    }
+  }
+
+  /// Forgets every listener without telling them and closes the stream (``Firestore/terminate()``).
+  func shutdown() {
+    listeners = [:]
+    isNetworkEnabled = false
+    closeChannel()
+  }
 
   /// Sets the handshake and forward POST timeout of channels opened from now on (for tests).
   func setRequestTimeout(_ timeout: Duration) {
@@ -84,6 +117,7 @@ actor ListenManager {
     } else if !isBackingOff {
       openChannel()
     }
+    if !isNetworkEnabled { observer.connectionLost() }
     return id
   }
 
@@ -115,7 +149,7 @@ actor ListenManager {
   }
 
   private func openChannel() {
-    guard channel == nil, let configuration, !listeners.isEmpty else { return }
+    guard channel == nil, isNetworkEnabled, let configuration, !listeners.isEmpty else { return }
     let channel = ListenChannel(configuration: configuration)
     self.channel = channel
     handshakeCount += 1
@@ -144,7 +178,12 @@ actor ListenManager {
     case .response(let response):
       failedAttempts = 0
       retriedUnauthenticated = false
-      for action in state.apply(response) { perform(action) }
+      var delivered = false
+      for action in state.apply(response) {
+        if case .snapshot = action { delivered = true }
+        perform(action)
+      }
+      if delivered { observer.roundDelivered() }
     case .tokenChanged:
       // Not a failure: the server is fine, the session just carries the old credentials.
       channel = nil
@@ -155,6 +194,7 @@ actor ListenManager {
       lastCloseError = error
       state.connectionLost()
       guard !listeners.isEmpty else { return }
+      observer.connectionLost()
       if error.code == .unauthenticated {
         // The token was rejected (or expired mid-session): retry at once with a fresh one.
         forceRefreshToken = true

@@ -10,22 +10,36 @@ extension QueryConvertible {
   ///   }
   /// }
   /// ```
-  public var snapshots: QuerySnapshots { snapshots(includeMetadataChanges: false) }
+  public var snapshots: QuerySnapshots { snapshots(options: SnapshotListenOptions()) }
 
   /// The query's results as an `AsyncSequence`; see ``snapshots``.
   ///
   /// - Parameter includeMetadataChanges: whether snapshots that differ only in
   ///   ``SnapshotMetadata`` are delivered: the server's first answer when it matches the
-  ///   cached snapshot delivered before it, and the confirmation of this client's writes.
-  ///   Either way, the first snapshot may come from the cache (``SnapshotMetadata/isFromCache``)
-  ///   when the cache has matching documents, as in the Firebase Apple SDK.
+  ///   cached snapshot delivered before it, the confirmation of this client's writes, and
+  ///   the listen stream going down and coming back (``SnapshotMetadata/isFromCache``).
+  ///   Either way, the first snapshot may come from the cache when the cache has matching
+  ///   documents, as in the Firebase Apple SDK.
   public func snapshots(includeMetadataChanges: Bool) -> QuerySnapshots {
-    QuerySnapshots(query: query, includeMetadataChanges: includeMetadataChanges)
+    snapshots(options: SnapshotListenOptions().withIncludeMetadataChanges(includeMetadataChanges))
+  }
+
+  /// The query's results as an `AsyncSequence`, read where `options` say: with
+  /// ``ListenSource/cache`` only from the local cache (nothing is sent to the server).
+  ///
+  /// ```swift
+  /// for try await snapshot in favorites.snapshots(options: SnapshotListenOptions().withSource(.cache)) { … }
+  /// ```
+  public func snapshots(options: SnapshotListenOptions) -> QuerySnapshots {
+    QuerySnapshots(query: query, options: options)
   }
 
   /// Calls `listener` with the query's results now and after every change, until the
   /// returned registration is removed. On failure (an invalid query, or the server rejecting
   /// it) `listener` is called once with the error and never again.
+  ///
+  /// Listeners are called one at a time on ``FirestoreSettings/dispatchQueue`` (a serial
+  /// queue of the instance's own unless set), as the Apple SDK calls them on its queue.
   ///
   /// ```swift
   /// let registration = db.collection("cities").addSnapshotListener { snapshot, error in
@@ -34,16 +48,50 @@ extension QueryConvertible {
   /// }
   /// registration.remove()
   /// ```
+  @discardableResult
+  public func addSnapshotListener(_ listener: @escaping (QuerySnapshot?, (any Error)?) -> Void) -> ListenerRegistration {
+    addSnapshotListener(options: SnapshotListenOptions(), listener: listener)
+  }
+
+  /// Calls `listener` with the query's results now and after every change (see
+  /// ``addSnapshotListener(_:)``); with `includeMetadataChanges`, also when only the
+  /// snapshot's ``SnapshotMetadata`` changes.
+  @discardableResult
   public func addSnapshotListener(
-    includeMetadataChanges: Bool = false, _ listener: @escaping @Sendable (QuerySnapshot?, (any Error)?) -> Void
+    includeMetadataChanges: Bool, listener: @escaping (QuerySnapshot?, (any Error)?) -> Void
   ) -> ListenerRegistration {
-    query.firestore.addListener(snapshots(includeMetadataChanges: includeMetadataChanges), listener)
+    addSnapshotListener(options: SnapshotListenOptions().withIncludeMetadataChanges(includeMetadataChanges), listener: listener)
+  }
+
+  /// Calls `listener` with the query's results, read where `options` say (see
+  /// ``addSnapshotListener(_:)``).
+  ///
+  /// ```swift
+  /// let options = SnapshotListenOptions().withSource(.cache).withIncludeMetadataChanges(true)
+  /// let registration = query.addSnapshotListener(options: options) { snapshot, error in … }
+  /// ```
+  @discardableResult
+  public func addSnapshotListener(
+    options: SnapshotListenOptions, listener: @escaping (QuerySnapshot?, (any Error)?) -> Void
+  ) -> ListenerRegistration {
+    let query = self.query
+    let (kind, view, render) = query.listenParts()
+    return query.firestore.listenWithCallback(kind, view: view, options: options, render: render, listener: listener)
   }
 }
 
 extension Query {
-  /// Starts a listen of this query (see ``Firestore/listenStream(_:view:includeMetadataChanges:render:)``).
-  func listen(includeMetadataChanges: Bool) -> AsyncThrowingStream<QuerySnapshot, any Error> {
+  /// Starts a listen of this query as a stream (see ``Firestore/listenStream(_:view:options:render:)``).
+  func listen(options: SnapshotListenOptions) -> AsyncThrowingStream<QuerySnapshot, any Error> {
+    let (kind, view, render) = listenParts()
+    return firestore.listenStream(kind, view: view, options: options, render: render)
+  }
+
+  /// What a listen of this query needs: its target, its view, and how a view's snapshot
+  /// becomes a ``QuerySnapshot``.
+  func listenParts() -> (
+    kind: Result<Target.Kind, FirestoreError>, view: ViewQuery?, render: @Sendable (ViewSnapshot) throws -> QuerySnapshot
+  ) {
     let kind: Result<Target.Kind, FirestoreError>
     let reverses: Bool
     var view: ViewQuery?
@@ -63,7 +111,7 @@ extension Query {
     let query = self
     // The view delivered last, in the caller's order (only needed to re-index reversed results).
     let previous = Locked<[Document]>([])
-    return firestore.listenStream(kind, view: view, includeMetadataChanges: includeMetadataChanges) { snapshot in
+    let render: @Sendable (ViewSnapshot) throws -> QuerySnapshot = { snapshot in
       var documents = snapshot.documents
       var wireChanges = snapshot.changes
       var wireMetadataChanges = snapshot.changesWithMetadata
@@ -95,5 +143,6 @@ extension Query {
         readTime: readTime, documentChanges: try convert(wireChanges), metadata: snapshot.metadata,
         metadataChanges: try convert(wireMetadataChanges))
     }
+    return (kind, view, render)
   }
 }

@@ -16,11 +16,11 @@ public struct QuerySnapshots: AsyncSequence, Sendable {
   public typealias Element = QuerySnapshot
 
   let query: Query
-  let includeMetadataChanges: Bool
+  let options: SnapshotListenOptions
 
   /// Starts listening and returns the iterator.
   public func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(base: query.listen(includeMetadataChanges: includeMetadataChanges).makeAsyncIterator())
+    AsyncIterator(base: query.listen(options: options).makeAsyncIterator())
   }
 
   /// Yields the snapshots; dropping it stops the listen.

@@ -75,44 +75,44 @@ public struct Filter: Sendable {
   let kind: Kind
 
   /// Documents whose field equals `value` (`nil` matches null; `Double.nan` matches NaN).
-  public static func whereField(_ field: some FieldPathConvertible, isEqualTo value: any Sendable) -> Filter {
-    Filter(kind: .field(field, .isEqualTo, value))
+  public static func whereField(_ field: some FieldPathConvertible, isEqualTo value: Any) -> Filter {
+    Filter(kind: .field(field, .isEqualTo, UserData.sendable(value)))
   }
   /// Documents whose field exists and differs from `value`.
-  public static func whereField(_ field: some FieldPathConvertible, isNotEqualTo value: any Sendable) -> Filter {
-    Filter(kind: .field(field, .isNotEqualTo, value))
+  public static func whereField(_ field: some FieldPathConvertible, isNotEqualTo value: Any) -> Filter {
+    Filter(kind: .field(field, .isNotEqualTo, UserData.sendable(value)))
   }
   /// Documents whose field sorts before `value`.
-  public static func whereField(_ field: some FieldPathConvertible, isLessThan value: any Sendable) -> Filter {
-    Filter(kind: .field(field, .isLessThan, value))
+  public static func whereField(_ field: some FieldPathConvertible, isLessThan value: Any) -> Filter {
+    Filter(kind: .field(field, .isLessThan, UserData.sendable(value)))
   }
   /// Documents whose field sorts before or equal to `value`.
-  public static func whereField(_ field: some FieldPathConvertible, isLessThanOrEqualTo value: any Sendable) -> Filter {
-    Filter(kind: .field(field, .isLessThanOrEqualTo, value))
+  public static func whereField(_ field: some FieldPathConvertible, isLessThanOrEqualTo value: Any) -> Filter {
+    Filter(kind: .field(field, .isLessThanOrEqualTo, UserData.sendable(value)))
   }
   /// Documents whose field sorts after `value`.
-  public static func whereField(_ field: some FieldPathConvertible, isGreaterThan value: any Sendable) -> Filter {
-    Filter(kind: .field(field, .isGreaterThan, value))
+  public static func whereField(_ field: some FieldPathConvertible, isGreaterThan value: Any) -> Filter {
+    Filter(kind: .field(field, .isGreaterThan, UserData.sendable(value)))
   }
   /// Documents whose field sorts after or equal to `value`.
-  public static func whereField(_ field: some FieldPathConvertible, isGreaterThanOrEqualTo value: any Sendable) -> Filter {
-    Filter(kind: .field(field, .isGreaterThanOrEqualTo, value))
+  public static func whereField(_ field: some FieldPathConvertible, isGreaterThanOrEqualTo value: Any) -> Filter {
+    Filter(kind: .field(field, .isGreaterThanOrEqualTo, UserData.sendable(value)))
   }
   /// Documents whose array field contains `value`.
-  public static func whereField(_ field: some FieldPathConvertible, arrayContains value: any Sendable) -> Filter {
-    Filter(kind: .field(field, .arrayContains, value))
+  public static func whereField(_ field: some FieldPathConvertible, arrayContains value: Any) -> Filter {
+    Filter(kind: .field(field, .arrayContains, UserData.sendable(value)))
   }
   /// Documents whose array field contains any of `values` (1 to 30 values).
-  public static func whereField(_ field: some FieldPathConvertible, arrayContainsAny values: [any Sendable]) -> Filter {
-    Filter(kind: .field(field, .arrayContainsAny, values))
+  public static func whereField(_ field: some FieldPathConvertible, arrayContainsAny values: [Any]) -> Filter {
+    Filter(kind: .field(field, .arrayContainsAny, UserData.sendable(values)))
   }
   /// Documents whose field equals one of `values` (1 to 30 values).
-  public static func whereField(_ field: some FieldPathConvertible, in values: [any Sendable]) -> Filter {
-    Filter(kind: .field(field, .in, values))
+  public static func whereField(_ field: some FieldPathConvertible, in values: [Any]) -> Filter {
+    Filter(kind: .field(field, .in, UserData.sendable(values)))
   }
   /// Documents whose field exists and equals none of `values` (1 to 10 values).
-  public static func whereField(_ field: some FieldPathConvertible, notIn values: [any Sendable]) -> Filter {
-    Filter(kind: .field(field, .notIn, values))
+  public static func whereField(_ field: some FieldPathConvertible, notIn values: [Any]) -> Filter {
+    Filter(kind: .field(field, .notIn, UserData.sendable(values)))
   }
   /// Documents matching every filter.
   public static func andFilter(_ filters: [Filter]) -> Filter { Filter(kind: .and(filters)) }

@@ -31,10 +31,13 @@ extension QueryConvertible {
     let query = self.query
     switch source {
     case .server:
+      try query.firestore.checkServerReachable("the query")
       return try await query.run(consistency: nil)
     case .cache:
       return try query.runOnCache()
     case .default:
+      // With the network disabled, the cache answers at once, as in the Apple SDK.
+      if query.firestore.network.mode == .disabled { return try query.runOnCache() }
       do {
         return try await query.run(consistency: nil)
       } catch let error as FirestoreError where error.meansOffline {
@@ -105,7 +108,7 @@ extension Query {
 
   /// Evaluates the query over the cache, without the network.
   func runOnCache() throws -> QuerySnapshot {
-    if let error = firestore.rest.configurationError { throw error }
+    try firestore.checkUsable()
     let lowered = try lowered()
     let (found, pending) = firestore.localStore.query(viewQuery(lowered))
     var documents = try found.map { doc in

@@ -99,43 +99,43 @@ extension QueryConvertible {
   public func whereFilter(_ filter: Filter) -> Query { with { $0.filters.append(filter) } }
 
   /// Documents whose field equals `value` (`nil` matches null, `Double.nan` matches NaN).
-  public func whereField(_ field: some FieldPathConvertible, isEqualTo value: any Sendable) -> Query {
+  public func whereField(_ field: some FieldPathConvertible, isEqualTo value: Any) -> Query {
     whereFilter(.whereField(field, isEqualTo: value))
   }
   /// Documents whose field exists and differs from `value`.
-  public func whereField(_ field: some FieldPathConvertible, isNotEqualTo value: any Sendable) -> Query {
+  public func whereField(_ field: some FieldPathConvertible, isNotEqualTo value: Any) -> Query {
     whereFilter(.whereField(field, isNotEqualTo: value))
   }
   /// Documents whose field sorts before `value`.
-  public func whereField(_ field: some FieldPathConvertible, isLessThan value: any Sendable) -> Query {
+  public func whereField(_ field: some FieldPathConvertible, isLessThan value: Any) -> Query {
     whereFilter(.whereField(field, isLessThan: value))
   }
   /// Documents whose field sorts before or equal to `value`.
-  public func whereField(_ field: some FieldPathConvertible, isLessThanOrEqualTo value: any Sendable) -> Query {
+  public func whereField(_ field: some FieldPathConvertible, isLessThanOrEqualTo value: Any) -> Query {
     whereFilter(.whereField(field, isLessThanOrEqualTo: value))
   }
   /// Documents whose field sorts after `value`.
-  public func whereField(_ field: some FieldPathConvertible, isGreaterThan value: any Sendable) -> Query {
+  public func whereField(_ field: some FieldPathConvertible, isGreaterThan value: Any) -> Query {
     whereFilter(.whereField(field, isGreaterThan: value))
   }
   /// Documents whose field sorts after or equal to `value`.
-  public func whereField(_ field: some FieldPathConvertible, isGreaterThanOrEqualTo value: any Sendable) -> Query {
+  public func whereField(_ field: some FieldPathConvertible, isGreaterThanOrEqualTo value: Any) -> Query {
     whereFilter(.whereField(field, isGreaterThanOrEqualTo: value))
   }
   /// Documents whose array field contains `value`.
-  public func whereField(_ field: some FieldPathConvertible, arrayContains value: any Sendable) -> Query {
+  public func whereField(_ field: some FieldPathConvertible, arrayContains value: Any) -> Query {
     whereFilter(.whereField(field, arrayContains: value))
   }
   /// Documents whose array field contains any of `values` (1 to 30).
-  public func whereField(_ field: some FieldPathConvertible, arrayContainsAny values: [any Sendable]) -> Query {
+  public func whereField(_ field: some FieldPathConvertible, arrayContainsAny values: [Any]) -> Query {
     whereFilter(.whereField(field, arrayContainsAny: values))
   }
   /// Documents whose field equals one of `values` (1 to 30).
-  public func whereField(_ field: some FieldPathConvertible, in values: [any Sendable]) -> Query {
+  public func whereField(_ field: some FieldPathConvertible, in values: [Any]) -> Query {
     whereFilter(.whereField(field, in: values))
   }
   /// Documents whose field exists and equals none of `values` (1 to 10).
-  public func whereField(_ field: some FieldPathConvertible, notIn values: [any Sendable]) -> Query {
+  public func whereField(_ field: some FieldPathConvertible, notIn values: [Any]) -> Query {
     whereFilter(.whereField(field, notIn: values))
   }
 
@@ -188,15 +188,21 @@ extension QueryConvertible {
   public func selectDocumentIDs() -> Query { select([FieldPath.documentID()]) }
 
   /// Starts at the position given by values for the orderings (inclusive).
-  public func start(at values: [any Sendable]) -> Query { with { $0.startBound = Query.Bound(source: .values(values), inclusive: true) } }
+  public func start(at values: [Any]) -> Query {
+    with { $0.startBound = Query.Bound(source: .values(UserData.sendable(values)), inclusive: true) }
+  }
   /// Starts just after the position given by values for the orderings.
-  public func start(after values: [any Sendable]) -> Query {
-    with { $0.startBound = Query.Bound(source: .values(values), inclusive: false) }
+  public func start(after values: [Any]) -> Query {
+    with { $0.startBound = Query.Bound(source: .values(UserData.sendable(values)), inclusive: false) }
   }
   /// Ends at the position given by values for the orderings (inclusive).
-  public func end(at values: [any Sendable]) -> Query { with { $0.endBound = Query.Bound(source: .values(values), inclusive: true) } }
+  public func end(at values: [Any]) -> Query {
+    with { $0.endBound = Query.Bound(source: .values(UserData.sendable(values)), inclusive: true) }
+  }
   /// Ends just before the position given by values for the orderings.
-  public func end(before values: [any Sendable]) -> Query { with { $0.endBound = Query.Bound(source: .values(values), inclusive: false) } }
+  public func end(before values: [Any]) -> Query {
+    with { $0.endBound = Query.Bound(source: .values(UserData.sendable(values)), inclusive: false) }
+  }
 
   /// Starts at a document (inclusive), using its values for every ordering and its ID last.
   public func start(atDocument document: DocumentSnapshot) -> Query {

@@ -125,14 +125,24 @@ extension DocumentReference {
     let ref = try validated()
     switch source {
     case .server:
+      try firestore.checkServerReachable("the read of \(ref.path)")
       return try await ref.serverSnapshot()
     case .cache:
-      if let error = firestore.rest.configurationError { throw error }
+      try firestore.checkUsable()
       guard let snapshot = ref.cachedSnapshot() else {
         throw FirestoreError(.unavailable, "document \(ref.path) is not in the local cache (read with source .cache)")
       }
       return snapshot
     case .default:
+      // With the network disabled, the cache answers at once, as in the Apple SDK.
+      if firestore.network.mode == .disabled {
+        try firestore.checkUsable()
+        guard let snapshot = ref.cachedSnapshot() else {
+          throw FirestoreError(
+            .unavailable, "document \(ref.path) is not in the local cache, and the network is disabled (Firestore.disableNetwork())")
+        }
+        return snapshot
+      }
       do {
         return try await ref.serverSnapshot()
       } catch let error as FirestoreError where error.meansOffline {

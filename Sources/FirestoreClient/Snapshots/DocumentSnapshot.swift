@@ -39,10 +39,16 @@ public struct DocumentSnapshot: Sendable {
 
   /// The fields as Swift values, or `nil` when the document does not exist.
   ///
-  /// Integers come back as `Int`, doubles as `Double`, timestamps as ``Timestamp``, bytes
-  /// as `Data`, null as `NSNull`, references as ``DocumentReference``, maps as
-  /// `[String: any Sendable]` and arrays as `[any Sendable]`. A server timestamp this
-  /// client wrote that the server has not set yet is `NSNull` (see ``data(with:)``).
+  /// As in the Apple SDK, integers, doubles and booleans come back as `NSNumber`, so every
+  /// cast ported code makes works: `as? Int`, `as? Int64`, `as? Double`, `as? NSNumber`, and
+  /// `as? Bool` for a boolean. Timestamps come back as ``Timestamp``, bytes as `Data`, null as
+  /// `NSNull`, references as ``DocumentReference``, maps as `[String: any Sendable]` and
+  /// arrays as `[any Sendable]`. A server timestamp this client wrote that the server has
+  /// not set yet is `NSNull` (see ``data(with:)``).
+  ///
+  /// ```swift
+  /// let count = snapshot.data()?["count"] as? Int64 ?? 0
+  /// ```
   public func data() -> [String: any Sendable]? { data(with: .none) }
 
   /// The fields as Swift values, with each pending server timestamp (see
@@ -56,6 +62,12 @@ public struct DocumentSnapshot: Sendable {
     fields(with: behavior).map { UserDataWriter(firestore: reference.firestore).convert($0) }
   }
 
+  /// The fields with booleans and numbers as Swift's `Bool`, `Int` and `Double`, for the
+  /// Codable decoder, which must tell `true` from `1`.
+  func nativeData(with behavior: ServerTimestampBehavior) -> [String: any Sendable]? {
+    fields(with: behavior).map { UserDataWriter(firestore: reference.firestore, numbers: .native).convert($0) }
+  }
+
   /// The fields in Firestore's own value type, exact to the wire, or `nil` when missing.
   /// A pending server timestamp is `null`.
   public var fields: [String: FirestoreWire.Value]? { fields(with: .none) }
@@ -67,7 +79,12 @@ public struct DocumentSnapshot: Sendable {
     return ServerTimestampSentinel.resolve(document.fields, behavior)
   }
 
-  /// The value at a dotted path or ``FieldPath``, or `nil` when absent (or the path is invalid).
+  /// The value at a dotted path or ``FieldPath``, or `nil` when absent (or the path is
+  /// invalid); numbers and booleans as `NSNumber`, as ``data()`` returns them.
+  ///
+  /// ```swift
+  /// let visits = snapshot.get("stats.visits") as? Int64 ?? 0
+  /// ```
   public func get(_ field: some FieldPathConvertible) -> (any Sendable)? {
     get(field, serverTimestampBehavior: .none)
   }

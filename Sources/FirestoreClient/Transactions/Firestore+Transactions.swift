@@ -18,6 +18,9 @@ extension Firestore {
   /// - An error thrown by `body` rolls the transaction back and is rethrown unchanged.
   /// - A transaction is always ended (committed or rolled back), also on cancellation, so
   ///   it never keeps locks held.
+  /// - As in the Apple SDK, a transaction fails at once with `unavailable` while the
+  ///   client is offline: the network is disabled, or no request could reach the server in
+  ///   the last ten seconds. Writes outside transactions are queued instead.
   public func runTransaction<T: Sendable>(
     options: TransactionOptions = TransactionOptions(), _ body: @Sendable (Transaction) async throws -> T
   ) async throws -> T {
@@ -26,6 +29,15 @@ extension Firestore {
     }
     if options.readTime != nil && !options.readOnly {
       throw FirestoreError(.invalidArgument, "TransactionOptions.readTime needs readOnly: true")
+    }
+    // As in the Apple SDK, a transaction needs the server: while the client is offline it
+    // fails at once rather than after its retries.
+    try checkServerReachable("the transaction")
+    if network.isOffline {
+      throw FirestoreError(
+        .unavailable,
+        "the transaction was not started: the server could not be reached in the last \(NetworkGate.offlineVerdictLifetime) (the client is offline)"
+      )
     }
     let policy = settings.retryPolicy
     var previousID: String?

@@ -71,41 +71,45 @@ public final class Transaction: Sendable {
 
   /// Replaces (or creates) a document when the transaction commits.
   @discardableResult
-  public func setData(_ data: [String: any Sendable], forDocument document: DocumentReference) -> Transaction {
-    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, data, merge: .none) }
+  public func setData(_ data: [String: Any], forDocument document: DocumentReference) -> Transaction {
+    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, UserData.sendable(data), merge: .none) }
   }
 
   /// Writes a document, merging into an existing one when `merge` is true.
   @discardableResult
-  public func setData(_ data: [String: any Sendable], forDocument document: DocumentReference, merge: Bool) -> Transaction {
-    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, data, merge: merge ? .all : .none) }
+  public func setData(_ data: [String: Any], forDocument document: DocumentReference, merge: Bool) -> Transaction {
+    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, UserData.sendable(data), merge: merge ? .all : .none) }
   }
 
   /// Writes only the listed fields (dotted strings or ``FieldPath``s) of `data` into a
   /// document when the transaction commits; other fields are left as they are.
   @discardableResult
-  public func setData(_ data: [String: any Sendable], forDocument document: DocumentReference, mergeFields: [any FieldPathConvertible])
+  public func setData(_ data: [String: Any], forDocument document: DocumentReference, mergeFields: [any FieldPathConvertible])
     -> Transaction
   {
-    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, data, mergeFields: mergeFields) }
+    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, UserData.sendable(data), mergeFields: mergeFields) }
   }
 
   /// Creates a document; the commit fails with `alreadyExists` if it exists.
   @discardableResult
-  public func create(_ data: [String: any Sendable], forDocument document: DocumentReference) -> Transaction {
-    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, data, merge: .none, precondition: .exists(false)) }
+  public func create(_ data: [String: Any], forDocument document: DocumentReference) -> Transaction {
+    add(document) { () throws(FirestoreError) in
+      try WriteBuilder.set(document, UserData.sendable(data), merge: .none, precondition: .exists(false))
+    }
   }
 
   /// Updates fields (dotted keys) of an existing document.
   @discardableResult
-  public func updateData(_ fields: [String: any Sendable], forDocument document: DocumentReference) -> Transaction {
-    add(document) { () throws(FirestoreError) in try WriteBuilder.update(document, WriteBuilder.fieldPaths(fields), precondition: nil) }
+  public func updateData(_ fields: [String: Any], forDocument document: DocumentReference) -> Transaction {
+    add(document) { () throws(FirestoreError) in
+      try WriteBuilder.update(document, WriteBuilder.fieldPaths(UserData.sendable(fields)), precondition: nil)
+    }
   }
 
   /// Updates fields, addressed by ``FieldPath``, of an existing document.
   @discardableResult
-  public func updateData(_ fields: [FieldPath: any Sendable], forDocument document: DocumentReference) -> Transaction {
-    add(document) { () throws(FirestoreError) in try WriteBuilder.update(document, fields, precondition: nil) }
+  public func updateData(_ fields: [FieldPath: Any], forDocument document: DocumentReference) -> Transaction {
+    add(document) { () throws(FirestoreError) in try WriteBuilder.update(document, UserData.sendable(fields), precondition: nil) }
   }
 
   /// Deletes a document when the transaction commits.

@@ -57,10 +57,10 @@ public struct FieldValue: Sendable {
 
   /// Appends each element that the array does not already contain. A missing or
   /// non-array field becomes an array of `elements`.
-  public static func arrayUnion(_ elements: [any Sendable]) -> FieldValue { FieldValue(kind: .arrayUnion(elements)) }
+  public static func arrayUnion(_ elements: [Any]) -> FieldValue { FieldValue(kind: .arrayUnion(UserData.sendable(elements))) }
 
   /// Removes every occurrence of each element. A missing or non-array field becomes `[]`.
-  public static func arrayRemove(_ elements: [any Sendable]) -> FieldValue { FieldValue(kind: .arrayRemove(elements)) }
+  public static func arrayRemove(_ elements: [Any]) -> FieldValue { FieldValue(kind: .arrayRemove(UserData.sendable(elements))) }
 
   /// Whether this is ``delete()``, the one sentinel that is not a transform.
   var isDelete: Bool {

@@ -4,7 +4,9 @@ import Foundation
 /// Turns Swift values from `setData`/`updateData`/queries into Firestore values, pulling
 /// `FieldValue` sentinels out into transforms and deletes.
 ///
-/// Accepted: `nil`/`NSNull`, `Bool`, signed and unsigned integers that fit in Int64,
+/// Accepted: `nil`/`NSNull`, `Bool`, `NSNumber` (a boolean, a double for a floating-point
+/// number, else an integer; what ``DocumentSnapshot/data()`` returns, so data read can be
+/// written back as it is), signed and unsigned integers that fit in Int64,
 /// `Double`, `Float`, `String`, `Data`, `Date`, ``Timestamp``, ``GeoPoint``,
 /// ``DocumentReference`` (of the same database), ``VectorValue`` (not inside arrays),
 /// arrays and `[String: …]` dictionaries of these, and ``FieldValue`` where the context
@@ -78,12 +80,17 @@ struct UserDataReader {
   /// Reads a value that is not itself a sentinel; `nil` for a non-empty map whose entries
   /// all turned out to be sentinels.
   private mutating func readPlain(_ raw: any Sendable, path: FieldPath, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
+    // Before the Swift types: Foundation would bridge an NSNumber 1 to `true`, and 2.0 to `2`.
+    if let number = NumberBridge.number(raw) {
+      guard let value = NumberBridge.value(of: number) else { throw outOfRange(number.uint64Value, path) }
+      return value
+    }
     switch raw {
     case let v as Value: return v
     case let o as any OptionalValue:
       // The optional arrived as `any Sendable`, so what it wraps is Sendable too.
       guard let wrapped = o.wrappedValue else { return .null }
-      return try readPlain(unsafeBitCast(wrapped, to: (any Sendable).self), path: path, depth: depth, inArray: inArray)
+      return try readPlain(UserData.sendable(wrapped), path: path, depth: depth, inArray: inArray)
     case is NSNull: return .null
     case let b as Bool: return .boolean(b)
     case let s as String: return .string(s)

@@ -3,12 +3,21 @@ import Foundation
 
 /// Turns Firestore values back into Swift values for `DocumentSnapshot.data()`.
 ///
-/// null → `NSNull()`, boolean → `Bool`, integer → `Int`, double → `Double`, timestamp →
-/// ``Timestamp``, string → `String`, bytes → `Data`, reference → ``DocumentReference``,
-/// geo point → ``GeoPoint``, vector → ``VectorValue``, array → `[any Sendable]`, map →
-/// `[String: any Sendable]`.
+/// null → `NSNull()`, boolean, integer and double → `NSNumber` (as the Apple SDK returns
+/// them; see ``NumberBridge``), timestamp → ``Timestamp``, string → `String`, bytes →
+/// `Data`, reference → ``DocumentReference``, geo point → ``GeoPoint``, vector →
+/// ``VectorValue``, array → `[any Sendable]`, map → `[String: any Sendable]`.
 struct UserDataWriter {
+  /// How booleans and numbers come out.
+  enum Numbers {
+    /// `NSNumber`, as the Apple SDK returns them.
+    case nsNumber
+    /// Swift's `Bool`, `Int` and `Double`.
+    case native
+  }
+
   let firestore: Firestore
+  var numbers = Numbers.nsNumber
 
   func convert(_ fields: [String: Value]) -> [String: any Sendable] {
     var out = [String: any Sendable](minimumCapacity: fields.count)
@@ -19,9 +28,9 @@ struct UserDataWriter {
   func convert(_ value: Value) -> any Sendable {
     switch value {
     case .null: return NSNull()
-    case .boolean(let b): return b
-    case .integer(let i): return Int(i)
-    case .double(let d): return d
+    case .boolean(let b): return numbers == .native ? b : NumberBridge.number(boolean: b)
+    case .integer(let i): return numbers == .native ? Int(i) : NumberBridge.number(integer: i)
+    case .double(let d): return numbers == .native ? d : NumberBridge.number(double: d)
     case .timestamp(let t): return t
     case .string(let s): return s
     case .bytes(let d): return d

@@ -6,45 +6,93 @@ extension Firestore {
   static let maximumRequestBytes = 10 * 1_048_576
 
   /// Commits writes atomically and returns one result per write.
+  ///
+  /// Outside a transaction the writes are queued (``WritePipeline``): listeners show them at
+  /// once, and they are sent in order, also after the network comes back; the call returns
+  /// when the server applied them. A transaction's writes are sent at once and shown only
+  /// once committed, since they depend on its reads.
   func commit(_ writes: [Write], transaction: String? = nil) async throws -> [WriteResult] {
-    let call = RESTClient.Call(
-      method: "POST", path: "documents:commit", body: CommitRequest(writes: writes, transaction: transaction).json,
-      idempotent: transaction == nil && WriteBuilder.isIdempotent(writes), retriesAborted: transaction == nil)
-    let size = call.body?.count ?? 0
-    if size > Self.maximumRequestBytes {
+    let body = try commitBody(writes, transaction: transaction)
+    guard let transaction else {
+      if writes.isEmpty { return [] }
+      return try await writePipeline.commit(writes, body: body)
+    }
+    let results = try await Self.sendCommit(writes, body: body, transaction: transaction, rest: rest)
+    if !writes.isEmpty { localStore.didCommit(writes, results: results) }
+    return results
+  }
+
+  /// Queues writes without waiting for the server (the Apple SDK's fire-and-forget and
+  /// completion-handler forms) and calls `completion`, if any, on ``callbackQueue`` once the
+  /// server applied them (`nil`) or refused them. Writes that cannot be queued (bad input,
+  /// a terminated instance) are reported to `completion` at once, or, without one, through
+  /// ``FirestoreSettings/logHandler``, since there is no caller to throw to.
+  func submit(_ writes: Result<[Write], FirestoreError>, completion: (((any Error)?) -> Void)?) {
+    let callback = completion.map { UncheckedCallback($0) }
+    let queue = callbackQueue
+    // Not `self`: a queued write must not keep the instance alive.
+    let log = settings.logHandler
+    let report: @Sendable ((any Error)?) -> Void = { error in
+      if let callback {
+        queue.async { callback.call(error) }
+      } else if let error {
+        log("a write without a completion handler failed: \(error)")
+      }
+    }
+    let body: Data
+    let batch: [Write]
+    do throws(FirestoreError) {
+      batch = try writes.get()
+      body = try commitBody(batch, transaction: nil)
+    } catch {
+      return report(error)
+    }
+    if batch.isEmpty { return report(nil) }
+    writePipeline.submit(batch, body: body) { result in
+      switch result {
+      case .success: report(nil)
+      case .failure(let error): report(error)
+      }
+    }
+  }
+
+  /// The commit's request body, encoded once for every attempt; refuses, before anything
+  /// is queued or sent, one over Firestore's request limit or on an unusable instance.
+  private func commitBody(_ writes: [Write], transaction: String?) throws(FirestoreError) -> Data {
+    try checkUsable()
+    let body = Data(JSONWriter.bytes(CommitRequest(writes: writes, transaction: transaction).json))
+    if body.count > Self.maximumRequestBytes {
       throw FirestoreError(
         .invalidArgument,
-        "commit of \(writes.count) writes is \(size) bytes; Firestore's request limit is \(Self.maximumRequestBytes) bytes (10 MiB)")
+        "commit of \(writes.count) writes is \(body.count) bytes; Firestore's request limit is \(Self.maximumRequestBytes) bytes (10 MiB)")
     }
-    if let error = rest.configurationError { throw error }
-    // Latency compensation: listeners show the writes now, and take them back on failure.
-    // A transaction's writes depend on its reads, so they show only once committed.
-    let batchID = transaction == nil && !writes.isEmpty ? localStore.addBatch(writes) : nil
-    let results: [WriteResult]
-    do {
-      let reply = try await rest.unary(call)
-      let response = try decode("commit response") { try CommitResponse(json: reply) }
-      guard response.writeResults.count == writes.count || writes.isEmpty else {
-        throw FirestoreError(.internal, "commit returned \(response.writeResults.count) results for \(writes.count) writes")
-      }
-      let commitTime = response.commitTime ?? Timestamp(seconds: 0, nanoseconds: 0)
-      results = response.writeResults.map {
-        WriteResult(updateTime: $0.updateTime ?? commitTime, commitTime: commitTime, transformResults: $0.transformResults)
-      }
-    } catch {
-      if let batchID { localStore.rejectBatch(batchID) }
-      throw error
+    return body
+  }
+
+  /// Sends one commit, whose request body is `body`, and returns its results.
+  static func sendCommit(_ writes: [Write], body: Data, transaction: String?, rest: RESTClient) async throws -> [WriteResult] {
+    var call = RESTClient.Call(
+      method: "POST", path: "documents:commit", idempotent: transaction == nil && WriteBuilder.isIdempotent(writes),
+      retriesAborted: transaction == nil)
+    call.body = body
+    let reply = try await rest.unary(call)
+    let response = try decodeReply("commit response") { try CommitResponse(json: reply) }
+    guard response.writeResults.count == writes.count || writes.isEmpty else {
+      throw FirestoreError(.internal, "commit returned \(response.writeResults.count) results for \(writes.count) writes")
     }
-    if let batchID {
-      localStore.acknowledgeBatch(batchID, results: results)
-    } else if !writes.isEmpty {
-      localStore.didCommit(writes, results: results)
+    let commitTime = response.commitTime ?? Timestamp(seconds: 0, nanoseconds: 0)
+    return response.writeResults.map {
+      WriteResult(updateTime: $0.updateTime ?? commitTime, commitTime: commitTime, transformResults: $0.transformResults)
     }
-    return results
   }
 
   /// Runs a wire decoding step, turning its failure into `internal` with the thing named.
   func decode<T>(_ what: String, _ body: () throws -> T) throws -> T {
+    try Self.decodeReply(what, body)
+  }
+
+  /// Runs a wire decoding step, turning its failure into `internal` with the thing named.
+  static func decodeReply<T>(_ what: String, _ body: () throws -> T) throws -> T {
     do {
       return try body()
     } catch let error as FirestoreError {

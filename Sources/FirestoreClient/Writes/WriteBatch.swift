@@ -2,7 +2,7 @@ import FirestoreWire
 
 /// Writes to several documents, committed atomically: all or none.
 ///
-/// Add writes, then ``commit()``. A write with invalid data is recorded and reported by
+/// Add writes, then ``commit()->_``. A write with invalid data is recorded and reported by
 /// `commit()`, which then sends nothing. A batch can be committed once.
 ///
 /// ```swift
@@ -43,50 +43,54 @@ public final class WriteBatch: Sendable {
 
   /// Replaces (or creates) a document.
   @discardableResult
-  public func setData(_ data: [String: any Sendable], forDocument document: DocumentReference) -> WriteBatch {
-    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, data, merge: .none) }
+  public func setData(_ data: [String: Any], forDocument document: DocumentReference) -> WriteBatch {
+    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, UserData.sendable(data), merge: .none) }
   }
 
   /// Writes a document, merging into an existing one when `merge` is true.
   @discardableResult
-  public func setData(_ data: [String: any Sendable], forDocument document: DocumentReference, merge: Bool) -> WriteBatch {
-    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, data, merge: merge ? .all : .none) }
+  public func setData(_ data: [String: Any], forDocument document: DocumentReference, merge: Bool) -> WriteBatch {
+    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, UserData.sendable(data), merge: merge ? .all : .none) }
   }
 
   /// Writes only the listed fields of `data` into a document.
   @discardableResult
-  public func setData(_ data: [String: any Sendable], forDocument document: DocumentReference, mergeFields: [any FieldPathConvertible])
+  public func setData(_ data: [String: Any], forDocument document: DocumentReference, mergeFields: [any FieldPathConvertible])
     -> WriteBatch
   {
-    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, data, mergeFields: mergeFields) }
+    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, UserData.sendable(data), mergeFields: mergeFields) }
   }
 
   /// Creates a document; the commit fails with `alreadyExists` if it exists.
   @discardableResult
-  public func create(_ data: [String: any Sendable], forDocument document: DocumentReference) -> WriteBatch {
-    add(document) { () throws(FirestoreError) in try WriteBuilder.set(document, data, merge: .none, precondition: .exists(false)) }
+  public func create(_ data: [String: Any], forDocument document: DocumentReference) -> WriteBatch {
+    add(document) { () throws(FirestoreError) in
+      try WriteBuilder.set(document, UserData.sendable(data), merge: .none, precondition: .exists(false))
+    }
   }
 
   /// Updates fields (dotted keys) of an existing document; the commit fails with `notFound` if it is missing.
   @discardableResult
   public func updateData(
-    _ fields: [String: any Sendable], forDocument document: DocumentReference, precondition: DocumentPrecondition? = nil
+    _ fields: [String: Any], forDocument document: DocumentReference, precondition: DocumentPrecondition? = nil
   )
     -> WriteBatch
   {
     add(document) { () throws(FirestoreError) in
-      try WriteBuilder.update(document, WriteBuilder.fieldPaths(fields), precondition: precondition?.wire)
+      try WriteBuilder.update(document, WriteBuilder.fieldPaths(UserData.sendable(fields)), precondition: precondition?.wire)
     }
   }
 
   /// Updates fields, addressed by ``FieldPath``, of an existing document.
   @discardableResult
   public func updateData(
-    _ fields: [FieldPath: any Sendable], forDocument document: DocumentReference, precondition: DocumentPrecondition? = nil
+    _ fields: [FieldPath: Any], forDocument document: DocumentReference, precondition: DocumentPrecondition? = nil
   )
     -> WriteBatch
   {
-    add(document) { () throws(FirestoreError) in try WriteBuilder.update(document, fields, precondition: precondition?.wire) }
+    add(document) { () throws(FirestoreError) in
+      try WriteBuilder.update(document, UserData.sendable(fields), precondition: precondition?.wire)
+    }
   }
 
   /// Deletes a document.
@@ -105,14 +109,19 @@ public final class WriteBatch: Sendable {
   ///   nothing was written).
   @discardableResult
   public func commit() async throws -> [WriteResult] {
-    let writes = try state.withLock { s throws(FirestoreError) -> [Write] in
-      if let error = s.error { throw error }
-      if s.committed { throw .invalidArgument("this WriteBatch was already committed; create a new one") }
-      s.committed = true
-      return s.writes
-    }
+    let writes = try takeWrites().get()
     if writes.isEmpty { return [] }
     return try await firestore.commit(writes)
+  }
+
+  /// The writes to commit, once; the first recorded error, or a second commit's error.
+  func takeWrites() -> Result<[Write], FirestoreError> {
+    state.withLock { s in
+      if let error = s.error { return .failure(error) }
+      if s.committed { return .failure(.invalidArgument("this WriteBatch was already committed; create a new one")) }
+      s.committed = true
+      return .success(s.writes)
+    }
   }
 }
 

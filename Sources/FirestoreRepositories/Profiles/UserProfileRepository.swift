@@ -74,14 +74,14 @@ public struct UserProfileRepository: Sendable {
     return last
   }
 
-  /// Writes the public profile (`setData(from:)`), e.g. at sign-up.
+  /// Writes the public profile, e.g. at sign-up, and returns when the server has it.
   public func saveProfile(_ profile: UserProfile) async throws {
-    try await profileReference.setData(from: profile)
+    try await profileReference.setData(Firestore.Encoder().encode(profile))
   }
 
-  /// Writes the private part.
+  /// Writes the private part and returns when the server has it.
   public func savePrivateInfo(_ info: PrivateUserInfo) async throws {
-    try await privateInfoReference.setData(from: info)
+    try await privateInfoReference.setData(Firestore.Encoder().encode(info))
   }
 
   /// Decodes a profile, taking the user ID from the document when the field is absent.

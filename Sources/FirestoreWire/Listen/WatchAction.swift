@@ -2,7 +2,8 @@
 public enum WatchAction: Sendable, Equatable {
   /// Deliver a snapshot to the target's listener. Raised only at a global consistent point
   /// (a `NO_CHANGE` for all targets with a read time) for a CURRENT target whose view
-  /// changed or that has not had a snapshot yet.
+  /// changed, that has not had a snapshot yet, or that is back in sync after
+  /// ``WatchState/connectionLost()`` (then its `changes` may be empty).
   case snapshot(targetID: Int32, WatchSnapshot)
   /// The server removed the target with an error; only this target's listener fails. The
   /// target is already forgotten: do not send a removeTarget for it.

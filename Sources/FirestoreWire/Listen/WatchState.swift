@@ -11,7 +11,8 @@ import Foundation
 ///   CURRENT again; the emulator does this on every change).
 /// * Snapshots are raised only at a global consistent point (`NO_CHANGE` for all targets with
 ///   a read time) for targets that are CURRENT, and only when the ordered view changed
-///   (a document's `updateTime` changed, or documents came or went) or none was delivered yet.
+///   (a document's `updateTime` changed, or documents came or went), none was delivered yet,
+///   or the target is back in sync after a connection loss (then possibly with no changes).
 /// * Resume tokens are committed at those points only, with the document set they describe,
 ///   so resuming never skips a change the listener has not seen.
 /// * Each addTarget/removeTarget request owes one ADD/REMOVE response; while responses are
@@ -35,6 +36,9 @@ public struct WatchState: Sendable {
     var owed = 1
     /// After a connection loss: the client will re-send addTarget (counted in `owed`).
     var awaitingReAdd = false
+    /// After a connection loss: the next consistent point raises a snapshot even when
+    /// nothing changed, so that the listener learns it is back in sync.
+    var announcesResync = false
 
     var isSettled: Bool { owed == 0 }
     /// What a resumed listen starts from: the committed set, or nothing without a token.
@@ -116,6 +120,7 @@ public struct WatchState: Sendable {
       targets[id]!.current = false
       targets[id]!.owed = 1
       targets[id]!.awaitingReAdd = true
+      targets[id]!.announcesResync = targets[id]!.emitted != nil
     }
   }
 
@@ -202,7 +207,8 @@ public struct WatchState: Sendable {
       let view = t.ordering.view(of: t.pending.values)
       if let old = t.emitted {
         let changes = WatchChange.changes(from: old, to: view, ordering: t.ordering)
-        if !changes.isEmpty {
+        if !changes.isEmpty || t.announcesResync {
+          t.announcesResync = false
           actions.append(.snapshot(targetID: id, WatchSnapshot(documents: view, changes: changes, readTime: readTime, isInitial: false)))
           // Only a delivered view is compared against: a re-sent document with the same
           // updateTime but other contents raises nothing, and its later removal must carry

@@ -46,7 +46,9 @@ func runQuickStart(emulatorHost: String) async throws {
   // 2. Codable: write a struct, read it back as one.
   let laRef = db.collection("cities").document("LA")
   let la = City(name: "Los Angeles", state: "CA", population: 3_900_000)
-  try await laRef.setData(from: la)
+  // As in the Apple SDK, setData(from:) queues the write; wait for the server before reading.
+  try laRef.setData(from: la)
+  try await db.waitForPendingWrites()
   let decoded = try await laRef.getDocument().data(as: City.self)
   check(decoded.id == "LA", "decoded id is \(String(describing: decoded.id))")
   check(decoded.name == la.name && decoded.state == la.state && decoded.population == la.population, "decoded \(decoded)")

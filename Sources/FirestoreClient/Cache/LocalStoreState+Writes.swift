@@ -1,0 +1,176 @@
+import FirestoreWire
+import Foundation
+
+extension LocalStoreState {
+  // MARK: - Writes
+
+  /// Queues writes: kept in the file with a persistent cache, shown to the listeners at
+  /// once. Returns the batch ID and what to send now.
+  mutating func enqueue(_ writes: [Write], body: Data, localWriteTime: Timestamp) -> (id: Int, actions: [MutationQueue.Action]) {
+    var id = nextBatchID
+    if storage?.persistsMutations == true {
+      let (owner, minimum) = (self.owner, id)
+      id = withStorage(minimum) { storage throws(CacheStorageError) in
+        try storage.addMutation(body, localWriteTime: localWriteTime, owner: owner, minimumID: minimum)
+      }
+    }
+    nextBatchID = id + 1
+    let batch = MutationBatch(id: id, writes: writes, localWriteTime: localWriteTime, commitBody: body)
+    batches.append(batch)
+    let actions = queue.enqueue(Self.queueEntry(batch))
+    refreshViews(showing: batch.documentNames)
+    return (id, actions)
+  }
+
+  /// The queue's entry for a batch.
+  static func queueEntry(_ batch: MutationBatch) -> MutationQueue.Entry {
+    MutationQueue.Entry(id: batch.id, documents: batch.documentNames, isIdempotent: batch.isIdempotent)
+  }
+
+  /// The writes of pending batch `id`, about to be sent. A batch that must not be sent twice
+  /// is first marked in the file as possibly sent: if the process ends before its answer,
+  /// the next one drops it rather than risk applying it again.
+  mutating func beginSend(_ id: Int) -> (writes: [Write], body: Data)? {
+    guard let batch = batches.first(where: { $0.id == id && !$0.isAcknowledged }) else { return nil }
+    if !batch.isIdempotent && storage?.persistsMutations == true {
+      withStorage(()) { storage throws(CacheStorageError) in try storage.setMutationAttempted(id, true) }
+    }
+    return (batch.writes, batch.commitBody)
+  }
+
+  /// How sending a batch ended, as the sender judged it.
+  enum SendResult {
+    /// The server applied it.
+    case acknowledged([WriteResult])
+    /// Keep it and try again later; `notApplied` when this attempt provably did not apply it.
+    case retry(notApplied: Bool)
+    /// Drop it: refused, or `outcomeUnknown` (it may have applied, and may not be sent again).
+    case rejected(outcomeUnknown: Bool)
+  }
+
+  /// Records how sending batch `id` ended; returns what to send next.
+  mutating func finishSend(_ id: Int, _ result: SendResult) -> [MutationQueue.Action] {
+    switch result {
+    case .acknowledged(let results):
+      forgetStored(id)
+      acknowledgeBatch(id, results: results)
+      return queue.finish(id, .acknowledged)
+    case .retry(let notApplied):
+      if notApplied, storage?.persistsMutations == true, batches.first(where: { $0.id == id })?.isIdempotent == false {
+        withStorage(()) { storage throws(CacheStorageError) in try storage.setMutationAttempted(id, false) }
+      }
+      return queue.finish(id, .retry)
+    case .rejected(let outcomeUnknown):
+      forgetStored(id)
+      rejectBatch(id, outcomeUnknown: outcomeUnknown)
+      return queue.finish(id, .rejected)
+    }
+  }
+
+  /// Removes a settled batch from the file.
+  private mutating func forgetStored(_ id: Int) {
+    guard storage?.persistsMutations == true else { return }
+    withStorage(()) { storage throws(CacheStorageError) in try storage.removeMutation(id) }
+  }
+
+  /// The highest ID of the batches not yet settled, or `nil` when none is pending.
+  var lastPendingBatchID: Int? { batches.last(where: { !$0.isAcknowledged })?.id }
+
+  /// Whether no batch up to `id` is still pending (batches are in ID order).
+  func isSettled(upTo id: Int) -> Bool {
+    guard let first = batches.first(where: { !$0.isAcknowledged }) else { return true }
+    return first.id > id
+  }
+
+  /// Loads the batches this store holds in the file, taking over those of owners that are
+  /// gone, into the queue. A batch that must not be sent twice and was being sent when its
+  /// process ended is dropped and reported: it may have been applied.
+  mutating func restoreQueuedBatches() {
+    guard storage?.persistsMutations == true else { return }
+    let owner = self.owner
+    let stored = withStorage([]) { storage throws(CacheStorageError) in
+      try storage.claimMutations(owner: owner, isAbandoned: CacheOwner.isAbandoned)
+    }
+    for mutation in stored {
+      nextBatchID = max(nextBatchID, mutation.id + 1)
+      let batch = MutationBatch(
+        id: mutation.id, writes: mutation.writes, localWriteTime: mutation.localWriteTime, commitBody: mutation.commitBody)
+      if mutation.attempted && !batch.isIdempotent {
+        let documents = batch.documentNames.compactMap { path(of: $0) }.sorted().joined(separator: ", ")
+        log(
+          "Firestore: a queued write of \(documents) was being sent when the previous process ended; "
+            + "it may or may not have been applied, so it is not sent again")
+        withStorage(()) { storage throws(CacheStorageError) in try storage.removeMutation(mutation.id) }
+        continue
+      }
+      batches.append(batch)
+      restoredActions += queue.enqueue(Self.queueEntry(batch))
+    }
+  }
+
+  /// Writes the pending batches into a storage that was just rebuilt empty.
+  mutating func persistPendingBatches() {
+    guard let storage, storage.persistsMutations else { return }
+    let owner = self.owner
+    for batch in batches where !batch.isAcknowledged {
+      _ = try? storage.addMutation(batch.commitBody, localWriteTime: batch.localWriteTime, owner: owner, minimumID: batch.id)
+    }
+  }
+
+  /// Takes back a batch the server rejected: the listeners' views roll back. When the
+  /// batch may have applied after all, its documents leave the cache, which can no longer
+  /// tell their state (the next read or listen learns it).
+  mutating func rejectBatch(_ id: Int, outcomeUnknown: Bool = false) {
+    guard let index = batches.firstIndex(where: { $0.id == id }) else { return }
+    let batch = batches.remove(at: index)
+    if outcomeUnknown {
+      let written = Set(batches.flatMap(\.documentNames))
+      store(batch.documentNames.filter { !written.contains($0) }.map { (name: $0, document: nil) })
+    }
+    refreshViews(showing: batch.documentNames)
+  }
+
+  /// Records the server's acceptance of a batch: the cache gets the written documents and
+  /// the views keep showing them until their listens catch up.
+  mutating func acknowledgeBatch(_ id: Int, results: [WriteResult]) {
+    guard let index = batches.firstIndex(where: { $0.id == id }), results.count == batches[index].writes.count else {
+      return
+    }
+    batches[index].commitTime = results.first?.commitTime
+    batches[index].acknowledgements = results.map { result in
+      .init(updateTime: result.updateTime, transformResults: result.transformResults)
+    }
+    storeCommitted(batches[index])
+    refreshViews(showing: batches[index].documentNames)
+    pruneBatches()
+    collectGarbage()
+  }
+
+  /// Updates the cache with the outcome of committed writes: documents it held (or that
+  /// the write fully determines) get their new version; others are dropped.
+  mutating func storeCommitted(_ batch: MutationBatch) {
+    guard storage != nil, let commitTime = batch.commitTime else { return }
+    var updates: [(name: String, document: Document?)] = []
+    var staged: [String: Document?] = [:]
+    for (i, write) in batch.writes.enumerated() {
+      let name = write.documentName
+      let base: Document? = staged[name] ?? cached(name)
+      guard base != nil || LocalWriteApplier.isBlind(write) || staged[name] != nil else {
+        staged[name] = .some(nil)
+        updates.append((name, nil))
+        continue
+      }
+      var document = batch.apply(i, to: base)
+      if document != nil {
+        document!.updateTime = batch.acknowledgements?[i].updateTime ?? commitTime
+        if base == nil && write.currentDocument == .exists(false) { document!.createTime = commitTime }
+      }
+      staged[name] = .some(document)
+      updates.append((name, document))
+    }
+    // The cache keeps the last state of each document.
+    var seen = Set<String>()
+    let last = updates.reversed().filter { seen.insert($0.name).inserted }
+    store(Array(last.reversed()))
+  }
+}

@@ -1,0 +1,142 @@
+/// The order in which queued write batches go to the server, as a pure value: feed it what
+/// happens and it returns what to send.
+///
+/// * Batches are sent in the order they were queued. A batch waits while an earlier one
+///   that writes one of its documents is not settled, so the writes to each document land
+///   in order; batches of other documents go out alongside, at most
+///   ``maximumInFlight`` at a time.
+/// * A batch is sent again only when its last attempt cannot have been applied (it never
+///   reached the server, or the server refused it without applying it) or when applying
+///   it twice changes nothing (``Entry/isIdempotent``); that is up to the caller of
+///   ``finish(_:_:)``, which says ``Outcome/retry`` only then.
+/// * After a failed attempt the queue backs off (``Action/backOff(attempt:)``) before
+///   sending anything again; a success resets the backoff. While the network is disabled
+///   nothing is sent; enabling it sends at once.
+struct MutationQueue: Sendable {
+  /// One batch waiting for the server's answer.
+  struct Entry: Sendable, Equatable {
+    let id: Int
+    /// The documents the batch writes.
+    let documents: Set<String>
+    /// Whether applying the batch twice has the effect of applying it once.
+    let isIdempotent: Bool
+    /// Whether an attempt is under way.
+    var inFlight = false
+  }
+
+  /// What to do.
+  enum Action: Sendable, Equatable {
+    /// Send the batch with this ID.
+    case send(Int)
+    /// Wait (with backoff after `attempt` failures in a row), then call ``backOffElapsed()``.
+    case backOff(attempt: Int)
+  }
+
+  /// How an attempt ended.
+  enum Outcome: Sendable, Equatable {
+    /// The server applied the batch.
+    case acknowledged
+    /// The batch was not applied, or applying it again is harmless: keep it and try later.
+    case retry
+    /// The batch is settled without being applied (refused, or its outcome unknowable):
+    /// drop it.
+    case rejected
+  }
+
+  /// The most batches sent at once.
+  static let maximumInFlight = 10
+  /// How far down the queue a batch may be sent ahead of waiting ones: a long run of
+  /// batches of one document is not scanned on every change.
+  static let lookahead = 100
+
+  /// The batches not yet settled, in queue order.
+  private(set) var entries: [Entry] = []
+  /// Whether batches may be sent (``Firestore/disableNetwork()`` clears it).
+  private(set) var isNetworkEnabled = true
+  /// Failed attempts since the last success.
+  private(set) var failedAttempts = 0
+  /// Whether a backoff is running; nothing is sent until it ends.
+  private(set) var isBackingOff = false
+  /// How many entries are in flight.
+  private var inFlightCount = 0
+
+  /// Queues a batch, whose ID is above every queued one; returns what to send now.
+  mutating func enqueue(_ entry: Entry) -> [Action] {
+    var entry = entry
+    entry.inFlight = false
+    entries.append(entry)
+    return sendable()
+  }
+
+  /// Records how an attempt of batch `id` ended; returns what to do next.
+  mutating func finish(_ id: Int, _ outcome: Outcome) -> [Action] {
+    guard let index = index(of: id) else { return sendable() }
+    if entries[index].inFlight { inFlightCount -= 1 }
+    switch outcome {
+    case .acknowledged:
+      entries.remove(at: index)
+      failedAttempts = 0
+    case .rejected:
+      entries.remove(at: index)
+    case .retry:
+      entries[index].inFlight = false
+      failedAttempts += 1
+      if !isBackingOff {
+        isBackingOff = true
+        return [.backOff(attempt: failedAttempts)]
+      }
+    }
+    return sendable()
+  }
+
+  /// The backoff is over: sends what may go.
+  mutating func backOffElapsed() -> [Action] {
+    isBackingOff = false
+    return sendable()
+  }
+
+  /// The server was reached again (by any request): a backoff running is cut short.
+  mutating func serverReachable() -> [Action] {
+    guard isBackingOff else { return [] }
+    isBackingOff = false
+    return sendable()
+  }
+
+  /// Allows or stops sending. Enabling sends at once, without waiting for a backoff.
+  mutating func setNetworkEnabled(_ enabled: Bool) -> [Action] {
+    isNetworkEnabled = enabled
+    guard enabled else { return [] }
+    isBackingOff = false
+    return sendable()
+  }
+
+  /// The index of batch `id`: entries are in increasing ID order.
+  private func index(of id: Int) -> Int? {
+    var low = 0
+    var high = entries.count
+    while low < high {
+      let middle = (low + high) / 2
+      if entries[middle].id < id { low = middle + 1 } else { high = middle }
+    }
+    return low < entries.count && entries[low].id == id ? low : nil
+  }
+
+  /// Marks as in flight, and returns, the batches that may go now.
+  private mutating func sendable() -> [Action] {
+    guard isNetworkEnabled, !isBackingOff, inFlightCount < Self.maximumInFlight else { return [] }
+    var blocked = Set<String>()
+    var actions: [Action] = []
+    for i in entries.indices.prefix(Self.lookahead) {
+      guard inFlightCount < Self.maximumInFlight else { break }
+      let entry = entries[i]
+      if !entry.inFlight && entry.documents.isDisjoint(with: blocked) {
+        entries[i].inFlight = true
+        inFlightCount += 1
+        actions.append(.send(entry.id))
+      }
+      // Later batches of these documents wait for this one, sent or not.
+      blocked.formUnion(entry.documents)
+    }
+    return actions
+  }
+}

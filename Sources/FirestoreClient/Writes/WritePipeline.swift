@@ -1,0 +1,237 @@
+import FirestoreWire
+import Foundation
+
+/// Sends a ``Firestore`` instance's queued write batches: the I/O side of the
+/// ``MutationQueue`` the ``LocalStore`` keeps.
+///
+/// A write is queued and shown to listeners in one step, then sent by a task of the
+/// pipeline, so it outlives its caller (and, with a persistent cache, the process). The
+/// caller of an `async` write waits for the server's answer; a fire-and-forget write does
+/// not. How an attempt ended decides the batch's fate:
+///
+/// * applied: acknowledged; the caller gets the results;
+/// * not applied (never sent, the network disabled, `aborted`, `resourceExhausted`):
+///   kept and sent again after a backoff (at once when the server is reachable again);
+/// * outcome unknown (`unavailable`, `deadlineExceeded`, `internal`, `unknown` after the
+///   request went out): sent again only when applying it twice changes nothing; otherwise
+///   dropped, rolled back locally, and the caller gets the error, which says so;
+/// * refused (any other code): dropped, rolled back, and the caller gets the error.
+final class WritePipeline: Sendable {
+  private struct State {
+    /// Who waits for each batch's outcome, by batch ID.
+    var waiters: [Int: Settled] = [:]
+    /// `waitForPendingWrites()` callers, with the last batch each waits for.
+    var pendingWaiters: [(upTo: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+    /// The attempts under way, by batch ID, each with its serial number.
+    var inFlight: [Int: (serial: Int, task: Task<Void, Never>)] = [:]
+    var nextSerial = 0
+    /// Set by ``close()``: nothing more is sent.
+    var isClosed = false
+  }
+
+  /// Hears how a batch was settled.
+  typealias Settled = @Sendable (Result<[WriteResult], FirestoreError>) -> Void
+
+  private let store: LocalStore
+  private let rest: RESTClient
+  private let retryPolicy: RetryPolicy
+  private let state = Locked(State())
+
+  /// The backoff between failed attempts: 1 s, growing × 1.5 per failure, at most 60 s (the
+  /// Firebase SDKs' write-stream backoff). Only its caps are used; jitter and sleep come
+  /// from the settings' retry policy.
+  private static let backoff = RetryPolicy(initialBackoff: .seconds(1), maximumBackoff: .seconds(60), multiplier: 1.5)
+
+  init(store: LocalStore, rest: RESTClient, retryPolicy: RetryPolicy) {
+    self.store = store
+    self.rest = rest
+    self.retryPolicy = retryPolicy
+  }
+
+  // MARK: - Writing
+
+  /// Queues `writes` (whose commit request body is `body`) without waiting for the server;
+  /// returns the batch ID.
+  ///
+  /// - Parameter settled: called once the server applied or refused the batch (or the
+  ///   pipeline closed first).
+  @discardableResult
+  func submit(_ writes: [Write], body: Data, settled: Settled? = nil) -> Int {
+    let (id, actions) = store.enqueue(writes, body: body)
+    if let settled { state.withLock { $0.waiters[id] = settled } }
+    perform(actions)
+    return id
+  }
+
+  /// Queues `writes` (whose commit request body is `body`) and returns the server's results
+  /// once it applied them.
+  ///
+  /// - Throws: the server's error when it refused the batch (which is then rolled back);
+  ///   `cancelled` when the calling task is cancelled or the instance terminated first —
+  ///   the batch stays queued and is still sent.
+  func commit(_ writes: [Write], body: Data) async throws -> [WriteResult] {
+    let batch = Locked<(id: Int?, cancelled: Bool)>((nil, false))
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let (id, actions) = store.enqueue(writes, body: body)
+        let cancelled = batch.withLock { b in
+          b.id = id
+          return b.cancelled
+        }
+        state.withLock { $0.waiters[id] = { continuation.resume(with: $0) } }
+        if cancelled { resumeCancelled(id) }
+        perform(actions)
+      }
+    } onCancel: {
+      let id = batch.withLock { b in
+        b.cancelled = true
+        return b.id
+      }
+      if let id { resumeCancelled(id) }
+    }
+  }
+
+  private func resumeCancelled(_ id: Int) {
+    let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+    waiter?(
+      .failure(
+        FirestoreError(
+          .cancelled, "the task was cancelled before the server applied the write; the write stays queued and is still sent")))
+  }
+
+  /// Returns when every batch queued before the call is settled (applied or refused).
+  func waitForPendingWrites() async throws {
+    guard let mark = store.lastPendingBatchID else { return }
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      state.withLock { $0.pendingWaiters.append((mark, continuation)) }
+      resumeSettledWaiters()
+    }
+  }
+
+  private func resumeSettledWaiters() {
+    let ready = state.withLock { s -> [CheckedContinuation<Void, any Error>] in
+      var ready: [CheckedContinuation<Void, any Error>] = []
+      s.pendingWaiters.removeAll { waiter in
+        guard store.isSettled(upTo: waiter.upTo) else { return false }
+        ready.append(waiter.continuation)
+        return true
+      }
+      return ready
+    }
+    for continuation in ready { continuation.resume() }
+  }
+
+  // MARK: - Network
+
+  /// Allows or stops sending; enabling sends what is queued at once.
+  func setNetworkEnabled(_ enabled: Bool) {
+    perform(store.setNetworkEnabled(enabled))
+  }
+
+  /// A request reached the server: a backoff is cut short.
+  func serverReachable() {
+    perform(store.serverReachable())
+  }
+
+  /// Sends what a previous run left queued.
+  func resume() {
+    perform(store.takeRestoredActions())
+  }
+
+  /// Stops sending and backing off, without waiting: the instance is gone.
+  func stop() {
+    state.withLock { $0.isClosed = true }
+  }
+
+  /// Stops sending, waits for the attempts under way, and resumes every waiting caller
+  /// with `cancelled` (their batches stay queued for the next instance).
+  func close() async {
+    let tasks = state.withLock { s in
+      s.isClosed = true
+      return s.inFlight.values.map(\.task)
+    }
+    for task in tasks { await task.value }
+    let (waiters, pending) = state.withLock { s in
+      defer {
+        s.waiters = [:]
+        s.pendingWaiters = []
+      }
+      return (Array(s.waiters.values), s.pendingWaiters.map(\.continuation))
+    }
+    let error = FirestoreError(
+      .cancelled, "the Firestore instance was terminated before the server applied the write; a persistent cache keeps it queued")
+    for waiter in waiters { waiter(.failure(error)) }
+    for waiter in pending { waiter.resume(throwing: error) }
+  }
+
+  // MARK: - Sending
+
+  private func perform(_ actions: [MutationQueue.Action]) {
+    for action in actions {
+      switch action {
+      case .send(let id):
+        state.withLock { s in
+          guard !s.isClosed else { return }
+          s.nextSerial += 1
+          let serial = s.nextSerial
+          s.inFlight[id] = (serial, Task { await self.send(id, serial: serial) })
+        }
+      case .backOff(let attempt):
+        let policy = retryPolicy
+        let wait = policy.jitter(Self.backoff.backoffCap(afterAttempt: attempt))
+        Task {
+          try? await policy.sleep(wait)
+          // A policy whose sleep returns at once (as tests set) must not make this spin.
+          await Task.yield()
+          guard !self.state.withLock({ $0.isClosed }) else { return }
+          self.perform(self.store.backOffElapsed())
+        }
+      }
+    }
+  }
+
+  private func send(_ id: Int, serial: Int) async {
+    guard let (writes, body) = store.beginSend(id) else {
+      state.withLock { s in if s.inFlight[id]?.serial == serial { s.inFlight[id] = nil } }
+      return
+    }
+    let isIdempotent = WriteBuilder.isIdempotent(writes)
+    let result: LocalStoreState.SendResult
+    var failure: FirestoreError?
+    do {
+      result = .acknowledged(try await Firestore.sendCommit(writes, body: body, transaction: nil, rest: rest))
+    } catch {
+      let error = error as? FirestoreError ?? FirestoreError(.unknown, "commit failed: \(error)")
+      failure = error
+      result = Self.judge(error, isIdempotent: isIdempotent)
+    }
+    let next = store.finishSend(id, result)
+    let waiter = state.withLock { s -> Settled? in
+      if s.inFlight[id]?.serial == serial { s.inFlight[id] = nil }
+      if case .retry = result { return nil }
+      return s.waiters.removeValue(forKey: id)
+    }
+    switch result {
+    case .acknowledged(let results): waiter?(.success(results))
+    case .rejected: waiter?(.failure(failure ?? FirestoreError(.unknown, "the write was not applied")))
+    case .retry: break
+    }
+    resumeSettledWaiters()
+    perform(next)
+  }
+
+  /// What a failed attempt means for its batch (see the type's documentation).
+  static func judge(_ error: FirestoreError, isIdempotent: Bool) -> LocalStoreState.SendResult {
+    if error.requestNotSent { return .retry(notApplied: true) }
+    switch error.code {
+    case .aborted:
+      return .retry(notApplied: true)
+    case .resourceExhausted where !error.message.contains("exceeds maximum size"):
+      return .retry(notApplied: true)
+    case .unavailable, .deadlineExceeded, .internal, .unknown, .cancelled:
+      return isIdempotent ? .retry(notApplied: false) : .rejected(outcomeUnknown: true)
+    default:
+      return .rejected(outcomeUnknown: false)
+    }
+  }
+}

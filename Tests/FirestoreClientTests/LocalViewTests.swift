@@ -1,0 +1,111 @@
+import FirestoreWire
+import Foundation
+import Testing
+
+@testable import FirestoreClient
+
+/// Listeners' views in the local store: what they show while writes are queued, when the
+/// stream goes down and comes back, and when they read the cache only.
+@Suite("Local views")
+struct LocalViewTests {
+  private static let root = "projects/p/databases/(default)/documents"
+  private static let query = StructuredQuery(from: [.init(collectionID: "favorites")])
+  private static let view = ViewQuery.query(query, parent: "", collectionID: "favorites", allDescendants: false)
+
+  private final class Delivered: Sendable {
+    let snapshots = Locked<[ViewSnapshot]>([])
+    var last: ViewSnapshot? { snapshots.withLock { $0.last } }
+    var count: Int { snapshots.withLock { $0.count } }
+  }
+
+  private func store(_ settings: LocalCacheSettings = .memory()) -> LocalStore {
+    LocalStore(settings: settings, projectID: "p", databaseID: "(default)", documentsRoot: Self.root, log: { _ in })
+  }
+
+  private func document(_ id: String, at seconds: Int64) -> Document {
+    Document(
+      name: "\(Self.root)/favorites/\(id)", fields: ["v": .integer(1)], createTime: Timestamp(seconds: seconds, nanoseconds: 0),
+      updateTime: Timestamp(seconds: seconds, nanoseconds: 0))
+  }
+
+  private func write(_ id: String) -> Write {
+    Write(operation: .update(Document(name: "\(Self.root)/favorites/\(id)", fields: ["v": .integer(1)])))
+  }
+
+  private func addView(_ store: LocalStore, source: ListenSource = .default) -> (Int, Delivered) {
+    let delivered = Delivered()
+    let id = store.addView(Self.view, source: source, includeMetadataChanges: true) { snapshot in
+      delivered.snapshots.withLock { $0.append(snapshot) }
+    }
+    return (id, delivered)
+  }
+
+  @Test("a write acknowledged before the view's first server snapshot is not hidden by an older snapshot")
+  func ackBeforeFirstServerSnapshot() {
+    let store = store()
+    let (id, delivered) = addView(store)
+    let (batch, _) = store.enqueue([write("m1")], body: Data())
+    #expect(delivered.last?.documents.map(\.name) == ["\(Self.root)/favorites/m1"])
+    let commit = Timestamp(seconds: 100, nanoseconds: 0)
+    _ = store.finishSend(batch, .acknowledged([WriteResult(updateTime: commit, commitTime: commit, transformResults: [])]))
+    // The listen's first answer was taken before the commit.
+    store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: Timestamp(seconds: 99, nanoseconds: 0), isInitial: true))
+    #expect(delivered.last?.documents.count == 1, "the write flickered out")
+    // The next one has it: the batch is no longer needed.
+    store.applyWatch(
+      id,
+      WatchSnapshot(documents: [document("m1", at: 100)], changes: [], readTime: Timestamp(seconds: 101, nanoseconds: 0), isInitial: false))
+    #expect(delivered.last?.documents.count == 1)
+    #expect(store.unsettledBatchCount == 0)
+  }
+
+  @Test("the stream going down marks the view from the cache; its target back in sync unmarks it")
+  func staleWhileDisconnected() {
+    let store = store()
+    let (id, delivered) = addView(store)
+    store.applyWatch(
+      id, WatchSnapshot(documents: [document("a", at: 1)], changes: [], readTime: Timestamp(seconds: 2, nanoseconds: 0), isInitial: true))
+    #expect(delivered.last?.isFromCache == false)
+    store.listenConnectionLost()
+    #expect(delivered.last?.isFromCache == true)
+    #expect(delivered.last?.documents.count == 1, "the data stays")
+    let before = delivered.count
+    store.applyWatch(
+      id, WatchSnapshot(documents: [document("a", at: 1)], changes: [], readTime: Timestamp(seconds: 3, nanoseconds: 0), isInitial: false))
+    #expect(delivered.count == before + 1)
+    #expect(delivered.last?.isFromCache == false)
+  }
+
+  @Test("with the stream down, a new view's first snapshot comes from the cache even when empty")
+  func offlineFirstSnapshot() {
+    let store = store()
+    let (_, online) = addView(store)
+    #expect(online.count == 0, "online, an empty cache waits for the server")
+    store.listenConnectionLost()
+    let (_, offline) = addView(store)
+    #expect(offline.count == 1 && offline.last?.isFromCache == true && offline.last?.documents.isEmpty == true)
+  }
+
+  @Test("a cache-only view answers at once and hears of documents other reads bring into the cache")
+  func cacheOnlyView() {
+    let store = store()
+    let (_, delivered) = addView(store, source: .cache)
+    #expect(delivered.count == 1 && delivered.last?.documents.isEmpty == true && delivered.last?.isFromCache == true)
+    store.didRead([(name: "\(Self.root)/favorites/x", document: document("x", at: 5))])
+    #expect(delivered.last?.documents.count == 1 && delivered.last?.isFromCache == true)
+  }
+
+  @Test("eager garbage collection keeps only what views show and pending writes touch")
+  func eagerCollection() {
+    let store = store(.eagerMemory)
+    store.didRead([(name: "\(Self.root)/favorites/read", document: document("read", at: 1))])
+    #expect(!store.isCached("\(Self.root)/favorites/read"), "nothing shows it")
+    let (id, _) = addView(store)
+    store.applyWatch(
+      id,
+      WatchSnapshot(documents: [document("shown", at: 1)], changes: [], readTime: Timestamp(seconds: 2, nanoseconds: 0), isInitial: true))
+    #expect(store.isCached("\(Self.root)/favorites/shown"))
+    store.removeView(id)
+    #expect(!store.isCached("\(Self.root)/favorites/shown"))
+  }
+}

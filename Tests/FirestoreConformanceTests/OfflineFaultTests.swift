@@ -1,0 +1,101 @@
+import FirestoreMock
+import FirestoreWire
+import Foundation
+import Testing
+
+@testable import FirestoreClient
+
+/// The write queue and listeners when the mock's faults stand in for the network: a server
+/// that refuses connections, answers `503`, or drops the listen stream. Mock only (each test
+/// has a server of its own); the emulator cannot be taken away like this.
+@Suite("Offline writes under faults")
+struct OfflineFaultTests {
+  private func client(_ host: String) -> Firestore {
+    var settings = FirestoreSettings.emulator(host: host)
+    settings.timeout = .seconds(10)
+    // Short real waits: retries against a server that is gone must not spin.
+    settings.retryPolicy.sleep = { try await Task.sleep(for: min($0, .milliseconds(50))) }
+    return Firestore(projectID: "offline-faults", settings: settings)
+  }
+
+  @Test(
+    "while connections are refused, writes queue and listeners show them from the cache; a server back on the address gets each once, in order"
+  )
+  func unreachableServer() async throws {
+    let first = try MockFirestoreServer.start()
+    let port = first.port
+    let db = client(first.hostAndPort)
+    let items = db.collection("items")
+    let collector = SnapshotCollector(items.snapshots(includeMetadataChanges: true))
+    var snapshot = try await collector.next()
+    while snapshot.metadata.isFromCache { snapshot = try await collector.next() }
+
+    first.stop()
+    snapshot = try await collector.next()
+    #expect(snapshot.metadata.isFromCache, "the dropped stream marks the listener")
+    let awaited = Task { try await items.document("a").setData(["v": 1]) }
+    func writeWithoutWaiting() {
+      items.document("counter").setData(["n": FieldValue.increment(Int64(1))], merge: true)
+      items.document("counter").setData(["n": FieldValue.increment(Int64(1))], merge: true)
+      items.document("b").setData(["v": "first"])
+      items.document("b").setData(["v": "second"])
+    }
+    writeWithoutWaiting()
+    while snapshot.count < 3 || snapshot.documents.first(where: { $0.documentID == "counter" })?.get("n") as? Int != 2 {
+      snapshot = try await collector.next()
+    }
+    #expect(snapshot.metadata == SnapshotMetadata(isFromCache: true, hasPendingWrites: true))
+    #expect(snapshot.documents.first { $0.documentID == "b" }?.get("v") as? String == "second")
+    // A transaction fails at once while the server cannot be reached.
+    try await eventually("a request to have found the server unreachable") { db.network.isOffline }
+    let started = ContinuousClock.now
+    let transaction = await #expect(throws: FirestoreError.self) {
+      try await db.runTransaction { tx in try await tx.getDocument(items.document("a")).exists }
+    }
+    #expect(transaction?.code == .unavailable)
+    #expect(ContinuousClock.now - started < .seconds(2), "not after retries")
+
+    let second = try MockFirestoreServer.start(port: port)
+    defer { second.stop() }
+    _ = try await awaited.value
+    try await db.waitForPendingWrites()
+    let check = client(second.hostAndPort)
+    #expect(try await check.document("items/counter").getDocument().get("n") as? Int == 2, "each increment once")
+    #expect(try await check.document("items/b").getDocument().get("v") as? String == "second", "in order")
+    #expect(second.requestLog.count(matching: ":commit", method: "POST") == 5, "each batch sent once")
+    while snapshot.metadata != SnapshotMetadata(isFromCache: false, hasPendingWrites: false) { snapshot = try await collector.next() }
+    #expect(snapshot.count == 3)
+    collector.cancel()
+  }
+
+  @Test("a write the server answers 503 is kept and sent again when repeating it is harmless")
+  func unavailableIdempotentWriteRetried() async throws {
+    let server = try MockFirestoreServer.start()
+    defer { server.stop() }
+    let db = client(server.hostAndPort)
+    // More failures than one call's retries: the queue sends it again after a backoff.
+    server.faults.add(FaultRule(route: "commit", fault: .error(status: 503, grpcStatus: "UNAVAILABLE", message: "down"), remaining: 8))
+    try await db.document("c/d").setData(["v": 1])
+    #expect(server.requestLog.count(matching: ":commit", method: "POST") == 9)
+    #expect(try await db.document("c/d").getDocument(source: .server).get("v") as? Int == 1)
+  }
+
+  @Test("a listener whose stream keeps failing is marked from the cache, and unmarked once it is back in sync")
+  func listenerFollowsTheStream() async throws {
+    let server = try MockFirestoreServer.start()
+    defer { server.stop() }
+    let db = client(server.hostAndPort)
+    try await db.document("c/d").setData(["v": 1])
+    let collector = SnapshotCollector(db.document("c/d").snapshots(includeMetadataChanges: true))
+    var snapshot = try await collector.next()
+    while snapshot.metadata.isFromCache { snapshot = try await collector.next() }
+    server.faults.add(FaultRule(route: "Listen", fault: .error(status: 503, grpcStatus: "UNAVAILABLE", message: "down")))
+    server.cutListenBackChannels()
+    snapshot = try await collector.next()
+    #expect(snapshot.metadata.isFromCache && snapshot.get("v") as? Int == 1)
+    server.faults.removeAll()
+    snapshot = try await collector.next()
+    #expect(!snapshot.metadata.isFromCache && snapshot.get("v") as? Int == 1)
+    collector.cancel()
+  }
+}
