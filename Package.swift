@@ -46,7 +46,8 @@ let package = Package(
     .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreWire"]),
     .testTarget(name: "FirestoreClientTests", dependencies: ["FirestoreClient", "FirestoreMock", "COpenSSL"]),
     // Depends on apple-port so that it is built first: the suite runs it as a child process.
-    .testTarget(name: "FirestoreConformanceTests", dependencies: ["FirestoreClient", "FirestoreRepositories", "FirestoreMock", "apple-port"]),
+    .testTarget(
+      name: "FirestoreConformanceTests", dependencies: ["FirestoreClient", "FirestoreRepositories", "FirestoreMock", "apple-port"]),
     .testTarget(name: "FirestoreMockTests", dependencies: ["FirestoreMock"]),
     // Runs the built `firestore` executable as a user would; depends on it so it is built first.
     .testTarget(name: "FirestoreCLITests", dependencies: ["FirestoreCLI", "FirestoreMock", "FirestoreWire"]),
