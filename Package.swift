@@ -24,23 +24,26 @@ let package = Package(
     .target(
       name: "FirestoreClient",
       dependencies: ["FirestoreWire", "COpenSSL", "CSQLite", .target(name: "CCurl", condition: .when(platforms: [.linux]))]),
-    // The app layer from the seeds: articles, profiles, favorites, feed visibility, the demo.
+    // The app layer from the seeds: articles, profiles, favorites, feed visibility.
     .target(name: "FirestoreRepositories", dependencies: ["FirestoreClient"]),
+    // The `firestore demo` scenario over the repositories, and the request-counting
+    // transport it measures with (also used by the benchmarks and the tests); not a product.
+    .target(name: "FirestoreDemo", dependencies: ["FirestoreClient", "FirestoreRepositories"]),
     // zlib (Debian zlib1g-dev): the mock server's gzip responses.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .target(name: "FirestoreMock", dependencies: ["FirestoreWire", "CZlib"], path: "Mocks/FirestoreMock"),
     // The `firestore` command line (product name `firestore`).
-    .executableTarget(name: "FirestoreCLI", dependencies: ["FirestoreClient", "FirestoreMock", "FirestoreRepositories"]),
+    .executableTarget(name: "FirestoreCLI", dependencies: ["FirestoreClient", "FirestoreDemo", "FirestoreMock", "FirestoreRepositories"]),
     .executableTarget(name: "FirestoreMockServer", dependencies: ["FirestoreMock"], path: "Mocks/FirestoreMockServer"),
     // What the benchmark and the soak share: a mock server child process, resident memory.
     .target(name: "BenchmarkSupport", path: "Benchmarks/Support"),
     .executableTarget(
-      name: "firestore-bench", dependencies: ["BenchmarkSupport", "FirestoreMock", "FirestoreClient", "FirestoreRepositories"],
+      name: "firestore-bench", dependencies: ["BenchmarkSupport", "FirestoreDemo", "FirestoreMock", "FirestoreClient", "FirestoreRepositories"],
       path: "Benchmarks/FirestoreBench"),
     .executableTarget(name: "firestore-soak", dependencies: ["BenchmarkSupport", "FirestoreClient"], path: "Soak/FirestoreSoak"),
     .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreWire"]),
     .testTarget(name: "FirestoreClientTests", dependencies: ["FirestoreClient", "FirestoreMock", "COpenSSL"]),
-    .testTarget(name: "FirestoreConformanceTests", dependencies: ["FirestoreClient", "FirestoreRepositories", "FirestoreMock"]),
+    .testTarget(name: "FirestoreConformanceTests", dependencies: ["FirestoreClient", "FirestoreDemo", "FirestoreRepositories", "FirestoreMock"]),
     .testTarget(name: "FirestoreMockTests", dependencies: ["FirestoreMock"]),
     // Runs the built `firestore` executable as a user would; depends on it so it is built first.
     .testTarget(name: "FirestoreCLITests", dependencies: ["FirestoreCLI", "FirestoreMock", "FirestoreWire"]),
