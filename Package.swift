@@ -41,14 +41,21 @@ let package = Package(
       name: "firestore-bench", dependencies: ["BenchmarkSupport", "FirestoreDemo", "FirestoreMock", "FirestoreClient", "FirestoreRepositories"],
       path: "Benchmarks/FirestoreBench"),
     .executableTarget(name: "firestore-soak", dependencies: ["BenchmarkSupport", "FirestoreClient"], path: "Soak/FirestoreSoak"),
+    // What the test targets share: the backends (mock, emulator, TLS front) and the ledger
+    // of tests that reached the emulator, the built-executable locator and child-process
+    // runner, `Blocking.run`, `PortProbe`.
+    .target(
+      name: "FirestoreTestSupport", dependencies: ["FirestoreClient", "FirestoreMock", "FirestoreWire"], path: "Tests/FirestoreTestSupport"),
     .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreWire"]),
-    .testTarget(name: "FirestoreClientTests", dependencies: ["FirestoreClient", "FirestoreMock", "COpenSSL"]),
-    .testTarget(name: "FirestoreConformanceTests", dependencies: ["FirestoreClient", "FirestoreDemo", "FirestoreRepositories", "FirestoreMock"]),
+    .testTarget(name: "FirestoreClientTests", dependencies: ["FirestoreClient", "FirestoreMock", "FirestoreTestSupport", "COpenSSL"]),
+    .testTarget(
+      name: "FirestoreConformanceTests",
+      dependencies: ["FirestoreClient", "FirestoreDemo", "FirestoreRepositories", "FirestoreMock", "FirestoreTestSupport"]),
     .testTarget(name: "FirestoreMockTests", dependencies: ["FirestoreMock"]),
     // Runs the built `firestore` executable as a user would; depends on it so it is built first.
-    .testTarget(name: "FirestoreCLITests", dependencies: ["FirestoreCLI", "FirestoreMock", "FirestoreWire"]),
+    .testTarget(name: "FirestoreCLITests", dependencies: ["FirestoreCLI", "FirestoreMock", "FirestoreTestSupport", "FirestoreWire"]),
     // Runs the built `firestore-bench` (its command line and JSON output; never timings).
-    .testTarget(name: "FirestoreBenchTests", dependencies: ["firestore-bench", "FirestoreWire"]),
+    .testTarget(name: "FirestoreBenchTests", dependencies: ["firestore-bench", "FirestoreTestSupport", "FirestoreWire"]),
   ],
   swiftLanguageModes: [.v6]
 )
