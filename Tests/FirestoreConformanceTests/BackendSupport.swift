@@ -129,7 +129,8 @@ enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
     return Firestore(projectID: "demo-\(clean.prefix(16))-\(UInt32.random(in: 0...UInt32.max))", settings: settings)
   }
 
-  private static let clients: [Backend: Firestore] = Dictionary(uniqueKeysWithValues: all.map { ($0, $0.firestore()) })
+  // Every backend, not only those of `all`: the transport's own tests use the front's too.
+  private static let clients: [Backend: Firestore] = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.firestore()) })
 
   /// The shared client of this backend.
   var db: Firestore {
