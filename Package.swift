@@ -24,18 +24,21 @@ let package = Package(
     .target(
       name: "FirestoreClient",
       dependencies: ["FirestoreWire", "COpenSSL", "CSQLite", .target(name: "CCurl", condition: .when(platforms: [.linux]))]),
-    // The app layer from the seeds: articles, profiles, favorites, feed visibility, the demo.
+    // The app layer from the seeds: articles, profiles, favorites, feed visibility.
     .target(name: "FirestoreRepositories", dependencies: ["FirestoreClient"]),
+    // The `firestore demo` scenario over the repositories, and the request-counting
+    // transport it measures with (also used by the benchmarks and the tests); not a product.
+    .target(name: "FirestoreDemo", dependencies: ["FirestoreClient", "FirestoreRepositories"]),
     // zlib (Debian zlib1g-dev): the mock server's gzip responses.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .target(name: "FirestoreMock", dependencies: ["FirestoreWire", "CZlib"], path: "Mocks/FirestoreMock"),
     // The `firestore` command line (product name `firestore`).
-    .executableTarget(name: "FirestoreCLI", dependencies: ["FirestoreClient", "FirestoreMock", "FirestoreRepositories"]),
+    .executableTarget(name: "FirestoreCLI", dependencies: ["FirestoreClient", "FirestoreDemo", "FirestoreMock", "FirestoreRepositories"]),
     .executableTarget(name: "FirestoreMockServer", dependencies: ["FirestoreMock"], path: "Mocks/FirestoreMockServer"),
     // What the benchmark and the soak share: a mock server child process, resident memory.
     .target(name: "BenchmarkSupport", path: "Benchmarks/Support"),
     .executableTarget(
-      name: "firestore-bench", dependencies: ["BenchmarkSupport", "FirestoreMock", "FirestoreClient", "FirestoreRepositories"],
+      name: "firestore-bench", dependencies: ["BenchmarkSupport", "FirestoreDemo", "FirestoreMock", "FirestoreClient", "FirestoreRepositories"],
       path: "Benchmarks/FirestoreBench"),
     .executableTarget(name: "firestore-soak", dependencies: ["BenchmarkSupport", "FirestoreClient"], path: "Soak/FirestoreSoak"),
     // Code written against Firebase's Apple SDK (the seeds' and a program using its API), built
@@ -47,7 +50,7 @@ let package = Package(
     .testTarget(name: "FirestoreClientTests", dependencies: ["FirestoreClient", "FirestoreMock", "COpenSSL"]),
     // Depends on apple-port so that it is built first: the suite runs it as a child process.
     .testTarget(
-      name: "FirestoreConformanceTests", dependencies: ["FirestoreClient", "FirestoreRepositories", "FirestoreMock", "apple-port"]),
+      name: "FirestoreConformanceTests", dependencies: ["FirestoreClient", "FirestoreDemo", "FirestoreRepositories", "FirestoreMock", "apple-port"]),
     .testTarget(name: "FirestoreMockTests", dependencies: ["FirestoreMock"]),
     // Runs the built `firestore` executable as a user would; depends on it so it is built first.
     .testTarget(name: "FirestoreCLITests", dependencies: ["FirestoreCLI", "FirestoreMock", "FirestoreWire"]),

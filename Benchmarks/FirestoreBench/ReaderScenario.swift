@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import FirestoreClient
+import FirestoreDemo
 import FirestoreRepositories
 
 /// `reader`: seed 000's article reader on the bench dataset, done two ways over the same

@@ -1,8 +1,9 @@
 import FirestoreClient
+import FirestoreDemo
 import FirestoreRepositories
 
 /// What one operation costs on the wire: round trips and body bytes, counted by a
-/// ``FirestoreRepositories/CountingTransport`` on a client of its own.
+/// ``FirestoreDemo/CountingTransport`` on a client of its own.
 ///
 /// The timed runs never go through the counter (its relay of every body chunk costs
 /// time); the operation is run once more, afterwards, to count.

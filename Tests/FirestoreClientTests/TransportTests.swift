@@ -33,6 +33,18 @@ struct TransportTests {
     #expect(transport.requests.count == 3)
   }
 
+  @Test("a request the server refuses for its size is not retried")
+  func sizeRefusalIsFinal() async throws {
+    let refusal = ScriptedTransport.Response.json(
+      429, #"{"error":{"code":429,"message":"gRPC message exceeds maximum size 4194304: 5038033","status":"RESOURCE_EXHAUSTED"}}"#)
+    let transport = ScriptedTransport([.init(method: "GET", path: Offline.root + "/c/d1", response: refusal)])
+    let error = try await #require(throws: FirestoreError.self) {
+      try await Offline.firestore(transport).document("c/d1").getDocument()
+    }
+    #expect(error.code == .resourceExhausted && error.requestTooLarge)
+    #expect(transport.requests.count == 1)
+  }
+
   @Test("the per-call timeout bounds retries and backoff together")
   func deadlineCoversRetries() async throws {
     func run(initialBackoff: Duration, timeout: Duration) async throws -> (FirestoreError, Int) {
@@ -242,7 +254,8 @@ struct RetryPolicyTests {
     for code in [FirestoreErrorCode.resourceExhausted, .deadlineExceeded, .internal] {
       #expect(policy.shouldRetry(FirestoreError(code, "x"), attempt: 1, idempotent: true))
     }
-    let tooBig = FirestoreError(.resourceExhausted, "gRPC message exceeds maximum size 4194304: 5038033")
+    var tooBig = FirestoreError(.resourceExhausted, "gRPC message exceeds maximum size 4194304: 5038033")
+    tooBig.requestTooLarge = true
     #expect(!policy.shouldRetry(tooBig, attempt: 1, idempotent: true))
   }
 

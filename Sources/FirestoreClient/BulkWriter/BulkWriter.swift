@@ -458,8 +458,7 @@ public final class BulkWriter: Sendable {
   private func isRetryable(_ error: FirestoreError, write: Write) -> Bool {
     switch error.code {
     case .aborted, .unavailable: return true
-    // The emulator reports an over-size request as RESOURCE_EXHAUSTED; it will never fit.
-    case .resourceExhausted: return !error.message.contains("exceeds maximum size")
+    case .resourceExhausted: return !error.requestTooLarge
     case .internal:
       if case .delete = write.operation { return true }
       return false
@@ -470,11 +469,8 @@ public final class BulkWriter: Sendable {
   /// The wait before the next attempt: exponential in the failures so far, with ±25 %
   /// jitter so that writes failed together do not come back together.
   private func backoff(afterFailures failures: Int) -> Duration {
-    var seconds = options.initialBackoff.seconds
-    for _ in 1..<max(1, failures) { seconds *= options.backoffMultiplier }
-    seconds = min(seconds, options.maximumBackoff.seconds)
-    seconds *= Double.random(in: 0.75...1.25)
-    return .seconds(max(0, min(seconds, options.maximumBackoff.seconds)))
+    Backoff(initial: options.initialBackoff, maximum: options.maximumBackoff, multiplier: options.backoffMultiplier)
+      .wait(afterAttempt: failures)
   }
 }
 

@@ -30,6 +30,9 @@ public struct FirestoreError: Error, Sendable, CustomStringConvertible {
   /// The `status` of the server's JSON error body, when there was one; tells a real
   /// `NOT_FOUND` from a 404 of an unknown URL.
   var serverStatus: String?
+  /// Set when the server refused the request for its size: it will never fit, so no retry
+  /// can help (see ``isSizeRefusal(code:message:)``).
+  var requestTooLarge = false
 
   /// Creates an error.
   public init(
@@ -53,6 +56,13 @@ public struct FirestoreError: Error, Sendable, CustomStringConvertible {
       text += ")"
     }
     return text
+  }
+
+  /// Whether a server error says the request exceeded the largest message Firestore
+  /// accepts. Firestore and its emulator report it only as `RESOURCE_EXHAUSTED` with the
+  /// gRPC text "exceeds maximum size", so this is the one place that reads the text.
+  static func isSizeRefusal(code: FirestoreErrorCode, message: String) -> Bool {
+    code == .resourceExhausted && message.contains("exceeds maximum size")
   }
 
   static func invalidArgument(_ message: String) -> FirestoreError {

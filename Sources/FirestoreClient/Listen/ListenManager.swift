@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Target IDs are 2, 4, 6, … and never reused. The channel opens with the first listener
 /// and is terminated when the last one goes. When it fails, the manager backs off
-/// (1 s × 1.5 per attempt up to 60 s, jittered, slept through the settings' retry policy),
+/// (``Backoff/listenReconnect``, jittered and slept through the settings' retry policy),
 /// opens a new channel and re-adds every live target with its resume token. A changed auth
 /// token, or the first `UNAUTHENTICATED` since data last flowed (with a refreshed token),
 /// reopens the channel the same way but at once.
@@ -208,18 +208,13 @@ actor ListenManager {
       // An overloaded server gets the longest wait at once.
       let cap =
         error.code == .resourceExhausted
-        ? Self.reconnectBackoff.maximumBackoff : Self.reconnectBackoff.backoffCap(afterAttempt: failedAttempts)
+        ? Backoff.listenReconnect.maximum : Backoff.listenReconnect.cap(afterAttempt: failedAttempts)
       isBackingOff = true
       try? await retryPolicy.sleep(retryPolicy.jitter(cap))
       isBackingOff = false
       if channel == nil { openChannel() }
     }
   }
-
-  /// The reconnect schedule: 1 s, growing × 1.5 per failed attempt, at most 60 s (the
-  /// Firebase SDKs' watch-stream backoff). Only its caps are used; jitter and sleep come
-  /// from the settings' retry policy.
-  private static let reconnectBackoff = RetryPolicy(initialBackoff: .seconds(1), maximumBackoff: .seconds(60), multiplier: 1.5)
 
   /// What a target listens to, for error messages: a document or a query's collection.
   static func describe(_ kind: Target.Kind) -> String {

@@ -37,10 +37,7 @@ public struct RetryPolicy: Sendable {
     self.multiplier = multiplier
     retryableCodes = [.unavailable, .resourceExhausted, .deadlineExceeded, .internal]
     sleep = { try await Task.sleep(for: $0) }
-    jitter = { cap in
-      let nanos = cap.components.seconds * 1_000_000_000 + cap.components.attoseconds / 1_000_000_000
-      return .nanoseconds(Int64.random(in: 0...max(0, nanos)))
-    }
+    jitter = { Backoff.fullJitter($0) }
   }
 
   /// A policy that never retries.
@@ -48,11 +45,7 @@ public struct RetryPolicy: Sendable {
 
   /// The largest wait before attempt `attempt + 1` (attempts count from 1).
   public func backoffCap(afterAttempt attempt: Int) -> Duration {
-    let factor = pow(multiplier, Double(max(0, attempt - 1)))
-    let capped = min(
-      Double(maximumBackoff.components.seconds) + Double(maximumBackoff.components.attoseconds) / 1e18,
-      (Double(initialBackoff.components.seconds) + Double(initialBackoff.components.attoseconds) / 1e18) * factor)
-    return .nanoseconds(Int64(capped * 1e9))
+    Backoff(initial: initialBackoff, maximum: maximumBackoff, multiplier: multiplier).cap(afterAttempt: attempt)
   }
 
   /// Whether a call that failed with `error` on attempt `attempt` should be tried again.
@@ -68,18 +61,7 @@ public struct RetryPolicy: Sendable {
     guard attempt < maximumAttempts else { return false }
     if error.requestNotSent { return true }
     if error.code == .aborted && retriesAborted { return true }
-    // The emulator reports an over-size request as RESOURCE_EXHAUSTED; it will never fit.
-    if error.code == .resourceExhausted && error.message.contains("exceeds maximum size") { return false }
+    if error.requestTooLarge { return false }
     return idempotent && retryableCodes.contains(error.code)
   }
-}
-
-private func pow(_ base: Double, _ exponent: Double) -> Double {
-  var result = 1.0
-  var remaining = Int(exponent)
-  while remaining > 0 {
-    result *= base
-    remaining -= 1
-  }
-  return result
 }

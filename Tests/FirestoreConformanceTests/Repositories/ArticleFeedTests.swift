@@ -1,4 +1,5 @@
 import FirestoreClient
+import FirestoreDemo
 import FirestoreRepositories
 import Foundation
 import Synchronization

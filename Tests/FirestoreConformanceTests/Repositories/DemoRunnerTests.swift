@@ -1,4 +1,5 @@
 import FirestoreClient
+import FirestoreDemo
 import FirestoreRepositories
 import FirestoreWire
 import Foundation

@@ -1,6 +1,8 @@
 import FirestoreWire
 import Foundation
 
+@testable import FirestoreClient
+
 /// A ``Transport`` for unit tests: it expects a given sequence of requests and answers
 /// each with a canned response.
 ///
@@ -17,18 +19,18 @@ import Foundation
 /// var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
 /// settings.transport = transport
 /// ```
-public final class ScriptedTransport: Transport {
+final class ScriptedTransport: Transport {
   /// A canned response.
-  public struct Response: Sendable {
+  struct Response: Sendable {
     /// The HTTP status.
-    public var status: Int
+    var status: Int
     /// The body, delivered in these chunks (to test incremental parsing).
-    public var chunks: [Data]
+    var chunks: [Data]
     /// An error thrown instead of answering (a dropped connection).
-    public var error: FirestoreError?
+    var error: FirestoreError?
 
     /// A JSON response with the given status; `chunkSize` splits the body into pieces.
-    public static func json(_ status: Int, _ body: String, chunkSize: Int? = nil) -> Response {
+    static func json(_ status: Int, _ body: String, chunkSize: Int? = nil) -> Response {
       let data = Data(body.utf8)
       guard let size = chunkSize, size > 0 else { return Response(status: status, chunks: [data]) }
       let chunks = stride(from: 0, to: data.count, by: size).map { data[$0..<min($0 + size, data.count)] }
@@ -36,24 +38,24 @@ public final class ScriptedTransport: Transport {
     }
 
     /// A transport failure instead of a response.
-    public static func failure(_ error: FirestoreError) -> Response { Response(status: 0, chunks: [], error: error) }
+    static func failure(_ error: FirestoreError) -> Response { Response(status: 0, chunks: [], error: error) }
   }
 
   /// One expected request and its answer.
-  public struct Exchange: Sendable {
+  struct Exchange: Sendable {
     /// The expected method.
-    public var method: String
+    var method: String
     /// The expected URL path, unescaped (`/v1/projects/p/databases/(default)/documents/a/b`).
-    public var path: String
+    var path: String
     /// The expected query string (unescaped, `&`-joined), or `nil` to not check it.
-    public var query: String?
+    var query: String?
     /// The expected JSON body, compared as JSON (member order ignored); `nil` to not check it.
-    public var body: String?
+    var body: String?
     /// The answer.
-    public var response: Response
+    var response: Response
 
     /// Creates an exchange.
-    public init(method: String, path: String, query: String? = nil, body: String? = nil, response: Response) {
+    init(method: String, path: String, query: String? = nil, body: String? = nil, response: Response) {
       self.method = method
       self.path = path
       self.query = query
@@ -66,15 +68,15 @@ public final class ScriptedTransport: Transport {
   private let log = Locked<[HTTPRequest]>([])
 
   /// Creates a transport that expects `exchanges` in order.
-  public init(_ exchanges: [Exchange]) { script = Locked(exchanges) }
+  init(_ exchanges: [Exchange]) { script = Locked(exchanges) }
 
   /// Every request received, in order.
-  public var requests: [HTTPRequest] { log.withLock { $0 } }
+  var requests: [HTTPRequest] { log.withLock { $0 } }
 
   /// The exchanges not yet requested.
-  public var unmetExpectations: [Exchange] { script.withLock { $0 } }
+  var unmetExpectations: [Exchange] { script.withLock { $0 } }
 
-  public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+  func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     log.withLock { $0.append(request) }
     let gotPath = request.url.path
     let gotQuery = request.url.query?.removingPercentEncoding

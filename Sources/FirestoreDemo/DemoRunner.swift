@@ -1,4 +1,5 @@
 import FirestoreClient
+import FirestoreRepositories
 import Foundation
 
 /// The `firestore demo` scenario, end to end against one database: seeds sample data,

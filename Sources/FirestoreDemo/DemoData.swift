@@ -1,4 +1,5 @@
 import FirestoreClient
+import FirestoreRepositories
 import Foundation
 
 /// The demo's sample data: its own collections, written with fixed IDs so that seeding

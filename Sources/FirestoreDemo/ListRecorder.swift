@@ -1,4 +1,5 @@
 import FirestoreClient
+import FirestoreRepositories
 import FirestoreWire
 
 /// Keeps the versions of a live favorites list, for the demo to wait on.
@@ -9,7 +10,10 @@ final class ListRecorder: Sendable {
 
   func record(_ list: FavoritesList<MealPlan>) { state.withLock { $0.lists.append(list) } }
 
-  func fail(_ error: any Error) { state.withLock { $0.error = .wrapping(error) } }
+  func fail(_ error: any Error) {
+    let failure = error as? FirestoreError ?? FirestoreError(.unknown, "\(error)", underlyingError: error)
+    state.withLock { $0.error = failure }
+  }
 
   /// Waits for the first list, from the `from`-th version on, that satisfies `condition`
   /// (so a pending star is seen even when the server confirmed it a moment later); fails

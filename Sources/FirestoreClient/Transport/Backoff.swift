@@ -1,0 +1,40 @@
+/// An exponential backoff schedule: the wait before the next attempt starts at `initial`,
+/// grows by `multiplier` with each failed attempt, and never exceeds `maximum`.
+///
+/// The one schedule behind request retries (``RetryPolicy``), the bulk writer's write
+/// retries and listen reconnects; each of them only picks its numbers and its jitter.
+struct Backoff: Sendable, Equatable {
+  /// The cap of the wait after the first failed attempt.
+  var initial: Duration
+  /// The largest wait.
+  var maximum: Duration
+  /// How much the cap grows per failed attempt.
+  var multiplier: Double
+
+  /// The listen stream's reconnect schedule: 1 s, growing × 1.5 per failed attempt, at most
+  /// 60 s (the Firebase SDKs' watch-stream backoff).
+  static let listenReconnect = Backoff(initial: .seconds(1), maximum: .seconds(60), multiplier: 1.5)
+
+  /// The largest wait after `attempt` failed attempts (counting from 1):
+  /// `min(maximum, initial × multiplier^(attempt-1))`.
+  func cap(afterAttempt attempt: Int) -> Duration {
+    var factor = 1.0
+    for _ in 1..<max(1, attempt) where initial.seconds * factor < maximum.seconds { factor *= multiplier }
+    return .nanoseconds(Int64(min(maximum.seconds, initial.seconds * factor) * 1e9))
+  }
+
+  /// Full jitter: a random wait in `0...cap`, so that clients that failed together spread
+  /// out over the whole interval.
+  static func fullJitter(_ cap: Duration) -> Duration {
+    let nanos = cap.components.seconds * 1_000_000_000 + cap.components.attoseconds / 1_000_000_000
+    return .nanoseconds(Int64.random(in: 0...max(0, nanos)))
+  }
+
+  /// The cap after `attempt` failed attempts, varied by ±25 % (never above ``maximum``): a
+  /// wait close to the schedule that still keeps writes failed together from coming back
+  /// together.
+  func wait(afterAttempt attempt: Int, spread: ClosedRange<Double> = 0.75...1.25) -> Duration {
+    let seconds = cap(afterAttempt: attempt).seconds * Double.random(in: spread)
+    return .nanoseconds(Int64(max(0, min(seconds, maximum.seconds)) * 1e9))
+  }
+}
