@@ -46,16 +46,22 @@ let package = Package(
     // the apps it comes from; the conformance suite runs it against both backends.
     .executableTarget(
       name: "apple-port", dependencies: ["FirestoreClient"], path: "Examples/ApplePort", swiftSettings: [.swiftLanguageMode(.v5)]),
+    // What the test targets share: the backends (mock, emulator, TLS front) and the ledger
+    // of tests that reached the emulator, the built-executable locator and child-process
+    // runner, `Blocking.run`, `PortProbe`.
+    .target(
+      name: "FirestoreTestSupport", dependencies: ["FirestoreClient", "FirestoreMock", "FirestoreWire"], path: "Tests/FirestoreTestSupport"),
     .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreWire"]),
-    .testTarget(name: "FirestoreClientTests", dependencies: ["FirestoreClient", "FirestoreMock", "COpenSSL"]),
+    .testTarget(name: "FirestoreClientTests", dependencies: ["FirestoreClient", "FirestoreMock", "FirestoreTestSupport", "COpenSSL"]),
     // Depends on apple-port so that it is built first: the suite runs it as a child process.
     .testTarget(
-      name: "FirestoreConformanceTests", dependencies: ["FirestoreClient", "FirestoreDemo", "FirestoreRepositories", "FirestoreMock", "apple-port"]),
+      name: "FirestoreConformanceTests",
+      dependencies: ["FirestoreClient", "FirestoreDemo", "FirestoreRepositories", "FirestoreMock", "FirestoreTestSupport", "apple-port"]),
     .testTarget(name: "FirestoreMockTests", dependencies: ["FirestoreMock"]),
     // Runs the built `firestore` executable as a user would; depends on it so it is built first.
-    .testTarget(name: "FirestoreCLITests", dependencies: ["FirestoreCLI", "FirestoreMock", "FirestoreWire"]),
+    .testTarget(name: "FirestoreCLITests", dependencies: ["FirestoreCLI", "FirestoreMock", "FirestoreTestSupport", "FirestoreWire"]),
     // Runs the built `firestore-bench` (its command line and JSON output; never timings).
-    .testTarget(name: "FirestoreBenchTests", dependencies: ["firestore-bench", "FirestoreWire"]),
+    .testTarget(name: "FirestoreBenchTests", dependencies: ["firestore-bench", "FirestoreTestSupport", "FirestoreWire"]),
   ],
   swiftLanguageModes: [.v6]
 )

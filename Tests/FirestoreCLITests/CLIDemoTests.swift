@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import Foundation
 import Testing
 
@@ -14,10 +15,10 @@ extension CLITests {
     }
 
     /// The same on the emulator, given the way the README gives it: FIRESTORE_EMULATOR_HOST.
-    @Test("firestore demo runs on the emulator named by FIRESTORE_EMULATOR_HOST", .enabled(if: CLIBackend.all.contains(.emulator)))
+    @Test("firestore demo runs on the emulator named by FIRESTORE_EMULATOR_HOST", .enabled(if: Backend.cli.contains(.emulator)))
     func demoOnEmulator() async throws {
-      let project = CLIBackend.emulator.project()
-      let result = try await CLI.run(["demo", "--project", project], environment: ["FIRESTORE_EMULATOR_HOST": CLIBackend.emulator.host])
+      let project = Backend.emulator.project()
+      let result = try await CLI.run(["demo", "--project", project], environment: ["FIRESTORE_EMULATOR_HOST": Backend.emulator.host])
       #expect(result.status == 0, "\(result)")
       try expectReport(result)
       #expect(result.stdout.contains("project \(project)"))
@@ -31,7 +32,7 @@ extension CLITests {
       #expect(extra.status == 2 && extra.stderr.contains("demo"), "\(extra)")
     }
 
-    func expectReport(_ result: CLIResult) throws {
+    func expectReport(_ result: ProcessResult) throws {
       let ratioLine = try #require(result.lines.last { $0.hasSuffix("x fewer round trips") }, "\(result)")
       let ratio = try #require(Double(ratioLine.split(separator: "x").first ?? ""))
       #expect(ratio >= 10, "\(ratioLine)")

@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -8,8 +9,8 @@ extension CLITests {
     static let allKinds =
       #"{"arr":[1,2.5,"x",null,{"m":true}],"b":true,"blob":{"$bytes":"AAEC/w=="},"d":2.0,"geo":{"$geopoint":[48.85,2.35]},"i":-7,"inf":{"$double":"-Infinity"},"map":{"$map":{"$timestamp":"literal"}},"nan":{"$double":"NaN"},"nested":{"deep":{"s":"é😀"}},"nil":null,"ref":{"$reference":"cities/c1"},"t":{"$timestamp":"2024-01-02T03:04:05.123456Z"}}"#
 
-    @Test("set then get: every value kind comes back exactly; rest output and input", arguments: CLIBackend.all)
-    func valuesRoundTrip(_ backend: CLIBackend) async throws {
+    @Test("set then get: every value kind comes back exactly; rest output and input", arguments: Backend.cli)
+    func valuesRoundTrip(_ backend: Backend) async throws {
       let project = backend.project()
       let set = try await backend.run(project, ["set", "kinds/k1", Self.allKinds])
       #expect(set.status == 0, "\(set)")
@@ -79,8 +80,8 @@ extension CLITests {
       return JSONWriter.string(key)
     }
 
-    @Test("set --merge, --merge-fields, create, update with every transform, delete, add", arguments: CLIBackend.all)
-    func writes(_ backend: CLIBackend) async throws {
+    @Test("set --merge, --merge-fields, create, update with every transform, delete, add", arguments: Backend.cli)
+    func writes(_ backend: Backend) async throws {
       let p = backend.project()
       func data(_ path: String) async throws -> JSONValue? {
         let result = try await backend.run(p, ["get", path])
@@ -144,8 +145,8 @@ extension CLITests {
       #expect(try await data(path) == .parse(#"{"title":"from a file"}"#))
     }
 
-    @Test("set --merge with a map holding only a sentinel keeps the map's other fields", arguments: CLIBackend.all)
-    func mergeNestedSentinels(_ backend: CLIBackend) async throws {
+    @Test("set --merge with a map holding only a sentinel keeps the map's other fields", arguments: Backend.cli)
+    func mergeNestedSentinels(_ backend: Backend) async throws {
       let p = backend.project()
       func data(_ path: String) async throws -> JSONValue? {
         try await backend.run(p, ["get", path]).json.first?["data"]

@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -17,8 +18,8 @@ extension CLITests {
 
     private static let times: Set<String> = ["createTime", "updateTime"]
 
-    @Test("export → import into an empty database → export gives identical lines (json and rest)", arguments: CLIBackend.all)
-    func roundTrip(_ backend: CLIBackend) async throws {
+    @Test("export → import into an empty database → export gives identical lines (json and rest)", arguments: Backend.cli)
+    func roundTrip(_ backend: Backend) async throws {
       let source = backend.project("roundtripsource")
       let imported = try await backend.run(source, ["import"], stdin: Self.seed)
       #expect(imported.json == [.parse(#"{"written":6,"skipped":0}"#)], "\(imported)")
@@ -61,8 +62,8 @@ extension CLITests {
       }
     }
 
-    @Test("a bad line stops the import, named; the lines before it are written, none after", arguments: CLIBackend.all)
-    func badLineStops(_ backend: CLIBackend) async throws {
+    @Test("a bad line stops the import, named; the lines before it are written, none after", arguments: Backend.cli)
+    func badLineStops(_ backend: Backend) async throws {
       let p = backend.project("badlinestops")
       let good = (0..<45).map { #"{"path":"part/d\#($0)","data":{"i":\#($0)}}"# }
       let input = (good + [#"{"path":"part","data":{}}"#, #"{"path":"part/after","data":{}}"#]).joined(separator: "\n")
@@ -74,8 +75,8 @@ extension CLITests {
       #expect(!exported.stdout.contains("part/after"))
     }
 
-    @Test("stdout is pure NDJSON: no progress, colour or carriage returns on pipes; get output feeds import", arguments: CLIBackend.all)
-    func pureOutput(_ backend: CLIBackend) async throws {
+    @Test("stdout is pure NDJSON: no progress, colour or carriage returns on pipes; get output feeds import", arguments: Backend.cli)
+    func pureOutput(_ backend: Backend) async throws {
       let p = backend.project()
       let many = (0..<1_203).map { #"{"path":"bulk/d\#(String(format: "%04d", $0))","data":{"i":\#($0)}}"# }.joined(separator: "\n")
       let imported = try await backend.run(p, ["import"], stdin: many + "\n" + #"{"path":"bulk/missing","exists":false}"#)

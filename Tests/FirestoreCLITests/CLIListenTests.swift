@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -11,8 +12,8 @@ import Testing
 extension CLITests {
   @Suite("firestore: listen")
   struct CLIListenTests {
-    @Test("a query listen prints one line per snapshot and stops after --max-snapshots", arguments: CLIBackend.all)
-    func queryListen(_ backend: CLIBackend) async throws {
+    @Test("a query listen prints one line per snapshot and stops after --max-snapshots", arguments: Backend.cli)
+    func queryListen(_ backend: Backend) async throws {
       let p = backend.project()
       let seed = #"{"path":"cities/c1","data":{"state":"CA","pop":1}}"# + "\n" + #"{"path":"cities/c2","data":{"state":"NY","pop":2}}"#
       #expect(try await backend.run(p, ["import"], stdin: seed).status == 0)
@@ -50,8 +51,8 @@ extension CLITests {
           == .parse(#"[{"type":"removed","path":"cities/c3","oldIndex":0,"newIndex":-1,"data":{"pop":3,"state":"CA"}}]"#))
     }
 
-    @Test("a document listen stops at --timeout, and on SIGINT, with exit 0", arguments: CLIBackend.all)
-    func documentListen(_ backend: CLIBackend) async throws {
+    @Test("a document listen stops at --timeout, and on SIGINT, with exit 0", arguments: Backend.cli)
+    func documentListen(_ backend: Backend) async throws {
       let p = backend.project()
       #expect(try await backend.run(p, ["set", "users/u1", #"{"name":"Ada"}"#]).status == 0)
       let timed = try await backend.run(p, ["listen", "users/u1", "--timeout", "1.5", "--format", "rest"])

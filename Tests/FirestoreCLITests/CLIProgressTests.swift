@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -7,7 +8,7 @@ extension CLITests {
   struct CLIProgressTests {
     /// Runs a shell command line under `script`, which gives it a terminal, and returns what
     /// the terminal showed.
-    private func onTerminal(_ commandLine: String) async throws -> CLIResult {
+    private func onTerminal(_ commandLine: String) async throws -> ProcessResult {
       let script = "/usr/bin/script"
       try #require(FileManager.default.isExecutableFile(atPath: script), "util-linux script(1) is needed to give the CLI a terminal")
       let process = Process()
@@ -22,7 +23,7 @@ extension CLITests {
         defer { process.waitUntilExit() }
         return out.fileHandleForReading.readDataToEndOfFile()
       }
-      return CLIResult(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
+      return ProcessResult(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
     }
 
     @Test("import and export draw a progress line (count, rate, ETA) only when stderr is a terminal, then erase it")

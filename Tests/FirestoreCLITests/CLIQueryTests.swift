@@ -1,4 +1,5 @@
 import FirestoreMock
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -16,17 +17,17 @@ extension CLITests {
 
       """
 
-    private func seeded(_ backend: CLIBackend, _ hint: String = #function) async throws -> String {
+    private func seeded(_ backend: Backend, _ hint: String = #function) async throws -> String {
       let project = backend.project(hint)
       let result = try await backend.run(project, ["import"], stdin: Self.seed)
       #expect(result.json == [.parse(#"{"written":6,"skipped":0}"#)], "\(result)")
       return project
     }
 
-    private func paths(_ result: CLIResult) -> [String] { result.json.compactMap { $0["path"]?.stringValue } }
+    private func paths(_ result: ProcessResult) -> [String] { result.json.compactMap { $0["path"]?.stringValue } }
 
-    @Test("filters, OR groups, ordering, limits, offsets, cursors, projections, collection groups", arguments: CLIBackend.all)
-    func queries(_ backend: CLIBackend) async throws {
+    @Test("filters, OR groups, ordering, limits, offsets, cursors, projections, collection groups", arguments: Backend.cli)
+    func queries(_ backend: Backend) async throws {
       let p = try await seeded(backend)
       let cases: [([String], [String])] = [
         (["--where", #"state == "CA""#, "--order-by", "pop"], ["c1", "c3"]),
@@ -68,11 +69,11 @@ extension CLITests {
 
     @Test("query results stream out as they arrive: a stream cut mid-way has printed what came before it")
     func streaming() async throws {
-      let backend = CLIBackend.mock
+      let backend = Backend.mock
       let p = backend.project()
       let docs = (0..<60).map { #"{"path":"log/e\#(String(format: "%03d", $0))","data":{"pad":"\#(String(repeating: "x", count: 300))"}}"# }
       #expect(try await backend.run(p, ["import"], stdin: docs.joined(separator: "\n")).status == 0)
-      CLIBackend.mockServer.faults.add(
+      Backend.mockServer.faults.add(
         FaultRule(route: "projects/\(p)/databases/(default)/documents:runQuery", fault: .truncateStream(afterBytes: 6_000)))
       let result = try await backend.run(p, ["query", "log"])
       #expect(result.status == 1, "\(result)")
@@ -82,8 +83,8 @@ extension CLITests {
       #expect(printed == (0..<printed.count).map { "log/e" + String(format: "%03d", $0) })
     }
 
-    @Test("count with sums and averages", arguments: CLIBackend.all)
-    func count(_ backend: CLIBackend) async throws {
+    @Test("count with sums and averages", arguments: Backend.cli)
+    func count(_ backend: Backend) async throws {
       let p = try await seeded(backend)
       let all = try await backend.run(p, ["count", "cities", "--sum", "pop", "--avg", "pop"])
       #expect(all.json == [.parse(#"{"count":4,"sum(pop)":100,"avg(pop)":25.0}"#)], "\(all)")
@@ -95,8 +96,8 @@ extension CLITests {
       #expect(group.json == [.parse(#"{"count":{"integerValue":"2"},"sum(n)":{"integerValue":"3"}}"#)], "\(group)")
     }
 
-    @Test("list (with missing documents) and collections", arguments: CLIBackend.all)
-    func listing(_ backend: CLIBackend) async throws {
+    @Test("list (with missing documents) and collections", arguments: Backend.cli)
+    func listing(_ backend: Backend) async throws {
       let p = try await seeded(backend)
       #expect(paths(try await backend.run(p, ["list", "cities"])) == ["cities/c1", "cities/c2", "cities/c3", "cities/c4"])
       #expect(paths(try await backend.run(p, ["list", "users"])) == [])

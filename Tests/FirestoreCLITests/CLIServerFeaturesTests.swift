@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -5,17 +6,17 @@ import Testing
 extension CLITests {
   @Suite("firestore: vector search, explain, recursive delete, partitioned export, bundles")
   struct CLIServerFeaturesTests {
-    private func paths(_ result: CLIResult) -> [String] { result.json.compactMap { $0["path"]?.stringValue } }
+    private func paths(_ result: ProcessResult) -> [String] { result.json.compactMap { $0["path"]?.stringValue } }
 
-    private func seeded(_ backend: CLIBackend, _ lines: [String], _ hint: String = #function) async throws -> String {
+    private func seeded(_ backend: Backend, _ lines: [String], _ hint: String = #function) async throws -> String {
       let project = backend.project(hint)
       let result = try await backend.run(project, ["import"], stdin: lines.joined(separator: "\n"))
       #expect(result.json == [.parse(#"{"written":\#(lines.count),"skipped":0}"#)], "\(result)")
       return project
     }
 
-    @Test("vectors in and out as {\"$vector\":[…]}; --find-nearest orders by distance", arguments: CLIBackend.all)
-    func vectorSearch(_ backend: CLIBackend) async throws {
+    @Test("vectors in and out as {\"$vector\":[…]}; --find-nearest orders by distance", arguments: Backend.cli)
+    func vectorSearch(_ backend: Backend) async throws {
       let p = try await seeded(
         backend,
         [
@@ -62,8 +63,8 @@ extension CLITests {
       #expect(tooMany.status == 1 && tooMany.stderr.contains("INVALID_ARGUMENT"), "\(tooMany)")
     }
 
-    @Test("--explain prints the plan, --analyze the documents and statistics too; the emulator does not explain", arguments: CLIBackend.all)
-    func explain(_ backend: CLIBackend) async throws {
+    @Test("--explain prints the plan, --analyze the documents and statistics too; the emulator does not explain", arguments: Backend.cli)
+    func explain(_ backend: Backend) async throws {
       let p = try await seeded(
         backend, (0..<4).map { #"{"path":"items/i\#($0)","data":{"n":\#($0),"kind":"\#($0 % 2 == 0 ? "even" : "odd")"}}"# })
       let planned = try await backend.run(p, ["query", "items", "--where", #"kind == "even""#, "--explain"])
@@ -87,8 +88,8 @@ extension CLITests {
       #expect(usage.status == 2, "\(usage)")
     }
 
-    @Test("delete --recursive removes a collection or a document with everything below; neighbours stay", arguments: CLIBackend.all)
-    func recursiveDelete(_ backend: CLIBackend) async throws {
+    @Test("delete --recursive removes a collection or a document with everything below; neighbours stay", arguments: Backend.cli)
+    func recursiveDelete(_ backend: Backend) async throws {
       let p = try await seeded(
         backend,
         [
@@ -108,8 +109,8 @@ extension CLITests {
       #expect(plain.status == 2, "without --recursive a collection path is refused: \(plain)")
     }
 
-    @Test("export --partitions writes exactly what a plain export writes, in the same order", arguments: CLIBackend.all)
-    func partitionedExport(_ backend: CLIBackend) async throws {
+    @Test("export --partitions writes exactly what a plain export writes, in the same order", arguments: Backend.cli)
+    func partitionedExport(_ backend: Backend) async throws {
       var lines = (0..<300).map { #"{"path":"events/e\#(String(format: "%03d", $0))","data":{"i":\#($0)}}"# }
       // The same collection ID deeper down and elsewhere: in the group, not in the export's ranges.
       lines += [
@@ -140,8 +141,8 @@ extension CLITests {
       }
     }
 
-    @Test("bundle builds a loadable bundle from a query and documents; import --bundle writes its documents", arguments: CLIBackend.all)
-    func bundles(_ backend: CLIBackend) async throws {
+    @Test("bundle builds a loadable bundle from a query and documents; import --bundle writes its documents", arguments: Backend.cli)
+    func bundles(_ backend: Backend) async throws {
       let p = try await seeded(
         backend,
         [

@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ extension CLITests {
   struct CLITransportTests {
     /// `firestore --host FRONT --ca-file CA --token owner --project P arguments…`.
     private func run(_ project: String, _ arguments: [String], environment: [String: String] = [:], trust: Bool = true)
-      async throws -> CLIResult
+      async throws -> ProcessResult
     {
       Ledger.record(.emulator)
       let endpoint =
@@ -19,7 +20,7 @@ extension CLITests {
 
     @Test("--host with --ca-file and --token reaches the emulator through its TLS + HTTP/2 front")
     func hostCAFileAndToken() async throws {
-      let project = CLIBackend.emulator.project()
+      let project = Backend.emulator.project()
       let written = try await run(project, ["set", "fronts/a", #"{"via":"nghttpx"}"#])
       #expect(written.status == 0, "\(written)")
       let read = try await run(project, ["get", "fronts/a"])
@@ -32,7 +33,7 @@ extension CLITests {
 
     @Test("HTTPS_PROXY sends the requests through the proxy, NO_PROXY bypasses it, --proxy sets one outright")
     func proxies() async throws {
-      let project = CLIBackend.emulator.project()
+      let project = Backend.emulator.project()
       #expect(try await run(project, ["set", "fronts/p", #"{"n":1}"#]).status == 0)
 
       var before = TestFront.tunnels

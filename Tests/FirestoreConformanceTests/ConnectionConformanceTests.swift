@@ -1,4 +1,5 @@
 import FirestoreMock
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -39,7 +40,7 @@ struct ConnectionConformanceTests {
     let call: RESTClient.Call
     switch backend {
     case .emulator, .http2:
-      // The emulator never answers a GET with ?transaction= (see protocol-rest.md).
+      // The emulator never answers a GET with ?transaction= (see Docs/Protocol/REST.md).
       call = .init(method: "GET", path: "documents/t/x", query: [("transaction", "AAAA")], idempotent: true)
     case .mock:
       let path = "hang/\(AutoID.make())"

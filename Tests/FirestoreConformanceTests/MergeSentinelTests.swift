@@ -1,4 +1,5 @@
 import FirestoreRepositories
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing

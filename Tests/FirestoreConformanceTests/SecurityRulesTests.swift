@@ -1,4 +1,5 @@
 import FirestoreMock
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Synchronization

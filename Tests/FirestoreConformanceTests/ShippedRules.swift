@@ -1,4 +1,5 @@
 import FirestoreClient
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 

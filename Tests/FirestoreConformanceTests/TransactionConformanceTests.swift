@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import Foundation
 import Synchronization
 import Testing

@@ -1,11 +1,12 @@
 import FirestoreClient
 import FirestoreDemo
 import FirestoreRepositories
+import FirestoreTestSupport
 import Foundation
 import Synchronization
 import Testing
 
-/// ``ArticleFeed`` and ``ArticleNavigator`` (seed 000) on the mock and the emulator, with
+/// ``ArticleFeed`` and ``ArticleNavigator`` on the mock and the emulator, with
 /// request counts taken by a ``CountingTransport`` on the feed's own client.
 @Suite("Repositories: article feed")
 struct ArticleFeedTests {

@@ -1,6 +1,7 @@
 import FirestoreClient
 import FirestoreDemo
 import FirestoreRepositories
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing

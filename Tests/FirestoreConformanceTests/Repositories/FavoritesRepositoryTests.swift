@@ -1,6 +1,7 @@
 import FirestoreClient
 import FirestoreMock
 import FirestoreRepositories
+import FirestoreTestSupport
 import Foundation
 import Testing
 

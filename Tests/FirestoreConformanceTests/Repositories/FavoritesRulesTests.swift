@@ -1,5 +1,6 @@
 import FirestoreClient
 import FirestoreRepositories
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing

@@ -1,3 +1,5 @@
+import FirestoreTestSupport
+
 #if canImport(Observation)
   import FirestoreClient
   import FirestoreRepositories

@@ -9,8 +9,9 @@ import Foundation
 
 /// Whether something accepts TCP connections on a loopback port: for tests that wait for a
 /// server process they started.
-enum PortProbe {
-  static func isListening(_ port: Int) -> Bool {
+public enum PortProbe {
+  /// Whether a connection to `127.0.0.1:port` succeeds.
+  public static func isListening(_ port: Int) -> Bool {
     let fd = socket(AF_INET, POSIXSocket.streamType, 0)
     guard fd >= 0 else { return false }
     defer { close(fd) }

@@ -1,0 +1,83 @@
+import FirestoreWire
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A started child process whose output is collected as it comes, read on threads of
+/// their own so that a full pipe never blocks the child.
+public final class RunningProcess: Sendable {
+  private let process: Process
+  private let output = Locked((stdout: Data(), stderr: Data()))
+  private let done = DispatchGroup()
+
+  /// Starts `executable arguments…` with exactly `environment`, writes `stdin` (if any) to
+  /// its standard input and then closes it.
+  public init(_ executable: URL, _ arguments: [String], stdin: String? = nil, environment: [String: String]) throws {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.environment = environment
+    let out = Pipe()
+    let err = Pipe()
+    let input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = input
+    self.process = process
+    try process.run()
+    for (pipe, isOut) in [(out, true), (err, false)] {
+      done.enter()
+      Thread.detachNewThread { [output, done] in
+        let handle = pipe.fileHandleForReading
+        while true {
+          let data = handle.availableData
+          if data.isEmpty { break }
+          output.withLock { isOut ? $0.stdout.append(data) : $0.stderr.append(data) }
+        }
+        done.leave()
+      }
+    }
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+  }
+
+  /// Standard output so far.
+  public var stdoutSoFar: String { output.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
+
+  /// Waits until standard output holds `count` lines (or `seconds` pass, or the process ends).
+  public func waitForLines(_ count: Int, seconds: Double = 30) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while stdoutSoFar.filter({ $0 == "\n" }).count < count && Date() < deadline && process.isRunning {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+  }
+
+  /// Sends a signal.
+  public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+  /// Waits for the process to end and returns what it did.
+  public func finish() async -> ProcessResult {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      DispatchQueue.global().async { [process, done] in
+        process.waitUntilExit()
+        done.wait()
+        continuation.resume()
+      }
+    }
+    let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    return output.withLock {
+      ProcessResult(status: status, stdout: String(decoding: $0.stdout, as: UTF8.self), stderr: String(decoding: $0.stderr, as: UTF8.self))
+    }
+  }
+
+  /// Runs `executable arguments…` to the end.
+  public static func run(_ executable: URL, _ arguments: [String], stdin: String? = nil, environment: [String: String]) async throws
+    -> ProcessResult
+  {
+    try await RunningProcess(executable, arguments, stdin: stdin, environment: environment).finish()
+  }
+}
