@@ -31,7 +31,11 @@ let package = Package(
     .target(name: "FirestoreDemo", dependencies: ["FirestoreClient", "FirestoreRepositories"]),
     // zlib (Debian zlib1g-dev): the mock server's gzip responses.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-    .target(name: "FirestoreMock", dependencies: ["FirestoreWire", "CZlib"], path: "Mocks/FirestoreMock"),
+    // HTTP/1.1 framing on POSIX sockets: the request reader, the response head, chunked
+    // coding. The mock server and the tests' raw servers and clients all read and write
+    // HTTP through it; not a product.
+    .target(name: "HTTP1Server", dependencies: ["FirestoreWire"], path: "Mocks/HTTP1Server"),
+    .target(name: "FirestoreMock", dependencies: ["FirestoreWire", "HTTP1Server", "CZlib"], path: "Mocks/FirestoreMock"),
     // The `firestore` command line (product name `firestore`).
     .executableTarget(name: "FirestoreCLI", dependencies: ["FirestoreClient", "FirestoreDemo", "FirestoreMock", "FirestoreRepositories"]),
     .executableTarget(name: "FirestoreMockServer", dependencies: ["FirestoreMock"], path: "Mocks/FirestoreMockServer"),
@@ -52,12 +56,13 @@ let package = Package(
     .target(
       name: "FirestoreTestSupport", dependencies: ["FirestoreClient", "FirestoreMock", "FirestoreWire"], path: "Tests/FirestoreTestSupport"),
     .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreWire"]),
-    .testTarget(name: "FirestoreClientTests", dependencies: ["FirestoreClient", "FirestoreMock", "FirestoreTestSupport", "COpenSSL"]),
+    .testTarget(
+      name: "FirestoreClientTests", dependencies: ["FirestoreClient", "FirestoreMock", "FirestoreTestSupport", "HTTP1Server", "COpenSSL"]),
     // Depends on apple-port so that it is built first: the suite runs it as a child process.
     .testTarget(
       name: "FirestoreConformanceTests",
       dependencies: ["FirestoreClient", "FirestoreDemo", "FirestoreRepositories", "FirestoreMock", "FirestoreTestSupport", "apple-port"]),
-    .testTarget(name: "FirestoreMockTests", dependencies: ["FirestoreMock"]),
+    .testTarget(name: "FirestoreMockTests", dependencies: ["FirestoreMock", "HTTP1Server"]),
     // Runs the built `firestore` executable as a user would; depends on it so it is built first.
     .testTarget(name: "FirestoreCLITests", dependencies: ["FirestoreCLI", "FirestoreMock", "FirestoreTestSupport", "FirestoreWire"]),
     // Runs the built `firestore-bench` (its command line and JSON output; never timings).

@@ -29,7 +29,7 @@ ALL_TARGETS=(wire_json webchannel extended_json bundle http_request paths)
 modules_of() {
   case $1 in
     wire_json | webchannel | extended_json | bundle) echo FirestoreWire ;;
-    http_request) echo FirestoreWire FirestoreMock ;;
+    http_request) echo FirestoreWire HTTP1Server ;;
     paths) echo FirestoreWire FirestoreClient ;;
     *)
       echo "error: unknown fuzz target '$1' (known: ${ALL_TARGETS[*]})" >&2
@@ -42,6 +42,7 @@ source_dir_of() {
   case $1 in
     FirestoreWire) echo "$ROOT/Sources/FirestoreWire" ;;
     FirestoreClient) echo "$ROOT/Sources/FirestoreClient" ;;
+    HTTP1Server) echo "$ROOT/Mocks/HTTP1Server" ;;
     FirestoreMock) echo "$ROOT/Mocks/FirestoreMock" ;;
   esac
 }
@@ -49,7 +50,8 @@ source_dir_of() {
 deps_of() {
   case $1 in
     FirestoreWire) ;;
-    FirestoreClient | FirestoreMock) echo FirestoreWire ;;
+    FirestoreClient | HTTP1Server) echo FirestoreWire ;;
+    FirestoreMock) echo FirestoreWire HTTP1Server ;;
   esac
 }
 

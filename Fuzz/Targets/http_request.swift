@@ -1,6 +1,6 @@
-// Fuzz target: the mock server's HTTP/1.1 request reading (HTTPRequestReader over
-// HTTPInputBuffer and HTTPRequestHead, exactly the code HTTPConnection runs on its
-// socket), fed from memory, then the WebChannel forward body of each request
+// Fuzz target: HTTP/1.1 request reading (HTTPRequestReader over HTTPInputBuffer,
+// HTTPRequestHead and HTTPChunkedCoding, exactly the code the mock server runs on its
+// sockets), fed from memory, then the WebChannel forward body of each request
 // (WebChannelForwardBody, as the mock's listen channel decodes it).
 //
 // Properties: the requests read (method, target, headers, body) and the way the
@@ -10,8 +10,7 @@
 // re-encodes to one that decodes the same.
 
 import FirestoreWire
-
-@testable import FirestoreMock
+import HTTP1Server
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTPRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -55,10 +54,10 @@ private struct ConnectionRun: Equatable {
   var end = ""
 }
 
-/// Reads requests as HTTPConnection does: head, framing, body, and on to the next request
+/// Reads requests as the mock server's connections do: head, framing, body, and on to the next request
 /// while the connection would stay open.
 private func readRequests(_ chunks: [ArraySlice<UInt8>]) -> ConnectionRun {
-  var reader = HTTPRequestReader(source: HTTPChunkSource(chunks), configuration: MockHTTPServerConfiguration())
+  var reader = HTTPRequestReader(source: HTTPChunkSource(chunks))
   var run = ConnectionRun()
   while true {
     do {

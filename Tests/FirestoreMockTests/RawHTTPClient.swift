@@ -1,3 +1,5 @@
+import HTTP1Server
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -134,7 +136,7 @@ final class RawHTTPClient {
   /// trailers are consumed too).
   func readChunk() throws -> [UInt8]? {
     let sizeLine = try readLine()
-    guard let size = Int(sizeLine.split(separator: ";").first ?? "", radix: 16) else {
+    guard let size = HTTPChunkedCoding.size(ofLine: Array(sizeLine.utf8)) else {
       throw ClientError.malformed("chunk size: \(sizeLine)")
     }
     if size == 0 {

@@ -1,5 +1,6 @@
 import FirestoreWire
 import Foundation
+import HTTP1Server
 
 /// An in-process stand-in for Google's token services, for testing credential providers
 /// without the network: the OAuth 2.0 token endpoint (`POST /token`), the Compute Engine

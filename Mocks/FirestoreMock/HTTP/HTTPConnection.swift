@@ -1,4 +1,5 @@
 import CZlib
+import HTTP1Server
 
 #if canImport(Glibc)
   import Glibc
@@ -32,7 +33,7 @@ final class HTTPConnection {
     self.runtime = runtime
     self.reader = HTTPRequestReader(
       source: HTTPSocketSource(fd: fd, wake: runtime.wakeRead, timeoutMilliseconds: runtime.configuration.idleTimeoutMilliseconds),
-      configuration: runtime.configuration)
+      limits: runtime.configuration.requestLimits)
   }
 
   /// Serves requests until the connection ends. The caller closes the descriptor.

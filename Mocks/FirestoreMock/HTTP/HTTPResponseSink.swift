@@ -1,4 +1,5 @@
 import FirestoreWire
+import HTTP1Server
 
 /// Writes one response to a connection, applying the drop and truncate faults' byte
 /// budgets. It is also the ``MockChunkWriter`` a streaming handler writes through.
@@ -75,11 +76,7 @@ final class HTTPResponseSink: MockChunkWriter {
       if !payload.isEmpty {
         switch framing {
         case .chunked:
-          var framed = Array(String(payload.count, radix: 16).utf8)
-          framed.append(contentsOf: [0x0D, 0x0A])
-          framed.append(contentsOf: payload)
-          framed.append(contentsOf: [0x0D, 0x0A])
-          try send(framed[...], &state)
+          try send(HTTPChunkedCoding.chunk(payload)[...], &state)
         case .untilClose, .contentLength:
           try send(payload, &state)
         case .none:
@@ -97,7 +94,7 @@ final class HTTPResponseSink: MockChunkWriter {
     try state.withLock { state in
       if let interruption = state.interruption { throw interruption }
       if truncateAfterBodyBytes != nil { throw cut(&state) }
-      if framing == .chunked { try send(Array("0\r\n\r\n".utf8)[...], &state) }
+      if framing == .chunked { try send(HTTPChunkedCoding.lastChunk[...], &state) }
     }
   }
 

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import HTTP1Server
 
 /// A small HTTP/1.1 server on POSIX sockets for the in-memory Firestore mock.
 ///
@@ -28,30 +22,7 @@ public final class MockHTTPServer: Sendable {
   public typealias Handler = @Sendable (MockHTTPRequest) -> MockHTTPResponse
 
   /// A socket call that failed while starting the server.
-  public struct SocketError: Error, Sendable, CustomStringConvertible {
-    /// The call that failed, e.g. `bind(127.0.0.1:8080)`.
-    public var operation: String
-    /// The `errno` (or `getaddrinfo`) code.
-    public var code: Int32
-    /// The system's description of the code.
-    public var message: String
-
-    /// Creates an error.
-    public init(operation: String, code: Int32, message: String) {
-      self.operation = operation
-      self.code = code
-      self.message = message
-    }
-
-    /// An error from the current `errno`.
-    static func fromErrno(_ operation: String) -> SocketError {
-      let code = errno
-      return SocketError(operation: operation, code: code, message: String(cString: strerror(code)))
-    }
-
-    /// `operation: message (code)`.
-    public var description: String { "\(operation): \(message) (\(code))" }
-  }
+  public typealias SocketError = HTTPSocketError
 
   /// The host the server was asked to listen on.
   public let host: String

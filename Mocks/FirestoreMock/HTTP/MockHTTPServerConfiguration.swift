@@ -1,13 +1,20 @@
+import HTTP1Server
+
 /// Limits and timeouts of a ``MockHTTPServer``; the public `start` uses the defaults, tests
 /// shorten them.
 struct MockHTTPServerConfiguration: Sendable {
-  /// Largest request body (Content-Length or de-chunked); larger gets 413. Google's limit.
-  var maximumBodyBytes = 10 * 1024 * 1024
-  /// Largest request head (request line plus headers), and separately the trailers of a
-  /// chunked body; larger gets 400.
-  var maximumHeadBytes = 64 * 1024
-  /// Longest chunk-size line of a chunked body.
-  var maximumChunkLineBytes = 4 * 1024
+  /// How much of a request is read before it is refused.
+  var requestLimits = HTTPRequestLimits()
+  /// Largest request body; see ``HTTPRequestLimits``.
+  var maximumBodyBytes: Int {
+    get { requestLimits.maximumBodyBytes }
+    set { requestLimits.maximumBodyBytes = newValue }
+  }
+  /// Largest request head; see ``HTTPRequestLimits``.
+  var maximumHeadBytes: Int {
+    get { requestLimits.maximumHeadBytes }
+    set { requestLimits.maximumHeadBytes = newValue }
+  }
   /// How long a connection may be silent (between or within requests) before it is closed.
   var idleTimeoutMilliseconds = 120_000
   /// How long one blocked send may take before the client counts as gone.

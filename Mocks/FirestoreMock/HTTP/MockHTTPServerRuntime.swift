@@ -1,5 +1,6 @@
 import FirestoreWire
 import Foundation
+import HTTP1Server
 
 #if canImport(Glibc)
   import Glibc
@@ -42,7 +43,7 @@ final class MockHTTPServerRuntime: Sendable {
     configuration: MockHTTPServerConfiguration, handler: @escaping MockHTTPServer.Handler, faults: FaultInjector, log: RequestLog
   ) throws {
     var fds: [Int32] = [-1, -1]
-    guard pipe(&fds) == 0 else { throw MockHTTPServer.SocketError.fromErrno("pipe") }
+    guard pipe(&fds) == 0 else { throw HTTPSocketError.fromErrno("pipe") }
     for fd in fds { POSIXSocket.setCloseOnExec(fd) }
     _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
     self.wakeRead = fds[0]

@@ -1,3 +1,5 @@
+import HTTP1Server
+
 /// Where a REST request is aimed: the database, the document path below `documents`, and
 /// the custom method after a colon (`:commit`, `:runQuery`, …).
 struct RESTRoute: Sendable, Equatable {

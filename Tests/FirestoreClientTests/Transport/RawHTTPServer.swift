@@ -1,5 +1,6 @@
 import FirestoreWire
 import Foundation
+import HTTP1Server
 
 #if canImport(Glibc)
   import Glibc
@@ -11,26 +12,24 @@ import Foundation
 /// against replies no real server sends (cut heads, silent closes).
 final class RawHTTPServer: Sendable {
   /// One accepted connection, as the script sees it.
-  struct Connection {
+  final class Connection {
     let fd: Int32
+    /// Requests are read as the mock server reads them, so pipelined bytes stay buffered.
+    private var reader: HTTPRequestReader<HTTPSocketSource>
 
-    /// Reads one request (head and `Content-Length` body); `nil` when the client closed.
+    init(fd: Int32) {
+      self.fd = fd
+      reader = HTTPRequestReader(source: HTTPSocketSource(fd: fd, wake: -1, timeoutMilliseconds: -1))
+    }
+
+    /// Reads one request and returns it as text: its head lines as sent and its body;
+    /// `nil` when the client closed (or sent something that is not HTTP).
     func readRequest() -> String? {
-      var data: [UInt8] = []
-      var byte: UInt8 = 0
-      while !data.ends(with: Array("\r\n\r\n".utf8)) {
-        guard recv(fd, &byte, 1, 0) == 1 else { return nil }
-        data.append(byte)
+      guard let request = try? reader.readHeadAndLines(), let body = try? reader.readBody(reader.framing(of: request.head)) else {
+        return nil
       }
-      let head = String(decoding: data, as: UTF8.self)
-      let length =
-        head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
-        .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-      for _ in 0..<length {
-        guard recv(fd, &byte, 1, 0) == 1 else { return nil }
-        data.append(byte)
-      }
-      return String(decoding: data, as: UTF8.self)
+      let text = request.lines.map { String(decoding: $0, as: UTF8.self) + "\r\n" }.joined() + "\r\n"
+      return text + String(decoding: body, as: UTF8.self)
     }
 
     /// Writes `text` as it is.
@@ -71,25 +70,19 @@ final class RawHTTPServer: Sendable {
   /// Starts the server; `script` runs on a thread of its own for each connection, which is
   /// closed when it returns.
   init(_ script: @escaping @Sendable (Connection, _ index: Int) -> Void) throws {
-    let fd = socket(AF_INET, POSIXSocket.streamType, 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var one: Int32 = 1
-    _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard bound == 0, listen(fd, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-    port = Int(UInt16(bigEndian: address.sin_port))
+    let (fd, port) = try HTTPSocket.makeListener(host: "127.0.0.1", port: 0, backlog: 16)
+    self.port = port
     listener = fd
     let counter = self.counter
     Thread.detachNewThread {
       while true {
+        // The listener does not block: wait for a connection (or the shutdown) first.
+        guard HTTPSocket.waitReadable(fd, wake: -1, timeoutMilliseconds: -1) == .readable else {
+          close(fd)
+          return
+        }
         let client = accept(fd, nil, nil)
+        if client < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { continue }
         guard client >= 0 else {
           // Closed here, not in stop(): a descriptor closed under a blocked accept could be
           // handed to another test's socket, and this thread would then accept its clients.
@@ -115,8 +108,4 @@ final class RawHTTPServer: Sendable {
   func stop() {
     shutdown(listener, Int32(SHUT_RDWR))
   }
-}
-
-extension Array where Element == UInt8 {
-  fileprivate func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
 }

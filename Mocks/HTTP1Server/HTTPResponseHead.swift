@@ -7,11 +7,13 @@
 #endif
 
 /// Builds a response's status line and header block.
-enum HTTPResponseHead {
+package enum HTTPResponseHead {
   /// The head bytes: the handler's headers (minus the framing and connection headers the
   /// server owns, and minus any field containing CR, LF or NUL), `date` and `server` unless
   /// given, then `framing` and the connection header.
-  static func bytes(status: Int, headers: [(name: String, value: String)], framing: (name: String, value: String)?, connection: String?)
+  package static func bytes(
+    status: Int, headers: [(name: String, value: String)], framing: (name: String, value: String)?, connection: String?
+  )
     -> [UInt8]
   {
     var out: [UInt8] = []
@@ -36,7 +38,7 @@ enum HTTPResponseHead {
   }
 
   /// The interim response sent before reading a body the client holds back.
-  static let continueBytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+  package static let continueBytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
   private static func append(_ name: String, _ value: String, to out: inout [UInt8]) {
     out.append(contentsOf: name.utf8)
@@ -51,7 +53,7 @@ enum HTTPResponseHead {
   }
 
   /// The IMF-fixdate of now, e.g. `Sun, 30 Nov 2026 03:10:00 GMT`.
-  static func httpDate() -> String {
+  package static func httpDate() -> String {
     var now = time(nil)
     var parts = tm()
     gmtime_r(&now, &parts)
@@ -63,7 +65,7 @@ enum HTTPResponseHead {
   }
 
   /// The standard reason phrase of a status code.
-  static func reasonPhrase(_ status: Int) -> String {
+  package static func reasonPhrase(_ status: Int) -> String {
     switch status {
     case 100: return "Continue"
     case 200: return "OK"

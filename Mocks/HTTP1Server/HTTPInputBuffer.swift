@@ -1,22 +1,22 @@
 /// Buffered reading from one connection: lines for the head and chunk sizes, exact byte
 /// counts for bodies. The bytes come from `Source` (the socket, or chunks in memory).
-struct HTTPInputBuffer<Source: HTTPByteSource> {
+package struct HTTPInputBuffer<Source: HTTPByteSource> {
   private var source: Source
   private var buffer: [UInt8] = []
   /// Bytes before `start` have been consumed.
   private var start = 0
 
-  init(source: Source) {
+  package init(source: Source) {
     self.source = source
   }
 
   /// Whether unconsumed bytes are buffered (pipelined input).
-  var hasBufferedBytes: Bool { start < buffer.count }
+  package var hasBufferedBytes: Bool { start < buffer.count }
 
   /// Reads the request line and header lines up to the empty line that ends the head,
   /// skipping blank lines before the request line. The whole head, line ends included,
   /// must fit in `limit` bytes.
-  mutating func readHeadLines(limit: Int) throws -> [[UInt8]] {
+  package mutating func readHeadLines(limit: Int) throws -> [[UInt8]] {
     let tooLarge = HTTPRequestError.badRequest("Request header block exceeds \(limit) bytes.")
     var used = 0
     var lines: [[UInt8]] = []
@@ -33,7 +33,7 @@ struct HTTPInputBuffer<Source: HTTPByteSource> {
 
   /// Reads one line ending in LF (an optional CR before it is dropped). The LF must come
   /// within `limit` bytes, else `tooLong` is thrown. Returns the line and the bytes consumed.
-  mutating func readLine(limit: Int, tooLong: HTTPRequestError) throws -> (line: [UInt8], consumed: Int) {
+  package mutating func readLine(limit: Int, tooLong: HTTPRequestError) throws -> (line: [UInt8], consumed: Int) {
     var scanned = start
     while true {
       let end = min(buffer.count, start + max(0, limit))
@@ -52,7 +52,7 @@ struct HTTPInputBuffer<Source: HTTPByteSource> {
   }
 
   /// Reads exactly `count` bytes.
-  mutating func readExactly(_ count: Int) throws -> [UInt8] {
+  package mutating func readExactly(_ count: Int) throws -> [UInt8] {
     var out: [UInt8] = []
     // Not the whole declared length up front: a client could announce megabytes and send
     // nothing, on many connections.
@@ -70,7 +70,7 @@ struct HTTPInputBuffer<Source: HTTPByteSource> {
   }
 
   /// Drops consumed bytes; call between requests.
-  mutating func compact() {
+  package mutating func compact() {
     if start == buffer.count {
       buffer.removeAll(keepingCapacity: buffer.capacity <= 256 * 1024)
       start = 0

@@ -1,53 +1,53 @@
 /// A parsed request line and header block.
-struct HTTPRequestHead: Sendable {
+package struct HTTPRequestHead: Sendable {
   /// How the request body is delimited.
-  enum BodyFraming: Equatable, Sendable {
+  package enum BodyFraming: Equatable, Sendable {
     case none
     case length(Int)
     case chunked
   }
 
-  var method: String
+  package var method: String
   /// The path as sent (percent-encoded), without the query.
-  var rawPath: String
+  package var rawPath: String
   /// The percent-decoded path.
-  var path: String
+  package var path: String
   /// The raw query string, without `?`.
-  var rawQuery: String
+  package var rawQuery: String
   /// The percent-decoded query parameters, in order.
-  var query: [(name: String, value: String)]
+  package var query: [(name: String, value: String)]
   /// The minor version of HTTP/1.x.
-  var minorVersion: Int
+  package var minorVersion: Int
   /// Header fields in order, names lower-cased.
-  var headers: [(name: String, value: String)]
+  package var headers: [(name: String, value: String)]
 
   /// All values of a header, split at commas, trimmed and lower-cased.
-  func tokens(_ name: String) -> [String] {
+  package func tokens(_ name: String) -> [String] {
     let values = headers.filter { $0.name == name }.flatMap { $0.value.split(separator: ",") }
     return values.map { $0.trimmingSpaces().lowercased() }.filter { !$0.isEmpty }
   }
 
   /// Whether the client wants the connection kept open after the response.
-  var wantsKeepAlive: Bool {
+  package var wantsKeepAlive: Bool {
     let connection = tokens("connection")
     return minorVersion >= 1 ? !connection.contains("close") : connection.contains("keep-alive")
   }
 
   /// Whether the client waits for `100 Continue` before sending the body.
-  var expectsContinue: Bool {
+  package var expectsContinue: Bool {
     minorVersion >= 1 && tokens("expect").contains("100-continue")
   }
 
   /// Whether both `Transfer-Encoding` and `Content-Length` were sent; such a request is
   /// answered and the connection closed (RFC 9112 §6.1: a smuggling risk otherwise).
-  var hasConflictingFraming: Bool {
+  package var hasConflictingFraming: Bool {
     headers.contains { $0.name == "transfer-encoding" } && headers.contains { $0.name == "content-length" }
   }
 
   /// How the body is framed.
   /// - Throws: 400 for a bad `Content-Length` or misplaced `chunked`, 501 for other
   ///   transfer codings, 413 when the declared length exceeds `maximumBodyBytes`.
-  func bodyFraming(maximumBodyBytes: Int) throws -> BodyFraming {
+  package func bodyFraming(maximumBodyBytes: Int) throws -> BodyFraming {
     let codings = tokens("transfer-encoding")
     if headers.contains(where: { $0.name == "transfer-encoding" }) {
       guard codings.last == "chunked" else {
@@ -73,7 +73,7 @@ struct HTTPRequestHead: Sendable {
 
   /// Parses the head's lines (request line first, no line ends).
   /// - Throws: `HTTPRequestError` (400, or 505 for another HTTP major version).
-  static func parse(_ lines: [[UInt8]]) throws -> HTTPRequestHead {
+  package static func parse(_ lines: [[UInt8]]) throws -> HTTPRequestHead {
     guard let requestLine = lines.first else { throw HTTPRequestError.badRequest("Missing request line.") }
     let parts = requestLine.split(separator: 0x20, omittingEmptySubsequences: false)
     guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else { throw HTTPRequestError.badRequest("Malformed request line.") }
@@ -162,7 +162,7 @@ struct HTTPRequestHead: Sendable {
   private static let tokenPunctuation = Set("!#$%&'*+-.^_`|~".utf8)
 
   /// Decodes `%XX` escapes; `+` stays `+` (Firestore paths and values are not form-encoded).
-  static func percentDecode(_ bytes: ArraySlice<UInt8>, what: String) throws -> String {
+  package static func percentDecode(_ bytes: ArraySlice<UInt8>, what: String) throws -> String {
     guard bytes.contains(UInt8(ascii: "%")) || bytes.contains(where: { $0 >= 0x80 }) else { return String(decoding: bytes, as: UTF8.self) }
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count)

@@ -1,37 +1,44 @@
 /// Reads requests off a connection's bytes: the head, then the body framed by
 /// `Content-Length` or chunked transfer coding, under the server's size limits.
 ///
-/// ``HTTPConnection`` reads every request through one of these on its socket; the fuzz
-/// target drives the same code on bytes in memory (``HTTPChunkSource``). A request is read
+/// The mock server's connections read every request through one of these on their socket;
+/// the fuzz target drives the same code on bytes in memory (``HTTPChunkSource``). A request is read
 /// in two steps, ``readHead()`` then ``readBody(_:)``, because the server may have to
 /// answer `100 Continue` in between.
-struct HTTPRequestReader<Source: HTTPByteSource> {
+package struct HTTPRequestReader<Source: HTTPByteSource> {
   private var input: HTTPInputBuffer<Source>
   private let maximumHeadBytes: Int
   private let maximumBodyBytes: Int
   private let maximumChunkLineBytes: Int
 
-  /// A reader with the limits of `configuration`.
-  init(source: Source, configuration: MockHTTPServerConfiguration) {
+  /// A reader of `source` under `limits`.
+  package init(source: Source, limits: HTTPRequestLimits = HTTPRequestLimits()) {
     input = HTTPInputBuffer(source: source)
-    maximumHeadBytes = configuration.maximumHeadBytes
-    maximumBodyBytes = configuration.maximumBodyBytes
-    maximumChunkLineBytes = configuration.maximumChunkLineBytes
+    maximumHeadBytes = limits.maximumHeadBytes
+    maximumBodyBytes = limits.maximumBodyBytes
+    maximumChunkLineBytes = limits.maximumChunkLineBytes
   }
 
   /// Reads and parses the next request's head (blank lines before it are skipped).
   ///
   /// - Throws: ``HTTPRequestError`` for a malformed or oversized head (answered, then the
   ///   connection closes), ``HTTPReadError`` when the connection ends first.
-  mutating func readHead() throws -> HTTPRequestHead {
+  package mutating func readHead() throws -> HTTPRequestHead {
+    try readHeadAndLines().head
+  }
+
+  /// ``readHead()``, also returning the head's lines as they arrived (without line ends),
+  /// for a test server that looks at the request as sent.
+  package mutating func readHeadAndLines() throws -> (head: HTTPRequestHead, lines: [[UInt8]]) {
     input.compact()
-    return try HTTPRequestHead.parse(try input.readHeadLines(limit: maximumHeadBytes))
+    let lines = try input.readHeadLines(limit: maximumHeadBytes)
+    return (try HTTPRequestHead.parse(lines), lines)
   }
 
   /// How the body of a request with `head` is framed, under the body size limit.
   ///
   /// - Throws: ``HTTPRequestError`` (400, 413 or 501) for framing the server refuses.
-  func framing(of head: HTTPRequestHead) throws -> HTTPRequestHead.BodyFraming {
+  package func framing(of head: HTTPRequestHead) throws -> HTTPRequestHead.BodyFraming {
     try head.bodyFraming(maximumBodyBytes: maximumBodyBytes)
   }
 
@@ -39,7 +46,7 @@ struct HTTPRequestReader<Source: HTTPByteSource> {
   ///
   /// - Throws: ``HTTPRequestError`` for a malformed chunk or a body over the limit,
   ///   ``HTTPReadError`` when the connection ends first.
-  mutating func readBody(_ framing: HTTPRequestHead.BodyFraming) throws -> [UInt8] {
+  package mutating func readBody(_ framing: HTTPRequestHead.BodyFraming) throws -> [UInt8] {
     switch framing {
     case .none: return []
     case .length(let count): return try input.readExactly(count)
@@ -52,12 +59,7 @@ struct HTTPRequestReader<Source: HTTPByteSource> {
     var body: [UInt8] = []
     while true {
       let (line, _) = try input.readLine(limit: maximumChunkLineBytes, tooLong: badSize)
-      // Chunk extensions (";name=value") are allowed and ignored.
-      var digits = line.prefix { $0 != UInt8(ascii: ";") }
-      while let last = digits.last, last == 0x20 || last == 0x09 { digits = digits.dropLast() }
-      guard !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16),
-        digits.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") })
-      else { throw badSize }
+      guard let size = HTTPChunkedCoding.size(ofLine: line) else { throw badSize }
       if size == 0 { break }
       if body.count + size > maximumBodyBytes {
         throw HTTPRequestError.payloadTooLarge(limit: maximumBodyBytes)

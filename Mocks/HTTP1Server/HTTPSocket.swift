@@ -10,9 +10,9 @@ import FirestoreWire
 
 /// Thin wrappers over the POSIX socket calls the mock server uses, hiding the Glibc and
 /// Darwin differences.
-enum HTTPSocket {
+package enum HTTPSocket {
   /// The result of waiting for input.
-  enum Wait {
+  package enum Wait {
     case readable
     case woken
     case timedOut
@@ -20,11 +20,11 @@ enum HTTPSocket {
 
   /// Creates a listening socket bound to `host:port`, preferring IPv4 addresses when the
   /// host resolves to several. Returns the descriptor and the bound port.
-  static func makeListener(host: String, port: Int, backlog: Int32) throws -> (fd: Int32, port: Int) {
+  package static func makeListener(host: String, port: Int, backlog: Int32) throws -> (fd: Int32, port: Int) {
     guard (0...65_535).contains(port) else {
-      throw MockHTTPServer.SocketError(operation: "bind", code: EINVAL, message: "port \(port) is out of range")
+      throw HTTPSocketError(operation: "bind", code: EINVAL, message: "port \(port) is out of range")
     }
-    var lastError = MockHTTPServer.SocketError(operation: "getaddrinfo(\(host))", code: 0, message: "no usable address")
+    var lastError = HTTPSocketError(operation: "getaddrinfo(\(host))", code: 0, message: "no usable address")
     let bound: (fd: Int32, port: Int)?
     do {
       bound = try POSIXSocket.withAddresses(host: host, port: port, passive: true) { info in
@@ -52,14 +52,14 @@ enum HTTPSocket {
         return (fd, boundPort(fd) ?? port)
       }
     } catch {
-      throw MockHTTPServer.SocketError(operation: "getaddrinfo(\(host))", code: error.code, message: error.message)
+      throw HTTPSocketError(operation: "getaddrinfo(\(host))", code: error.code, message: error.message)
     }
     guard let bound else { throw lastError }
     return bound
   }
 
   /// The local port a socket is bound to.
-  static func boundPort(_ fd: Int32) -> Int? {
+  package static func boundPort(_ fd: Int32) -> Int? {
     var storage = sockaddr_storage()
     var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
     let rc = withUnsafeMutablePointer(to: &storage) {
@@ -83,7 +83,7 @@ enum HTTPSocket {
   /// Prepares an accepted connection: blocking mode, no Nagle delay (streamed chunks must
   /// leave at once), a send timeout so a client that stops reading cannot pin a thread
   /// forever, and no SIGPIPE.
-  static func configureAccepted(_ fd: Int32, sendTimeoutSeconds: Int) {
+  package static func configureAccepted(_ fd: Int32, sendTimeoutSeconds: Int) {
     POSIXSocket.setCloseOnExec(fd)
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     POSIXSocket.configure(fd)
@@ -93,13 +93,13 @@ enum HTTPSocket {
   }
 
   /// Sends every byte; `false` when the connection failed (peer gone, send timeout, shut down).
-  static func sendAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> Bool {
+  package static func sendAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> Bool {
     bytes.withUnsafeBytes { POSIXSocket.sendAll(fd, $0) }
   }
 
   /// Waits until `fd` is readable (data or EOF), `wake` is readable (the server is
   /// stopping) or `timeoutMilliseconds` pass (negative = no limit).
-  static func waitReadable(_ fd: Int32, wake: Int32, timeoutMilliseconds: Int) -> Wait {
+  package static func waitReadable(_ fd: Int32, wake: Int32, timeoutMilliseconds: Int) -> Wait {
     let deadline = timeoutMilliseconds >= 0 ? ContinuousClock.now + .milliseconds(timeoutMilliseconds) : nil
     while true {
       var fds = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0), pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
@@ -115,7 +115,7 @@ enum HTTPSocket {
   }
 
   /// Sleeps `milliseconds`; `false` when `wake` became readable first.
-  static func sleep(milliseconds: Int, wake: Int32) -> Bool {
+  package static func sleep(milliseconds: Int, wake: Int32) -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(milliseconds)
     while true {
       var fds = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
@@ -127,7 +127,7 @@ enum HTTPSocket {
   }
 
   /// Waits until `wake` becomes readable, the peer of `fd` hangs up, or the time is up.
-  static func waitForStopOrHangup(_ fd: Int32, wake: Int32, timeoutMilliseconds: Int) {
+  package static func waitForStopOrHangup(_ fd: Int32, wake: Int32, timeoutMilliseconds: Int) {
     let deadline = ContinuousClock.now + .milliseconds(timeoutMilliseconds)
     var watchPeer = true
     while ContinuousClock.now < deadline {

@@ -8,19 +8,19 @@
 
 /// The bytes of one accepted connection. Every wait also watches the server's stop pipe
 /// and the idle timeout.
-struct HTTPSocketSource: HTTPByteSource {
+package struct HTTPSocketSource: HTTPByteSource {
   private let fd: Int32
   private let wake: Int32
   private let timeoutMilliseconds: Int
   private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
 
-  init(fd: Int32, wake: Int32, timeoutMilliseconds: Int) {
+  package init(fd: Int32, wake: Int32, timeoutMilliseconds: Int) {
     self.fd = fd
     self.wake = wake
     self.timeoutMilliseconds = timeoutMilliseconds
   }
 
-  mutating func read(into buffer: inout [UInt8]) throws {
+  package mutating func read(into buffer: inout [UInt8]) throws {
     switch HTTPSocket.waitReadable(fd, wake: wake, timeoutMilliseconds: timeoutMilliseconds) {
     case .woken: throw HTTPReadError.stopped
     case .timedOut: throw HTTPReadError.timedOut

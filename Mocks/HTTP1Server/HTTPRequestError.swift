@@ -1,26 +1,33 @@
 /// A request the server answers itself with a Firestore-style JSON error, then closes the
 /// connection (the byte stream can no longer be trusted).
-struct HTTPRequestError: Error, Sendable, Equatable {
+package struct HTTPRequestError: Error, Sendable, Equatable {
   /// The HTTP status.
-  var status: Int
+  package var status: Int
   /// The gRPC status name for the error body.
-  var grpcStatus: String
+  package var grpcStatus: String
   /// The error message.
-  var message: String
+  package var message: String
+
+  /// An error answered with `status` and a JSON body of `grpcStatus` and `message`.
+  package init(status: Int, grpcStatus: String, message: String) {
+    self.status = status
+    self.grpcStatus = grpcStatus
+    self.message = message
+  }
 
   /// A 400 for malformed input.
-  static func badRequest(_ message: String) -> HTTPRequestError {
+  package static func badRequest(_ message: String) -> HTTPRequestError {
     HTTPRequestError(status: 400, grpcStatus: "INVALID_ARGUMENT", message: message)
   }
 
   /// The 413 Google front ends give for an oversized body.
-  static func payloadTooLarge(limit: Int) -> HTTPRequestError {
+  package static func payloadTooLarge(limit: Int) -> HTTPRequestError {
     HTTPRequestError(status: 413, grpcStatus: "INVALID_ARGUMENT", message: "Request payload size exceeds the limit: \(limit) bytes.")
   }
 }
 
 /// Why reading from a connection stopped without a request to answer.
-enum HTTPReadError: Error, Sendable {
+package enum HTTPReadError: Error, Sendable {
   /// The peer closed the connection (or it failed).
   case closed
   /// Nothing arrived within the idle timeout.
