@@ -36,25 +36,30 @@ let package = Package(
     // HTTP through it; not a product.
     .target(name: "HTTP1Server", dependencies: ["FirestoreWire"], path: "Mocks/HTTP1Server"),
     .target(name: "FirestoreMock", dependencies: ["FirestoreWire", "HTTP1Server", "CZlib"], path: "Mocks/FirestoreMock"),
+    // The one command-line parser of every executable: options, `--name=value`, commands,
+    // usage errors.
+    .target(name: "CommandLineSupport"),
     // The `firestore` command line (product name `firestore`).
-    .executableTarget(name: "FirestoreCLI", dependencies: ["FirestoreClient", "FirestoreDemo", "FirestoreMock", "FirestoreRepositories"]),
-    .executableTarget(name: "FirestoreMockServer", dependencies: ["FirestoreMock"], path: "Mocks/FirestoreMockServer"),
+    .executableTarget(
+      name: "FirestoreCLI", dependencies: ["CommandLineSupport", "FirestoreClient", "FirestoreDemo", "FirestoreMock", "FirestoreRepositories"]),
+    .executableTarget(name: "FirestoreMockServer", dependencies: ["CommandLineSupport", "FirestoreMock"], path: "Mocks/FirestoreMockServer"),
     // What the benchmark and the soak share: a mock server child process, resident memory.
     .target(name: "BenchmarkSupport", path: "Benchmarks/Support"),
     .executableTarget(
-      name: "firestore-bench", dependencies: ["BenchmarkSupport", "FirestoreDemo", "FirestoreMock", "FirestoreClient", "FirestoreRepositories"],
+      name: "firestore-bench", dependencies: ["BenchmarkSupport", "CommandLineSupport", "FirestoreDemo", "FirestoreMock", "FirestoreClient", "FirestoreRepositories"],
       path: "Benchmarks/FirestoreBench"),
-    .executableTarget(name: "firestore-soak", dependencies: ["BenchmarkSupport", "FirestoreClient"], path: "Soak/FirestoreSoak"),
-    // Code written against Firebase's Apple SDK (the seeds' and a program using its API), built
-    // unchanged but for the imports and the making of the instance, in Swift 5 language mode as
-    // the apps it comes from; the conformance suite runs it against both backends.
     .executableTarget(
-      name: "apple-port", dependencies: ["FirestoreClient"], path: "Examples/ApplePort", swiftSettings: [.swiftLanguageMode(.v5)]),
+      name: "firestore-soak", dependencies: ["BenchmarkSupport", "CommandLineSupport", "FirestoreClient"], path: "Soak/FirestoreSoak"),
     // What the test targets share: the backends (mock, emulator, TLS front) and the ledger
     // of tests that reached the emulator, the built-executable locator and child-process
     // runner, `Blocking.run`, `PortProbe`.
     .target(
       name: "FirestoreTestSupport", dependencies: ["FirestoreClient", "FirestoreMock", "FirestoreWire"], path: "Tests/FirestoreTestSupport"),
+    // Code written against Firebase's Apple SDK (the seeds' and a program using its API), built
+    // unchanged but for the imports and the making of the instance, in Swift 5 language mode as
+    // the apps it comes from; the conformance suite runs it against both backends.
+    .executableTarget(
+      name: "apple-port", dependencies: ["FirestoreClient"], path: "Examples/ApplePort", swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreWire"]),
     .testTarget(
       name: "FirestoreClientTests", dependencies: ["FirestoreClient", "FirestoreMock", "FirestoreTestSupport", "HTTP1Server", "COpenSSL"]),

@@ -6,6 +6,7 @@
 // "stopped" after a signal has shut the server down. Exit status: 0 after a signal,
 // 1 when the server cannot start, 2 for a bad command line.
 
+import CommandLineSupport
 import FirestoreMock
 
 #if canImport(Glibc)
@@ -40,44 +41,23 @@ enum Invocation {
   case invalid(String)
 }
 
-/// Parses the arguments after the program name (`--opt value` and `--opt=value` forms).
+/// Parses the arguments after the program name.
 func parseInvocation(_ arguments: [String]) -> Invocation {
-  var host = "127.0.0.1"
+  let specs = [OptionSpec("--host", "HOST"), OptionSpec("--port", "PORT")]
+  let parsed: ParsedArguments
+  do throws(UsageError) {
+    parsed = try ArgumentParser(globalOptions: specs).parse(arguments)
+  } catch {
+    return .invalid(error.message)
+  }
+  if parsed.wantsHelp { return .help }
+  if let extra = parsed.positionals.first { return .invalid("unknown argument '\(extra)'") }
+  let host = parsed.value("--host") ?? "127.0.0.1"
+  guard !host.isEmpty else { return .invalid("--host needs a non-empty value") }
   var port = 8080
-  var index = 0
-  while index < arguments.count {
-    let argument = arguments[index]
-    index += 1
-    var name = argument
-    var inlineValue: String?
-    if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-      name = String(argument[..<equals])
-      inlineValue = String(argument[argument.index(after: equals)...])
-    }
-    switch name {
-    case "-h", "--help":
-      guard inlineValue == nil else { return .invalid("\(name) takes no value") }
-      return .help
-    case "--host", "--port":
-      let value: String
-      if let inlineValue {
-        value = inlineValue
-      } else if index < arguments.count {
-        value = arguments[index]
-        index += 1
-      } else {
-        return .invalid("\(name) needs a value")
-      }
-      if name == "--host" {
-        guard !value.isEmpty else { return .invalid("--host needs a non-empty value") }
-        host = value
-      } else {
-        guard let number = Int(value), (0...65_535).contains(number) else { return .invalid("--port must be 0...65535, got '\(value)'") }
-        port = number
-      }
-    default:
-      return .invalid("unknown argument '\(argument)'")
-    }
+  if let value = parsed.value("--port") {
+    guard let number = Int(value), (0...65_535).contains(number) else { return .invalid("--port must be 0...65535, got '\(value)'") }
+    port = number
   }
   return .serve(host: host, port: port)
 }

@@ -1,4 +1,5 @@
 import BenchmarkSupport
+import CommandLineSupport
 
 /// The soak's command line.
 struct SoakOptions {
@@ -27,34 +28,28 @@ struct SoakOptions {
 
     """
 
-  /// Parses the arguments after the program name.
+  /// The options `firestore-soak` accepts, each with a value (``usage`` explains them).
+  static let specs = ["--seconds", "--write-interval-ms", "--cut-interval-s", "--rss-growth-limit-mb", "--mock-server"].map {
+    OptionSpec($0, "VALUE")
+  }
+
+  /// Parses the arguments after the program name; `nil` means `--help`.
   /// - Throws: `ToolFailure` naming the bad argument.
   static func parse(_ arguments: [String]) throws -> SoakOptions? {
-    var options = SoakOptions()
-    var index = 0
-    func value(_ name: String) throws -> String {
-      guard index < arguments.count else { throw ToolFailure.usage("\(name) needs a value") }
-      index += 1
-      return arguments[index - 1]
+    do throws(UsageError) {
+      let parsed = try ArgumentParser(globalOptions: specs).parse(arguments)
+      if parsed.wantsHelp { return nil }
+      if let extra = parsed.positionals.first { throw UsageError("unknown argument \"\(extra)\"") }
+      var options = SoakOptions()
+      options.seconds = try parsed.positiveInteger("--seconds") ?? options.seconds
+      options.writeIntervalMilliseconds = try parsed.positiveInteger("--write-interval-ms") ?? options.writeIntervalMilliseconds
+      options.cutIntervalSeconds = try parsed.positiveInteger("--cut-interval-s") ?? options.cutIntervalSeconds
+      options.rssGrowthLimitMegabytes =
+        try parsed.positiveInteger("--rss-growth-limit-mb").map(Double.init) ?? options.rssGrowthLimitMegabytes
+      options.mockServer = parsed.value("--mock-server")
+      return options
+    } catch {
+      throw ToolFailure.usage(error.message)
     }
-    func positive(_ name: String) throws -> Int {
-      let text = try value(name)
-      guard let number = Int(text), number > 0 else { throw ToolFailure.usage("\(name) takes a positive whole number, not \"\(text)\"") }
-      return number
-    }
-    while index < arguments.count {
-      let name = arguments[index]
-      index += 1
-      switch name {
-      case "-h", "--help": return nil
-      case "--seconds": options.seconds = try positive(name)
-      case "--write-interval-ms": options.writeIntervalMilliseconds = try positive(name)
-      case "--cut-interval-s": options.cutIntervalSeconds = try positive(name)
-      case "--rss-growth-limit-mb": options.rssGrowthLimitMegabytes = Double(try positive(name))
-      case "--mock-server": options.mockServer = try value(name)
-      default: throw ToolFailure.usage("unknown option \"\(name)\"")
-      }
-    }
-    return options
   }
 }

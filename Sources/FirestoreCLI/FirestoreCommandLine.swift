@@ -1,3 +1,4 @@
+import CommandLineSupport
 import FirestoreClient
 import Foundation
 
@@ -20,7 +21,7 @@ enum FirestoreCommandLine {
   static func run(_ arguments: [String], environment: [String: String]) async -> Int32 {
     // `firestore help [COMMAND]` is `firestore [COMMAND] --help`.
     if arguments.first == "help" { return await run(Array(arguments.dropFirst()) + ["--help"], environment: environment) }
-    let parser = ArgumentParser(globalOptions: GlobalOptions.specs, commands: CommandTable.byName)
+    let parser = ArgumentParser(globalOptions: GlobalOptions.specs, commands: CommandTable.byName.mapValues(\.options))
     var parsed: ParsedArguments
     do {
       parsed = try parser.parse(arguments)

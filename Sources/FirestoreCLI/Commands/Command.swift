@@ -1,3 +1,5 @@
+import CommandLineSupport
+
 /// One `firestore` subcommand: its name, help and what it does.
 ///
 /// Commands are plain values listed in ``CommandTable``; adding one is a new value there.

@@ -1,3 +1,5 @@
+import CommandLineSupport
+
 /// Lays out option lists for `--help`.
 enum HelpFormatter {
   /// One option per line, help texts aligned.

@@ -1,3 +1,5 @@
+import CommandLineSupport
+
 /// How document data is spelled on the command line and in output.
 enum DataFormat: String, Sendable {
   /// Extended JSON: plain JSON values with `$timestamp`, `$bytes`, … objects (`data` key).

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 
 /// The options every command accepts, before or after the command name.

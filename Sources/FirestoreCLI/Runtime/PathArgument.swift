@@ -1,3 +1,4 @@
+import CommandLineSupport
 import FirestoreWire
 
 /// Checks slash paths from the database root before anything is sent, so a bad path is

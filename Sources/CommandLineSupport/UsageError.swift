@@ -2,13 +2,13 @@
 ///
 /// The message names the problem (the unknown option, the bad operator, the malformed JSON);
 /// `command` is the command whose help explains the right form, if one was recognised.
-struct UsageError: Error, Sendable {
+package struct UsageError: Error, Sendable {
   /// What is wrong.
-  let message: String
+  package let message: String
   /// The command being parsed, for the "see --help" hint.
-  var command: String?
+  package var command: String?
 
-  init(_ message: String, command: String? = nil) {
+  package init(_ message: String, command: String? = nil) {
     self.message = message
     self.command = command
   }
