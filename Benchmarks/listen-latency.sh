@@ -22,7 +22,7 @@ PY="$PEER_DIR/.venv/bin/python"
 (cd "$PEER_DIR" && "$PY" seed.py >/dev/null)
 # Warm-up of both (discarded): the emulator JIT-compiles its listen path first.
 (cd "$PEER_DIR" && "$PY" bench_python.py --only s6 --scale 0.2 --json "$OUT/warm.json" >/dev/null)
-"$BENCH" s6 --reps 10 >/dev/null
+"$BENCH" listen-latency --reps 10 >/dev/null
 
 for ((r = 1; r <= ROUNDS; r++)); do
   if ((r % 2 == 1)); then order="py swift"; else order="swift py"; fi
@@ -36,10 +36,10 @@ print(s6["median_ms"], s6["p95_ms"])
 PY
       echo "round $r python: $(tail -n 1 "$OUT/py.txt")"
     else
-      "$BENCH" s6 --json "$OUT/swift$r.json" >/dev/null
+      "$BENCH" listen-latency --json "$OUT/swift$r.json" >/dev/null
       "$PY" - "$OUT/swift$r.json" <<'PY' >>"$OUT/swift.txt"
 import json, sys
-s6 = next(r for r in json.load(open(sys.argv[1])) if r["scenario"] == "s6")
+s6 = next(r for r in json.load(open(sys.argv[1])) if r["scenario"] == "listen-latency")
 print(s6["median_ms"], s6["p95_ms"])
 PY
       echo "round $r swift: $(tail -n 1 "$OUT/swift.txt")"

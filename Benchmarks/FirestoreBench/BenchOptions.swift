@@ -1,4 +1,5 @@
 import BenchmarkSupport
+import CommandLineSupport
 import Foundation
 
 /// The benchmark's command line: which scenarios, against which emulator, how many runs,
@@ -28,9 +29,9 @@ struct BenchOptions {
   var bulkConcurrency: Int?
   /// `listen-hold`: how long to hold the listener, in seconds.
   var holdSeconds = 20
-  /// `s5b.h2`: `HOST:PORT` of a TLS + HTTP/2 front of the seeded emulator.
+  /// `get-concurrent.h2`: `HOST:PORT` of a TLS + HTTP/2 front of the seeded emulator.
   var front: String?
-  /// `s5b.h2`: the PEM file of the front certificate's CA.
+  /// `get-concurrent.h2`: the PEM file of the front certificate's CA.
   var caFile: String?
 
   /// The runs a scenario makes: `reps` when given, else its count at bench-peer's
@@ -56,7 +57,7 @@ struct BenchOptions {
     Runs performance scenarios and prints a table: per scenario the number of timed runs,
     the median and p95 wall time in milliseconds, process CPU per run, and figures of its
     own (bytes, round trips, memory). Warm-up runs are never counted. With no SCENARIO it
-    runs the suite of issue 6: s1 s2 s3 s3c s4 s5a s5b s6 s7a s7b s7c decode reader stream100k.
+    runs the default suite: every peer scenario, decode, reader and stream100k.
 
     Scenarios on the bench-peer dataset (project "bench" on the emulator, seeded by
     Benchmarks/peer/seed.py; the operations of bench_python.py and bench_curl.sh):
@@ -65,8 +66,9 @@ struct BenchOptions {
       --emulator HOST:PORT  the seeded emulator (default: $FIRESTORE_EMULATOR_HOST)
       --reps N              timed runs of every scenario, instead of its own count
       --scale X             multiply every scenario's own count (default 2, as SCALE=2 in
-                            bench-peer: s1 60, s2 100, s3 60, s4 200, s5 100, s6 100,
-                            s7a/b 400, s7c 30, decode 20 runs)
+                            bench-peer: query-full 60, query-ids 100, collection-ids 60,
+                            get-all 200, get-* 100, listen-latency 100, set-small and
+                            set-article 400, batch-500 30, decode 20 runs)
       --body FILE           decode: this recorded :runQuery response body instead of one
                             recorded from the emulator at run time
       --json FILE           also write the results as a JSON array of objects
@@ -77,74 +79,68 @@ struct BenchOptions {
       --bulk-mode MODE      bulk: unlimited (default; no rate limit) or default (ramp-up)
       --bulk-concurrency N  bulk: requests in flight (default: the writer's, 10)
       --seconds N           listen-hold: seconds to hold the listener (default 20)
-      --front HOST:PORT     s5b.h2: a TLS + HTTP/2 front (nghttpx) of the seeded emulator
-      --ca-file PEM         s5b.h2: the CA that issued the front's certificate
+      --front HOST:PORT     get-concurrent.h2: a TLS + HTTP/2 front (nghttpx) of the seeded emulator
+      --ca-file PEM         get-concurrent.h2: the CA that issued the front's certificate
       -h, --help            show this help
 
     Exit status: 0 when every scenario ran, 1 when one failed, 2 for a bad command line.
 
     """
 
+  /// The options `firestore-bench` accepts, each with a value (``usage`` explains them).
+  static let specs = [
+    "--emulator", "--reps", "--scale", "--body", "--json", "--mock-server", "--bulk-n", "--bulk-mode", "--bulk-concurrency",
+    "--seconds", "--front", "--ca-file",
+  ].map { OptionSpec($0, "VALUE") }
+
   /// Parses the arguments after the program name; `nil` means `--help`.
   ///
   /// - Throws: ``ToolFailure`` (usage) naming the bad argument.
-  static func parse(_ rawArguments: [String], environment: [String: String]) throws -> BenchOptions? {
-    // `--name=value` is `--name value`.
-    let arguments = rawArguments.flatMap { argument -> [String] in
-      guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return [argument] }
-      return [String(argument[..<equals]), String(argument[argument.index(after: equals)...])]
+  static func parse(_ arguments: [String], environment: [String: String]) throws -> BenchOptions? {
+    do throws(UsageError) {
+      return try parse(ArgumentParser(globalOptions: specs).parse(arguments), environment: environment)
+    } catch {
+      throw ToolFailure.usage(error.message)
     }
+  }
+
+  private static func parse(_ parsed: ParsedArguments, environment: [String: String]) throws(UsageError) -> BenchOptions? {
+    if parsed.wantsHelp { return nil }
     var options = BenchOptions()
-    var index = 0
-    func value(_ name: String) throws -> String {
-      guard index < arguments.count else { throw ToolFailure.usage("\(name) needs a value") }
-      index += 1
-      return arguments[index - 1]
-    }
-    func positive(_ name: String) throws -> Int {
-      let text = try value(name)
-      guard let number = Int(text), number > 0 else { throw ToolFailure.usage("\(name) takes a positive whole number, not \"\(text)\"") }
-      return number
-    }
-    var named: [String] = []
-    while index < arguments.count {
-      let argument = arguments[index]
-      index += 1
-      switch argument {
-      case "-h", "--help": return nil
-      case "--emulator":
-        let host = try value(argument)
-        guard host.contains(":"), !host.contains("/") else {
-          throw ToolFailure.usage("--emulator takes HOST:PORT (such as 127.0.0.1:8080), not \"\(host)\"")
-        }
-        options.emulator = host
-      case "--reps": options.reps = try positive(argument)
-      case "--scale":
-        let text = try value(argument)
-        guard let scale = Double(text), scale > 0, scale.isFinite else {
-          throw ToolFailure.usage("--scale takes a positive number, not \"\(text)\"")
-        }
-        options.scale = scale
-      case "--body": options.body = try value(argument)
-      case "--json": options.json = try value(argument)
-      case "--mock-server": options.mockServer = try value(argument)
-      case "--bulk-n": options.bulkCount = try positive(argument)
-      case "--bulk-mode":
-        let mode = try value(argument)
-        guard mode == "unlimited" || mode == "default" else {
-          throw ToolFailure.usage("--bulk-mode takes unlimited or default, not \"\(mode)\"")
-        }
-        options.bulkMode = mode
-      case "--bulk-concurrency": options.bulkConcurrency = try positive(argument)
-      case "--seconds": options.holdSeconds = try positive(argument)
-      case "--front": options.front = try value(argument)
-      case "--ca-file": options.caFile = try value(argument)
-      default:
-        guard !argument.hasPrefix("-") else { throw ToolFailure.usage("unknown option \"\(argument)\"") }
-        named.append(argument)
+    if let host = parsed.value("--emulator") {
+      guard host.contains(":"), !host.contains("/") else {
+        throw UsageError("--emulator takes HOST:PORT (such as 127.0.0.1:8080), not \"\(host)\"")
       }
+      options.emulator = host
     }
-    options.scenarios = try ScenarioCatalog.expand(named)
+    options.reps = try parsed.positiveInteger("--reps")
+    if let text = parsed.value("--scale") {
+      guard let scale = Double(text), scale > 0, scale.isFinite else {
+        throw UsageError("--scale takes a positive number, not \"\(text)\"")
+      }
+      options.scale = scale
+    }
+    options.body = parsed.value("--body")
+    options.json = parsed.value("--json")
+    options.mockServer = parsed.value("--mock-server")
+    options.bulkCount = try parsed.positiveInteger("--bulk-n") ?? options.bulkCount
+    if let mode = parsed.value("--bulk-mode") {
+      guard mode == "unlimited" || mode == "default" else {
+        throw UsageError("--bulk-mode takes unlimited or default, not \"\(mode)\"")
+      }
+      options.bulkMode = mode
+    }
+    options.bulkConcurrency = try parsed.positiveInteger("--bulk-concurrency")
+    options.holdSeconds = try parsed.positiveInteger("--seconds") ?? options.holdSeconds
+    options.front = parsed.value("--front")
+    options.caFile = parsed.value("--ca-file")
+    do {
+      options.scenarios = try ScenarioCatalog.expand(parsed.positionals)
+    } catch let failure as ToolFailure {
+      throw UsageError(failure.description)
+    } catch {
+      throw UsageError("\(error)")
+    }
     if options.emulator == nil, let host = environment["FIRESTORE_EMULATOR_HOST"]?.trimmingCharacters(in: .whitespaces), !host.isEmpty {
       options.emulator = host
     }

@@ -4,9 +4,9 @@ import FirestoreWire
 /// figures of its own (CPU, bytes, round trips, memory...).
 ///
 /// In the `--json` file it is one object:
-/// `{"scenario": "s1", "median_ms": 35.2, "p95_ms": 41.0, "n": 60, "cpu_ms": 12.1, ...}`.
+/// `{"scenario": "query-full", "median_ms": 35.2, "p95_ms": 41.0, "n": 60, "cpu_ms": 12.1, ...}`.
 struct BenchResult {
-  /// The scenario key (`s1`, `decode.json`, `reader.per-article`...).
+  /// The scenario key (`query-full`, `decode.json`, `reader.per-article`...).
   var scenario: String
   /// What was measured, for people.
   var label: String

@@ -1,6 +1,6 @@
 import FirestoreClient
 
-/// The shape of the request/response scenarios (s1-s5, s7): time an operation on a client
+/// The shape of the request/response scenarios (queries, gets, writes): time an operation on a client
 /// of the seeded emulator after warm-up runs, then count its wire cost once.
 enum EmulatorScenario {
   /// Times `operation` (`countAtScaleOne` runs at bench-peer's `SCALE=1`, scaled by the

@@ -1,45 +1,48 @@
 import BenchmarkSupport
 import FirestoreClient
 
-/// s4-s5: reading the 20 documents of `dataset.get_ids_20()`, in one `:batchGet` or with
+/// The get scenarios: reading the 20 documents of `dataset.get_ids_20()`, in one `:batchGet` or with
 /// one `getDocument()` each.
 enum GetScenarios {
   static func references(_ db: Firestore) -> [DocumentReference] {
     PeerDataset.ids20.map { db.collection("articles").document($0) }
   }
 
-  /// s4: `getAll` of the 20, each turned into a dictionary.
-  static func s4(_ options: BenchOptions) async throws -> [BenchResult] {
+  /// get-all: `getAll` of the 20, each turned into a dictionary.
+  static func getAll(_ options: BenchOptions) async throws -> [BenchResult] {
     [
-      try await EmulatorScenario.run("s4", "getAll(20 refs) -> data()", options, countAtScaleOne: 100, warmup: 5) { db in
+      try await EmulatorScenario.run("get-all", "getAll(20 refs) -> data()", options, countAtScaleOne: 100, warmup: 5) { db in
         let rows = try await db.getAll(references(db)).compactMap { $0.data() }
-        try PeerDataset.expect(rows.count, 20, "s4 documents")
+        try PeerDataset.expect(rows.count, 20, "get-all documents")
       }
     ]
   }
 
-  /// s5a: the 20 with `getDocument()`, one after another; the time is per batch of 20. Also
-  /// `s5a.transport`: the same 20 GETs through the transport alone.
-  static func s5a(_ options: BenchOptions) async throws -> [BenchResult] {
+  /// get-sequential: the 20 with `getDocument()`, one after another; the time is per batch of 20. Also
+  /// `get-sequential.transport`: the same 20 GETs through the transport alone.
+  static func getSequential(_ options: BenchOptions) async throws -> [BenchResult] {
     [
-      try await EmulatorScenario.run("s5a", "20 x getDocument() sequential (per batch of 20)", options, countAtScaleOne: 50, warmup: 3) {
+      try await EmulatorScenario.run(
+        "get-sequential", "20 x getDocument() sequential (per batch of 20)", options, countAtScaleOne: 50, warmup: 3
+      ) {
         db in
         var rows = 0
         for reference in references(db) where try await reference.getDocument().data() != nil { rows += 1 }
-        try PeerDataset.expect(rows, 20, "s5a documents")
+        try PeerDataset.expect(rows, 20, "get-sequential documents")
       },
       try await TransportProbe.run(
-        "s5a.transport", "s5a's 20 GETs through CurlTransport alone (bodies read, not parsed)", options, countAtScaleOne: 50, warmup: 3,
+        "get-sequential.transport", "get-sequential's 20 GETs through CurlTransport alone (bodies read, not parsed)", options,
+        countAtScaleOne: 50, warmup: 3,
         requests: PeerDataset.ids20.map { ("GET", "/articles/" + $0, nil) }),
     ]
   }
 
-  /// `s5b.h2`: s5b through a TLS + HTTP/2 front of the same emulator (`--front`,
+  /// `get-concurrent.h2`: get-concurrent through a TLS + HTTP/2 front of the same emulator (`--front`,
   /// `--ca-file`), on a transport of its own: also how many connections the timed runs
   /// opened (one, multiplexed, when HTTP/2 works).
-  static func s5bHTTP2(_ options: BenchOptions) async throws -> [BenchResult] {
+  static func getConcurrentHTTP2(_ options: BenchOptions) async throws -> [BenchResult] {
     guard let front = options.front, let ca = options.caFile else {
-      throw ToolFailure.usage("s5b.h2 needs --front HOST:PORT and --ca-file PEM (a TLS + HTTP/2 front of the emulator)")
+      throw ToolFailure.usage("get-concurrent.h2 needs --front HOST:PORT and --ca-file PEM (a TLS + HTTP/2 front of the emulator)")
     }
     let transport = CurlTransport(trustedCertificates: ca)
     var settings = FirestoreSettings.emulator(host: front)
@@ -51,30 +54,31 @@ enum GetScenarios {
         for reference in references(db) { group.addTask { try await reference.getDocument().data() != nil } }
         return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
       }
-      try PeerDataset.expect(rows, 20, "s5b.h2 documents")
+      try PeerDataset.expect(rows, 20, "get-concurrent.h2 documents")
     }
     try await operation()
     let before = transport.statistics
     let measurement = try await Measurement.run(warmup: 3, reps: options.runs(50)) { try await operation() }
     let after = transport.statistics
     var result = BenchResult(
-      scenario: "s5b.h2", label: "s5b through a TLS + HTTP/2 front (nghttpx), one transport", measurement: measurement)
+      scenario: "get-concurrent.h2", label: "get-concurrent through a TLS + HTTP/2 front (nghttpx), one transport", measurement: measurement
+    )
     result.add("connections_opened", .integer(after.connectionsOpened - before.connectionsOpened))
     result.add("http2_requests", .integer(after.http2Requests - before.http2Requests))
     return [result]
   }
 
-  /// s5b: the 20 `getDocument()` calls at once in a task group; the time is per batch.
-  static func s5b(_ options: BenchOptions) async throws -> [BenchResult] {
+  /// get-concurrent: the 20 `getDocument()` calls at once in a task group; the time is per batch.
+  static func getConcurrent(_ options: BenchOptions) async throws -> [BenchResult] {
     [
       try await EmulatorScenario.run(
-        "s5b", "20 x getDocument() concurrent, task group (per batch of 20)", options, countAtScaleOne: 50, warmup: 3
+        "get-concurrent", "20 x getDocument() concurrent, task group (per batch of 20)", options, countAtScaleOne: 50, warmup: 3
       ) { db in
         let rows = try await withThrowingTaskGroup(of: Bool.self) { group in
           for reference in references(db) { group.addTask { try await reference.getDocument().data() != nil } }
           return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
-        try PeerDataset.expect(rows, 20, "s5b documents")
+        try PeerDataset.expect(rows, 20, "get-concurrent documents")
       }
     ]
   }

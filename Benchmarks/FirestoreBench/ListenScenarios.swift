@@ -3,16 +3,16 @@ import FirestoreClient
 import FirestoreWire
 import Foundation
 
-/// s6 and `listen-hold`: real-time listeners on `users/u1/favorites` of the seeded emulator.
+/// listen-latency and `listen-hold`: real-time listeners on `users/u1/favorites` of the seeded emulator.
 enum ListenScenarios {
-  /// s6: write -> snapshot latency, the operation of `bench_python.py`'s s6.
+  /// listen-latency: write -> snapshot latency, the operation of `bench_python.py`'s s6.
   ///
   /// One client listens on `users/u1/favorites` (50 documents); a second client (its own
   /// transport, as Python uses a second client and channel) sets new favorites one by one.
   /// Each sample is from the start of `setData()` to the listener's `.added` change for that
   /// document; 5 warm-up writes, 20 ms between writes; the new documents are deleted before
-  /// and after. Also reports `s6.ack`: the `setData()` return times of the same loop.
-  static func s6(_ options: BenchOptions) async throws -> [BenchResult] {
+  /// and after. Also reports `listen-latency.ack`: the `setData()` return times of the same loop.
+  static func listenLatency(_ options: BenchOptions) async throws -> [BenchResult] {
     let n = options.runs(50)
     let warm = 5
     let host = try options.emulatorHost()
@@ -50,7 +50,7 @@ enum ListenScenarios {
     defer { registration.remove() }
     let subscribe = clock.now
     while !initial.withLock({ $0 }) {
-      guard clock.now - subscribe < .seconds(30) else { throw ToolFailure("s6: no initial snapshot of the favorites in 30 s") }
+      guard clock.now - subscribe < .seconds(30) else { throw ToolFailure("listen-latency: no initial snapshot of the favorites in 30 s") }
       try await Task.sleep(for: .milliseconds(1))
     }
     let initialSnapshot = Statistics.milliseconds(clock.now - subscribe)
@@ -77,7 +77,7 @@ enum ListenScenarios {
         if let already { continuation.resume(returning: already) }
       }
       watchdog.cancel()
-      guard let arrival else { throw ToolFailure("s6: the listener never saw \(id)") }
+      guard let arrival else { throw ToolFailure("listen-latency: the listener never saw \(id)") }
       if k >= warm {
         latency.append(Statistics.milliseconds(arrival - t0))
         ack.append(Statistics.milliseconds(t1 - t0))
@@ -87,9 +87,9 @@ enum ListenScenarios {
     let undo = writerDB.batch()
     for id in ids { undo.deleteDocument(writerFavorites.document(id)) }
     _ = try await undo.commit()
-    var result = BenchResult(scenario: "s6", label: "listen: setData() start -> listener's .added change", samples: latency)
+    var result = BenchResult(scenario: "listen-latency", label: "listen: setData() start -> listener's .added change", samples: latency)
     result.add("initial_snapshot_ms", .number(initialSnapshot))
-    return [result, BenchResult(scenario: "s6.ack", label: "(same run) setData() return (write ack)", samples: ack)]
+    return [result, BenchResult(scenario: "listen-latency.ack", label: "(same run) setData() return (write ack)", samples: ack)]
   }
 
   /// `listen-hold`: keeps one listener on `users/u1/favorites` for `--seconds`, a load for

@@ -1,6 +1,6 @@
 import FirestoreWire
 
-/// When the listener of s6 first saw each document, and the one waiter for the next of
+/// When the listener of listen-latency first saw each document, and the one waiter for the next of
 /// them: the write loop sleeps until the listener resumes it (no polling, which would take
 /// CPU from the emulator on a 2-core machine).
 final class ListenWaits: Sendable {

@@ -1,6 +1,6 @@
 import FirestoreClient
 
-/// s1-s3: queries of the bench-peer dataset, as `bench_python.py` runs them
+/// The query scenarios: queries of the bench-peer dataset, as `bench_python.py` runs them
 /// (`stream()` then `to_dict()` there; `getDocuments()` then `data()` here).
 enum QueryScenarios {
   /// `category == tech`, newest first: the 400 articles of the first category.
@@ -12,51 +12,57 @@ enum QueryScenarios {
   static let techQueryBody =
     #"{"structuredQuery":{"from":[{"collectionId":"articles"}],"where":{"fieldFilter":{"field":{"fieldPath":"category"},"op":"EQUAL","value":{"stringValue":"tech"}}},"orderBy":[{"field":{"fieldPath":"publishedAt"},"direction":"DESCENDING"}]}}"#
 
-  /// s1: the full query, 400 documents, each turned into a dictionary; and `s1.transport`,
+  /// query-full: the full query, 400 documents, each turned into a dictionary; and `query-full.transport`,
   /// its `:runQuery` through the transport alone.
-  static func s1(_ options: BenchOptions) async throws -> [BenchResult] {
+  static func queryFull(_ options: BenchOptions) async throws -> [BenchResult] {
     [
       try await EmulatorScenario.run(
-        "s1", "query category==tech order publishedAt desc, 400 full docs -> data()", options, countAtScaleOne: 30, warmup: 3
+        "query-full", "query category==tech order publishedAt desc, 400 full docs -> data()", options, countAtScaleOne: 30, warmup: 3
       ) { db in
         let rows = try await techQuery(db).getDocuments().documents.map { $0.data() }
-        try PeerDataset.expect(rows.count, 400, "s1 documents")
+        try PeerDataset.expect(rows.count, 400, "query-full documents")
       },
       try await TransportProbe.run(
-        "s1.transport", "s1's :runQuery through CurlTransport alone (body read, not parsed)", options, countAtScaleOne: 30, warmup: 3,
+        "query-full.transport", "query-full's :runQuery through CurlTransport alone (body read, not parsed)", options, countAtScaleOne: 30,
+        warmup: 3,
         requests: [("POST", ":runQuery", techQueryBody)]),
     ]
   }
 
-  /// s2: the same query with an ID-only projection (`select(__name__)`), 400 IDs.
-  static func s2(_ options: BenchOptions) async throws -> [BenchResult] {
+  /// query-ids: the same query with an ID-only projection (`select(__name__)`), 400 IDs.
+  static func queryIDs(_ options: BenchOptions) async throws -> [BenchResult] {
     [
-      try await EmulatorScenario.run("s2", "same query, selectDocumentIDs() -> 400 ids", options, countAtScaleOne: 50, warmup: 3) { db in
+      try await EmulatorScenario.run("query-ids", "same query, selectDocumentIDs() -> 400 ids", options, countAtScaleOne: 50, warmup: 3) {
+        db in
         let ids = try await techQuery(db).selectDocumentIDs().getDocuments().documents.map(\.documentID)
-        try PeerDataset.expect(ids.count, 400, "s2 IDs")
+        try PeerDataset.expect(ids.count, 400, "query-ids IDs")
       }
     ]
   }
 
-  /// s3: the whole collection, ID-only, 2000 IDs.
-  static func s3(_ options: BenchOptions) async throws -> [BenchResult] {
+  /// collection-ids: the whole collection, ID-only, 2000 IDs.
+  static func collectionIDs(_ options: BenchOptions) async throws -> [BenchResult] {
     [
-      try await EmulatorScenario.run("s3", "whole collection selectDocumentIDs() -> 2000 ids", options, countAtScaleOne: 30, warmup: 3) {
+      try await EmulatorScenario.run(
+        "collection-ids", "whole collection selectDocumentIDs() -> 2000 ids", options, countAtScaleOne: 30, warmup: 3
+      ) {
         db in
         let ids = try await db.collection("articles").selectDocumentIDs().getDocuments().documents.map(\.documentID)
-        try PeerDataset.expect(ids.count, 2000, "s3 IDs")
+        try PeerDataset.expect(ids.count, 2000, "collection-ids IDs")
       }
     ]
   }
 
-  /// s3c: the whole collection with every field, 2000 documents (5.8 MB on the wire): the
+  /// collection-full: the whole collection with every field, 2000 documents (5.8 MB on the wire): the
   /// network counterpart of `decode`, and of Python's `cpu2000`.
-  static func s3c(_ options: BenchOptions) async throws -> [BenchResult] {
+  static func collectionFull(_ options: BenchOptions) async throws -> [BenchResult] {
     [
-      try await EmulatorScenario.run("s3c", "whole collection, 2000 full docs -> data()", options, countAtScaleOne: 10, warmup: 2) {
+      try await EmulatorScenario.run(
+        "collection-full", "whole collection, 2000 full docs -> data()", options, countAtScaleOne: 10, warmup: 2
+      ) {
         db in
         let rows = try await db.collection("articles").getDocuments().documents.map { $0.data() }
-        try PeerDataset.expect(rows.count, 2000, "s3c documents")
+        try PeerDataset.expect(rows.count, 2000, "collection-full documents")
       }
     ]
   }

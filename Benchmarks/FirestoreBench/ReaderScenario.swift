@@ -3,7 +3,7 @@ import FirestoreClient
 import FirestoreDemo
 import FirestoreRepositories
 
-/// `reader`: seed 000's article reader on the bench dataset, done two ways over the same
+/// `reader`: an article reader on the bench dataset, done two ways over the same
 /// walk, with round trips and bytes counted by a `CountingTransport`:
 ///
 /// 1. `reader`: ``FirestoreRepositories/ArticleFeed`` over the 400 `tech` articles (one
@@ -11,7 +11,7 @@ import FirestoreRepositories
 ///    position 45 opened, and 30 swipes to the next one with an
 ///    ``FirestoreRepositories/ArticleNavigator`` (which prefetches the next batch near an
 ///    edge).
-/// 2. `reader.per-article`: seed 000's `ArticleDataManager`: the full query for the IDs,
+/// 2. `reader.per-article`: the naive reader: the full query for the IDs,
 ///    then for every batch the walk needs, one `getDocument` per uncached article (20 at
 ///    once, as its `DispatchGroup` does).
 ///
@@ -62,7 +62,7 @@ enum ReaderScenario {
     feed.add("full_list_bytes", .integer(seedWalk.listBytes))
     feed.add("id_list_fraction", .number(Double(feedWalk.listBytes) / Double(seedWalk.listBytes)))
     var seed = BenchResult(
-      scenario: "reader.per-article", label: "seed 000, one getDocument per article: " + walkText, measurement: seedTimes)
+      scenario: "reader.per-article", label: "one getDocument per article: " + walkText, measurement: seedTimes)
     seed.add("round_trips", .integer(seedWalk.roundTrips))
     seed.add("docs_read", .integer(seedWalk.documentsRead))
     seed.add("bytes_received", .integer(seedWalk.bytesReceived))
@@ -93,7 +93,7 @@ enum ReaderScenario {
     return walk
   }
 
-  /// The same walk as seed 000 does it.
+  /// The same walk, one `getDocument` per article.
   static func walkOnePerArticle(_ db: Firestore, _ counter: CountingTransport) async throws -> Walk {
     let start = counter.totals
     let articles = db.collection("articles")

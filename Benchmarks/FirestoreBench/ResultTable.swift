@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```
 /// scenario        n  median ms    p95 ms  cpu ms/op  figures
-/// s1             60      35.20     41.02      12.10  docs 400, bytes_received 1155402, ...
+/// query-full             60      35.20     41.02      12.10  docs 400, bytes_received 1155402, ...
 /// ```
 enum ResultTable {
   /// The width of the scenario column.

@@ -2,7 +2,7 @@
 /// what it does. A run returns one or more result rows (a scenario may report variants,
 /// such as `decode.json` beside `decode`).
 struct Scenario: Sendable {
-  /// The name on the command line (`s1`, `decode`...).
+  /// The name on the command line (`query-full`, `decode`...).
   let name: String
   /// One line for `--help`.
   let summary: String

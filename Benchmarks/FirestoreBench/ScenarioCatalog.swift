@@ -3,36 +3,42 @@ import BenchmarkSupport
 /// Every scenario, in the order `--help` lists them, and the names that stand for several.
 enum ScenarioCatalog {
   static let all: [Scenario] = [
-    Scenario(name: "s1", summary: "query category==tech order publishedAt desc, 400 full documents, data() of each") {
-      try await QueryScenarios.s1($0)
+    Scenario(name: "query-full", summary: "query category==tech order publishedAt desc, 400 full documents, data() of each") {
+      try await QueryScenarios.queryFull($0)
     },
-    Scenario(name: "s2", summary: "the same query with an ID-only projection (selectDocumentIDs), 400 IDs") {
-      try await QueryScenarios.s2($0)
+    Scenario(name: "query-ids", summary: "the same query with an ID-only projection (selectDocumentIDs), 400 IDs") {
+      try await QueryScenarios.queryIDs($0)
     },
-    Scenario(name: "s3", summary: "the whole collection ID-only, 2000 IDs") { try await QueryScenarios.s3($0) },
-    Scenario(name: "s3c", summary: "the whole collection, 2000 full documents, data() of each (network + decode)") {
-      try await QueryScenarios.s3c($0)
+    Scenario(name: "collection-ids", summary: "the whole collection ID-only, 2000 IDs") { try await QueryScenarios.collectionIDs($0) },
+    Scenario(name: "collection-full", summary: "the whole collection, 2000 full documents, data() of each (network + decode)") {
+      try await QueryScenarios.collectionFull($0)
     },
-    Scenario(name: "s4", summary: "getAll (one :batchGet) of the 20 documents of dataset.get_ids_20()") { try await GetScenarios.s4($0) },
-    Scenario(name: "s5a", summary: "the same 20 documents with getDocument() one after another (time per 20)") {
-      try await GetScenarios.s5a($0)
+    Scenario(name: "get-all", summary: "getAll (one :batchGet) of the 20 documents of dataset.get_ids_20()") {
+      try await GetScenarios.getAll($0)
     },
-    Scenario(name: "s5b", summary: "the same 20 getDocument() calls concurrently in a task group (time per 20)") {
-      try await GetScenarios.s5b($0)
+    Scenario(name: "get-sequential", summary: "the same 20 documents with getDocument() one after another (time per 20)") {
+      try await GetScenarios.getSequential($0)
     },
-    Scenario(name: "s5b.h2", summary: "s5b through a TLS + HTTP/2 front of the emulator (--front, --ca-file): one connection") {
-      try await GetScenarios.s5bHTTP2($0)
+    Scenario(name: "get-concurrent", summary: "the same 20 getDocument() calls concurrently in a task group (time per 20)") {
+      try await GetScenarios.getConcurrent($0)
     },
-    Scenario(name: "s6", summary: "listen: a second client's setData() start -> the listener's .added change (also: listen)") {
-      try await ListenScenarios.s6($0)
+    Scenario(
+      name: "get-concurrent.h2", summary: "get-concurrent through a TLS + HTTP/2 front of the emulator (--front, --ca-file): one connection"
+    ) {
+      try await GetScenarios.getConcurrentHTTP2($0)
     },
-    Scenario(name: "s7a", summary: "setData() of a small document (one timestamp)") { try await WriteScenarios.s7a($0) },
-    Scenario(name: "s7b", summary: "setData() of an article-shaped document (~2.2 KB)") { try await WriteScenarios.s7b($0) },
-    Scenario(name: "s7c", summary: "a WriteBatch of 500 article-shaped setData() committed") { try await WriteScenarios.s7c($0) },
+    Scenario(name: "listen-latency", summary: "listen: a second client's setData() start -> the listener's .added change ") {
+      try await ListenScenarios.listenLatency($0)
+    },
+    Scenario(name: "set-small", summary: "setData() of a small document (one timestamp)") { try await WriteScenarios.setSmall($0) },
+    Scenario(name: "set-article", summary: "setData() of an article-shaped document (~2.2 KB)") { try await WriteScenarios.setArticle($0) },
+    Scenario(name: "batch-500", summary: "a WriteBatch of 500 article-shaped setData() committed") {
+      try await WriteScenarios.batch500($0)
+    },
     Scenario(name: "decode", summary: "a recorded 5.8 MB :runQuery body (2000 articles) -> snapshots, no network; JSON parse alone") {
       try await DecodeScenario.run($0)
     },
-    Scenario(name: "reader", summary: "seed 000's walk with ArticleFeed + ArticleNavigator vs one get per article") {
+    Scenario(name: "reader", summary: "an article walk with ArticleFeed + ArticleNavigator vs one get per article") {
       try await ReaderScenario.run($0)
     },
     Scenario(name: "stream100k", summary: "peak RSS streaming a 100,000-document query from a firestore-mock-server child") {
@@ -58,14 +64,31 @@ enum ScenarioCatalog {
     },
   ]
 
-  /// What runs when no scenario is named: the suite of issue 6.
-  static let suite = ["s1", "s2", "s3", "s3c", "s4", "s5a", "s5b", "s6", "s7a", "s7b", "s7c", "decode", "reader", "stream100k"]
+  /// What runs when no scenario is named.
+  static let suite = peer + ["decode", "reader", "stream100k"]
 
-  /// Other names: groups and the names of earlier versions.
-  static let aliases: [String: [String]] = [
-    "all": suite, "peer": ["s1", "s2", "s3", "s3c", "s4", "s5a", "s5b", "s6", "s7a", "s7b", "s7c"], "listen": ["s6"],
-    "s5": ["s5a", "s5b"], "s7": ["s7a", "s7b", "s7c"],
+  /// The operations of the peer benchmark (`Benchmarks/peer`), which numbers them s1 to s7.
+  static let peer = [
+    "query-full", "query-ids", "collection-ids", "collection-full", "get-all", "get-sequential", "get-concurrent", "listen-latency",
+    "set-small", "set-article", "batch-500",
   ]
+
+  /// The peer benchmark's names for the same operations, accepted on the command line.
+  static let peerNames: [String: String] = [
+    "s1": "query-full", "s2": "query-ids", "s3": "collection-ids", "s3c": "collection-full", "s4": "get-all", "s5a": "get-sequential",
+    "s5b": "get-concurrent", "s5b.h2": "get-concurrent.h2", "s6": "listen-latency", "s7a": "set-small", "s7b": "set-article",
+    "s7c": "batch-500",
+  ]
+
+  /// Names that stand for several scenarios.
+  static let groups: [String: [String]] = [
+    "all": suite, "peer": peer, "listen": ["listen-latency"], "get": ["get-sequential", "get-concurrent"],
+    "set": ["set-small", "set-article", "batch-500"], "s5": ["get-sequential", "get-concurrent"],
+    "s7": ["set-small", "set-article", "batch-500"],
+  ]
+
+  /// Names that stand for several scenarios, or for one under another name.
+  static let aliases = groups.merging(peerNames.mapValues { [$0] }) { group, _ in group }
 
   /// The scenarios for the names of a command line (the suite for none).
   ///
@@ -93,6 +116,8 @@ enum ScenarioCatalog {
   static var help: String {
     let width = all.map(\.name.count).max() ?? 0
     let lines = all.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 2) + $0.summary }
-    return lines.joined(separator: "\n") + "\n  groups: all (the default), peer (s1-s7c), s5, s7; listen = s6\n"
+    let old = peerNames.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }
+    return lines.joined(separator: "\n") + "\n  groups: all (the default), peer, get, set, listen\n"
+      + "  the peer benchmark's names: " + old.joined(separator: ", ") + "\n"
   }
 }

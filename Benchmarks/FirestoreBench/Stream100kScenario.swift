@@ -19,7 +19,7 @@ import Foundation
 ///   cache: the streamed documents go into it).
 /// - `stream100k.nocache`: the cache off, which leaves the streaming path alone.
 ///
-/// The target of issue 6 is a peak of at most 64 MB.
+/// The target is a peak of at most 64 MB.
 enum Stream100kScenario {
   static let documentCount = 100_000
   static let collection = "stream100k"

@@ -1,21 +1,22 @@
 import FirestoreClient
 import Foundation
 
-/// s7: writes, as `bench_python.py` makes them: single `setData()` calls of a small and of
+/// The write scenarios: writes, as `bench_python.py` makes them: single `setData()` calls of a small and of
 /// an article-shaped document, and a batch of 500 article-shaped sets.
 enum WriteScenarios {
-  /// s7a: `users/u1/favorites_w/wNNNN` (cycling over 1000) set to `{starredAt: now}`; and
-  /// `s7a.transport`: `make_rest_bodies.py`'s `commit_small.json` through the transport alone.
-  static func s7a(_ options: BenchOptions) async throws -> [BenchResult] {
+  /// set-small: `users/u1/favorites_w/wNNNN` (cycling over 1000) set to `{starredAt: now}`; and
+  /// `set-small.transport`: `make_rest_bodies.py`'s `commit_small.json` through the transport alone.
+  static func setSmall(_ options: BenchOptions) async throws -> [BenchResult] {
     var counter = 0
     return [
-      try await EmulatorScenario.run("s7a", "setData() small doc (1 timestamp field)", options, countAtScaleOne: 200, warmup: 10) { db in
+      try await EmulatorScenario.run("set-small", "setData() small doc (1 timestamp field)", options, countAtScaleOne: 200, warmup: 10) {
+        db in
         counter += 1
         _ = try await db.collection("users/\(PeerDataset.uid)/favorites_w").document(name("w", counter % 1000, 4))
           .setData(["starredAt": Date()])
       },
       try await TransportProbe.run(
-        "s7a.transport", "s7a's :commit through CurlTransport alone", options, countAtScaleOne: 200, warmup: 10,
+        "set-small.transport", "set-small's :commit through CurlTransport alone", options, countAtScaleOne: 200, warmup: 10,
         requests: [
           (
             "POST", ":commit",
@@ -25,12 +26,13 @@ enum WriteScenarios {
     ]
   }
 
-  /// s7b: `bench_writes/wNNNN` (cycling over 1000) set to the next seeded article (~2.2 KB).
-  static func s7b(_ options: BenchOptions) async throws -> [BenchResult] {
+  /// set-article: `bench_writes/wNNNN` (cycling over 1000) set to the next seeded article (~2.2 KB).
+  static func setArticle(_ options: BenchOptions) async throws -> [BenchResult] {
     let articles = try await PeerDataset.articles(in: try PeerDataset.firestore(options))
     var counter = 0
     return [
-      try await EmulatorScenario.run("s7b", "setData() article-shaped doc (~2.2 KB)", options, countAtScaleOne: 200, warmup: 10) { db in
+      try await EmulatorScenario.run("set-article", "setData() article-shaped doc (~2.2 KB)", options, countAtScaleOne: 200, warmup: 10) {
+        db in
         counter += 1
         _ = try await db.collection("bench_writes").document(name("w", counter % 1000, 4))
           .setData(articles[counter % articles.count])
@@ -38,19 +40,19 @@ enum WriteScenarios {
     ]
   }
 
-  /// s7c: one `WriteBatch` setting `bench_batch/b000..b499` to the first 500 articles.
-  static func s7c(_ options: BenchOptions) async throws -> [BenchResult] {
+  /// batch-500: one `WriteBatch` setting `bench_batch/b000..b499` to the first 500 articles.
+  static func batch500(_ options: BenchOptions) async throws -> [BenchResult] {
     let articles = try await PeerDataset.articles(in: try PeerDataset.firestore(options))
     return [
       try await EmulatorScenario.run(
-        "s7c", "WriteBatch of 500 setData() (article-shaped) committed", options, countAtScaleOne: 15, warmup: 2
+        "batch-500", "WriteBatch of 500 setData() (article-shaped) committed", options, countAtScaleOne: 15, warmup: 2
       ) {
         db in
         let batch = db.batch()
         let collection = db.collection("bench_batch")
         for i in 0..<500 { batch.setData(articles[i], forDocument: collection.document(name("b", i, 3))) }
         let results = try await batch.commit()
-        try PeerDataset.expect(results.count, 500, "s7c write results")
+        try PeerDataset.expect(results.count, 500, "batch-500 write results")
       }
     ]
   }

@@ -1,8 +1,8 @@
-// firestore-bench: the performance scenarios of issue 6, as a command line.
+// firestore-bench: the performance scenarios, as a command line.
 //
 //   swift build -c release --product firestore-bench --product firestore-mock-server
 //   .build/release/firestore-bench --help
-//   .build/release/firestore-bench s1 s4 decode --emulator 127.0.0.1:8080 --json results.json
+//   .build/release/firestore-bench query-full get-all decode --emulator 127.0.0.1:8080 --json results.json
 //
 // Benchmarks/README.md has the whole procedure (seeding, the side-by-side run with the
 // official Python client and curl). Figures are printed, never asserted: performance is
