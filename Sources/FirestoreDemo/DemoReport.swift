@@ -8,7 +8,7 @@ public struct DemoReport: Sendable {
   public var batchSize: Int
   /// The cost with ``ArticleFeed``: one ID-only query, one `:batchGet` per batch.
   public var feed: ApproachCost
-  /// The cost of seed 000's approach on the same walk: one full query, one `get` per article.
+  /// The cost of the naive approach on the same walk: one full query, one `get` per article.
   public var onePerArticle: ApproachCost
   /// Articles reported missing (deleted between the ID read and the batch read).
   public var missingArticles: Int

@@ -6,7 +6,7 @@ import Foundation
 /// pages the article feed and walks its detail navigator, changes the filter, scrolls a
 /// simulated list whose visibility events prefetch, loads a profile through its three
 /// states, and stars and unstars meal plans while the live merged list updates — printing
-/// what happens and measuring the feed walk against seed 000's one-get-per-article approach
+/// what happens and measuring the feed walk against the naive one-get-per-article approach
 /// on the same walk.
 ///
 /// The sample data lives in its own collections (`demoArticles`, `demoMealPlans`, and the

@@ -1,7 +1,7 @@
 import FirestoreWire
 
 /// Serves `…/google.firestore.v1.Firestore/Listen/channel` the way the emulator's
-/// WebChannel server does (see `protocol-webchannel.md`): handshake POST, forward POSTs,
+/// WebChannel server does (see `Docs/Protocol/WebChannel.md`): handshake POST, forward POSTs,
 /// streaming back-channel GETs (`RID=rpc`) and `TYPE=terminate`.
 ///
 /// Differences from the emulator: a handshake without `database` gets 400 instead of

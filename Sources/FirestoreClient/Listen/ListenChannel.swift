@@ -1,7 +1,7 @@
 import FirestoreWire
 import Foundation
 
-/// One WebChannel session carrying one Listen stream (see `protocol-webchannel.md` §10).
+/// One WebChannel session carrying one Listen stream (see `Docs/Protocol/WebChannel.md`).
 ///
 /// The channel performs the handshake POST (carrying the first requests), keeps a streaming
 /// back-channel GET open (reopening it with the last processed array id whenever the server
@@ -63,7 +63,8 @@ actor ListenChannel {
   /// Back channels in a row that ended without a new array.
   private var emptyRenewals = 0
   private var lastActivity = ContinuousClock.now
-  /// The token the handshake carried; the server keeps it for the whole session (§7).
+  /// The token the handshake carried; the server keeps it for the whole session
+  /// (`Docs/Protocol/WebChannel.md`, Credentials).
   private var sessionToken: String?
   /// Fails the session when the POST in flight outlives the request timeout.
   private var requestTimer: Task<Void, Never>?
@@ -282,8 +283,9 @@ actor ListenChannel {
 
   private func pump() async {
     for await batch in outboxStream {
-      // Headers on a forward POST are ignored (§7), so a new token needs a new session; the
-      // owner re-adds every live target there, so this batch is dropped.
+      // Headers on a forward POST are ignored (see Credentials in the protocol notes), so a
+      // new token needs a new session; the owner re-adds every live target there, so this
+      // batch is dropped.
       guard await tokenIsCurrent(), let sessionID else { return }
       requestID += 1
       let body = WebChannelForwardBody.encode(messages: batch.map(\.json), offset: nextMapID)

@@ -1,7 +1,7 @@
 import FirestoreClient
 import Foundation
 
-/// One article of an ``ArticleFeed``: the fields seed 000's reader shows.
+/// One article of an ``ArticleFeed``: the fields an article reader shows.
 ///
 /// Decoding is lenient, because an article written by an older app version or by hand in
 /// the console must not take a whole batch down: a missing or mistyped field falls back to

@@ -1,6 +1,6 @@
 import FirestoreClient
 
-/// Seed 000's article reader done properly: the ordered IDs of every article matching a
+/// An article reader for feeds and detail screens: the ordered IDs of every article matching a
 /// filter, read once with an ID-only projection, and a content cache filled in batches
 /// through `getAll` — one `:batchGet` per batch of ``batchSize`` articles instead of one
 /// `get` per article.

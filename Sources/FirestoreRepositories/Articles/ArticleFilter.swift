@@ -1,7 +1,7 @@
 import FirestoreClient
 
 /// Which articles an ``ArticleFeed`` shows and in what order: an optional equality filter
-/// (seed 000's `whereField(field, isEqualTo: value)`) and one sort field.
+/// (`whereField(field, isEqualTo: value)`) and one sort field.
 ///
 /// ```swift
 /// let swift = ArticleFilter.category("swift")          // category == "swift", newest first
