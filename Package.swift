@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "FirestoreWire", targets: ["FirestoreWire"]),
+    .library(name: "FirestoreEngine", targets: ["FirestoreEngine"]),
     .library(name: "FirestoreClient", targets: ["FirestoreClient"]),
     .library(name: "FirestoreRepositories", targets: ["FirestoreRepositories"]),
     .library(name: "FirestoreMock", targets: ["FirestoreMock"]),
@@ -13,7 +14,15 @@ let package = Package(
     .executable(name: "firestore", targets: ["FirestoreCLI"]),
   ],
   targets: [
+    // POSIX sockets and the package's lock: the platform pieces every other target builds on.
+    .target(name: "FirestorePlatform"),
+    // The REST/JSON wire model and its codecs: values, documents, queries, writes, listen
+    // messages, bundles; the JSON and extended-JSON readers and writers; WebChannel framing.
     .target(name: "FirestoreWire"),
+    // What Firestore computes, done locally by the client's cache and listeners and by the
+    // mock: value and document ordering, query matching, field transforms, and the watch
+    // stream's state machine.
+    .target(name: "FirestoreEngine", dependencies: ["FirestoreWire"]),
     // OpenSSL (Debian libssl-dev): libcrypto for RS256 (service account assertions).
     .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
     // libcurl (Debian libcurl4-openssl-dev): HTTP/1.1 and HTTP/2, TLS, compression, proxies.
@@ -23,51 +32,72 @@ let package = Package(
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .target(
       name: "FirestoreClient",
-      dependencies: ["FirestoreWire", "COpenSSL", "CSQLite", .target(name: "CCurl", condition: .when(platforms: [.linux]))]),
+      dependencies: [
+        "FirestoreEngine", "FirestorePlatform", "FirestoreWire", "COpenSSL", "CSQLite",
+        .target(name: "CCurl", condition: .when(platforms: [.linux])),
+      ]),
     // The app layer from the seeds: articles, profiles, favorites, feed visibility.
-    .target(name: "FirestoreRepositories", dependencies: ["FirestoreClient"]),
+    .target(name: "FirestoreRepositories", dependencies: ["FirestoreClient", "FirestorePlatform"]),
     // The `firestore demo` scenario over the repositories, and the request-counting
     // transport it measures with (also used by the benchmarks and the tests); not a product.
-    .target(name: "FirestoreDemo", dependencies: ["FirestoreClient", "FirestoreRepositories"]),
+    .target(name: "FirestoreDemo", dependencies: ["FirestoreClient", "FirestorePlatform", "FirestoreRepositories"]),
     // zlib (Debian zlib1g-dev): the mock server's gzip responses.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     // HTTP/1.1 framing on POSIX sockets: the request reader, the response head, chunked
     // coding. The mock server and the tests' raw servers and clients all read and write
     // HTTP through it; not a product.
-    .target(name: "HTTP1Server", dependencies: ["FirestoreWire"], path: "Mocks/HTTP1Server"),
-    .target(name: "FirestoreMock", dependencies: ["FirestoreWire", "HTTP1Server", "CZlib"], path: "Mocks/FirestoreMock"),
+    .target(name: "HTTP1Server", dependencies: ["FirestorePlatform"], path: "Mocks/HTTP1Server"),
+    .target(
+      name: "FirestoreMock", dependencies: ["FirestoreEngine", "FirestorePlatform", "FirestoreWire", "HTTP1Server", "CZlib"],
+      path: "Mocks/FirestoreMock"),
     // The one command-line parser of every executable: options, `--name=value`, commands,
     // usage errors.
     .target(name: "CommandLineSupport"),
     // The `firestore` command line (product name `firestore`).
     .executableTarget(
-      name: "FirestoreCLI", dependencies: ["CommandLineSupport", "FirestoreClient", "FirestoreDemo", "FirestoreMock", "FirestoreRepositories"]),
-    .executableTarget(name: "FirestoreMockServer", dependencies: ["CommandLineSupport", "FirestoreMock"], path: "Mocks/FirestoreMockServer"),
+      name: "FirestoreCLI",
+      dependencies: [
+        "CommandLineSupport", "FirestoreClient", "FirestoreDemo", "FirestoreMock", "FirestorePlatform", "FirestoreRepositories",
+      ]),
+    .executableTarget(
+      name: "FirestoreMockServer", dependencies: ["CommandLineSupport", "FirestoreMock"], path: "Mocks/FirestoreMockServer"),
     // What the benchmark and the soak share: a mock server child process, resident memory.
     .target(name: "BenchmarkSupport", path: "Benchmarks/Support"),
     .executableTarget(
-      name: "firestore-bench", dependencies: ["BenchmarkSupport", "CommandLineSupport", "FirestoreDemo", "FirestoreMock", "FirestoreClient", "FirestoreRepositories"],
+      name: "firestore-bench",
+      dependencies: [
+        "BenchmarkSupport", "CommandLineSupport", "FirestoreDemo", "FirestoreMock", "FirestoreClient", "FirestorePlatform",
+        "FirestoreRepositories",
+      ],
       path: "Benchmarks/FirestoreBench"),
     .executableTarget(
-      name: "firestore-soak", dependencies: ["BenchmarkSupport", "CommandLineSupport", "FirestoreClient"], path: "Soak/FirestoreSoak"),
+      name: "firestore-soak", dependencies: ["BenchmarkSupport", "CommandLineSupport", "FirestoreClient", "FirestorePlatform"],
+      path: "Soak/FirestoreSoak"),
     // What the test targets share: the backends (mock, emulator, TLS front) and the ledger
     // of tests that reached the emulator, the built-executable locator and child-process
     // runner, `Blocking.run`, `PortProbe`.
     .target(
-      name: "FirestoreTestSupport", dependencies: ["FirestoreClient", "FirestoreMock", "FirestoreWire"], path: "Tests/FirestoreTestSupport"),
+      name: "FirestoreTestSupport", dependencies: ["FirestoreClient", "FirestoreMock", "FirestorePlatform", "FirestoreWire"],
+      path: "Tests/FirestoreTestSupport"),
     // Code written against Firebase's Apple SDK (the seeds' and a program using its API), built
     // unchanged but for the imports and the making of the instance, in Swift 5 language mode as
     // the apps it comes from; the conformance suite runs it against both backends.
     .executableTarget(
       name: "apple-port", dependencies: ["FirestoreClient"], path: "Examples/ApplePort", swiftSettings: [.swiftLanguageMode(.v5)]),
-    .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreWire"]),
+    .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreEngine", "FirestoreWire"]),
     .testTarget(
-      name: "FirestoreClientTests", dependencies: ["FirestoreClient", "FirestoreMock", "FirestoreTestSupport", "HTTP1Server", "COpenSSL"]),
+      name: "FirestoreClientTests",
+      dependencies: [
+        "FirestoreClient", "FirestoreEngine", "FirestoreMock", "FirestorePlatform", "FirestoreTestSupport", "HTTP1Server", "COpenSSL",
+      ]),
     // Depends on apple-port so that it is built first: the suite runs it as a child process.
     .testTarget(
       name: "FirestoreConformanceTests",
-      dependencies: ["FirestoreClient", "FirestoreDemo", "FirestoreRepositories", "FirestoreMock", "FirestoreTestSupport", "apple-port"]),
-    .testTarget(name: "FirestoreMockTests", dependencies: ["FirestoreMock", "HTTP1Server"]),
+      dependencies: [
+        "FirestoreClient", "FirestoreDemo", "FirestoreRepositories", "FirestoreMock", "FirestorePlatform", "FirestoreTestSupport",
+        "apple-port",
+      ]),
+    .testTarget(name: "FirestoreMockTests", dependencies: ["FirestoreEngine", "FirestoreMock", "FirestorePlatform", "HTTP1Server"]),
     // Runs the built `firestore` executable as a user would; depends on it so it is built first.
     .testTarget(name: "FirestoreCLITests", dependencies: ["FirestoreCLI", "FirestoreMock", "FirestoreTestSupport", "FirestoreWire"]),
     // Runs the built `firestore-bench` (its command line and JSON output; never timings).

@@ -29,8 +29,8 @@ ALL_TARGETS=(wire_json webchannel extended_json bundle http_request paths)
 modules_of() {
   case $1 in
     wire_json | webchannel | extended_json | bundle) echo FirestoreWire ;;
-    http_request) echo FirestoreWire HTTP1Server ;;
-    paths) echo FirestoreWire FirestoreClient ;;
+    http_request) echo FirestorePlatform FirestoreWire HTTP1Server ;;
+    paths) echo FirestorePlatform FirestoreWire FirestoreEngine FirestoreClient ;;
     *)
       echo "error: unknown fuzz target '$1' (known: ${ALL_TARGETS[*]})" >&2
       return 1
@@ -40,7 +40,9 @@ modules_of() {
 
 source_dir_of() {
   case $1 in
+    FirestorePlatform) echo "$ROOT/Sources/FirestorePlatform" ;;
     FirestoreWire) echo "$ROOT/Sources/FirestoreWire" ;;
+    FirestoreEngine) echo "$ROOT/Sources/FirestoreEngine" ;;
     FirestoreClient) echo "$ROOT/Sources/FirestoreClient" ;;
     HTTP1Server) echo "$ROOT/Mocks/HTTP1Server" ;;
     FirestoreMock) echo "$ROOT/Mocks/FirestoreMock" ;;
@@ -49,9 +51,11 @@ source_dir_of() {
 
 deps_of() {
   case $1 in
-    FirestoreWire) ;;
-    FirestoreClient | HTTP1Server) echo FirestoreWire ;;
-    FirestoreMock) echo FirestoreWire HTTP1Server ;;
+    FirestorePlatform | FirestoreWire) ;;
+    FirestoreEngine) echo FirestoreWire ;;
+    HTTP1Server) echo FirestorePlatform ;;
+    FirestoreClient) echo FirestorePlatform FirestoreWire FirestoreEngine ;;
+    FirestoreMock) echo FirestorePlatform FirestoreWire FirestoreEngine HTTP1Server ;;
   esac
 }
 

@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 
 /// When each keyed event first happened, and who waits for it (the `cache` scenario's

@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import FirestoreClient
+import FirestorePlatform
 import FirestoreWire
 import Foundation
 

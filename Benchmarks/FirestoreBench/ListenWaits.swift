@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 
 /// When the listener of listen-latency first saw each document, and the one waiter for the next of

@@ -1,4 +1,4 @@
-import FirestoreWire
+import FirestorePlatform
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import FirestoreClient
+import FirestorePlatform
 import FirestoreWire
 
 /// What the soak's listeners believe, rebuilt only from what they were told, and every

@@ -1,4 +1,5 @@
 import FirestoreClient
+import FirestorePlatform
 import FirestoreWire
 import Foundation
 

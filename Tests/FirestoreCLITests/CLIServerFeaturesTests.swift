@@ -70,7 +70,7 @@ extension CLITests {
       let planned = try await backend.run(p, ["query", "items", "--where", #"kind == "even""#, "--explain"])
       let analyzed = try await backend.run(p, ["query", "items", "--where", #"kind == "even""#, "--explain", "--analyze"])
       switch backend {
-      case .emulator:
+      case .emulator, .http2:
         for result in [planned, analyzed] {
           #expect(result.status == 1 && result.stderr.contains("UNIMPLEMENTED") && result.stdout.isEmpty, "\(result)")
         }
@@ -126,7 +126,7 @@ extension CLITests {
       let zero = try await backend.run(p, ["export", "events", "--partitions", "0"])
       #expect(zero.status == 2, "\(zero)")
       switch backend {
-      case .emulator:
+      case .emulator, .http2:
         #expect(partitioned.status == 1 && partitioned.stderr.contains("UNIMPLEMENTED"), "\(partitioned)")
         #expect(partitioned.stderr.contains("without --partitions"))
       case .mock:

@@ -56,15 +56,11 @@ extension CLITests {
 
 /// The emulator's TLS + HTTP/2 front and the proxy that `scripts/test.sh` starts.
 enum TestFront {
-  static let environment = ProcessInfo.processInfo.environment
-  static let host = environment["FIRESTORE_TEST_HTTP2_FRONT"] ?? ""
-  static let certificateAuthority = environment["FIRESTORE_TEST_CA"] ?? ""
-  static let proxy = environment["FIRESTORE_TEST_PROXY"] ?? ""
-  static let proxyLog = environment["FIRESTORE_TEST_PROXY_LOG"] ?? ""
-  static let isAvailable = [host, certificateAuthority, proxy, proxyLog].allSatisfy { !$0.isEmpty }
+  static let isAvailable = TestProxy.isAvailable
+  static let host = HTTP2Front.host ?? ""
+  static let certificateAuthority = HTTP2Front.certificateAuthority ?? ""
+  static let proxy = TestProxy.url ?? ""
 
   /// How many tunnels to the front the proxy has opened so far.
-  static var tunnels: Int {
-    ((try? String(contentsOfFile: proxyLog, encoding: .utf8)) ?? "").components(separatedBy: "CONNECT \(host) ").count - 1
-  }
+  static var tunnels: Int { TestProxy.tunnels(to: host) }
 }

@@ -1,3 +1,4 @@
+import FirestoreEngine
 import FirestoreWire
 import Testing
 
@@ -11,7 +12,7 @@ struct ChangeReplayTests {
       createTime: Timestamp(seconds: 0, nanoseconds: 0), updateTime: Timestamp(seconds: Int64(second), nanoseconds: 0))
   }
 
-  private func run(_ old: [Document], _ new: [Document], _ kinds: [(FirestoreWire.WatchChange.Kind, Document)]) -> [String] {
+  private func run(_ old: [Document], _ new: [Document], _ kinds: [(FirestoreEngine.WatchChange.Kind, Document)]) -> [String] {
     ChangeReplay.changes(from: old, to: new, kinds: kinds.map { .init(kind: $0.0, document: $0.1, oldIndex: 9, newIndex: 9) })
       .map { "\($0.kind) \($0.document.name.split(separator: "/").last!) \($0.oldIndex)→\($0.newIndex)" }
   }
@@ -33,7 +34,7 @@ struct ChangeReplayTests {
   func mixed() {
     let old = [doc("a"), doc("b"), doc("c")]
     let new = [doc("x"), doc("c", 2), doc("a")]
-    let kinds: [(FirestoreWire.WatchChange.Kind, Document)] = [(.modified, doc("c", 2)), (.removed, doc("b")), (.added, doc("x"))]
+    let kinds: [(FirestoreEngine.WatchChange.Kind, Document)] = [(.modified, doc("c", 2)), (.removed, doc("b")), (.added, doc("x"))]
     #expect(run(old, new, kinds) == ["removed b 1→-1", "added x -1→0", "modified c 2→1"])
   }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import FirestorePlatform
 import FirestoreWire
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreTestSupport
 import FirestoreWire
 import Foundation

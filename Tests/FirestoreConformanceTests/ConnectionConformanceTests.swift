@@ -1,4 +1,5 @@
 import FirestoreMock
+import FirestorePlatform
 import FirestoreTestSupport
 import FirestoreWire
 import Foundation

@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 
 /// Runs work with a hang guard: its outcome, or `nil` when it has none within the limit

@@ -82,15 +82,14 @@ struct TransportConformanceTests {
 
   @Test("a proxy set on the transport carries every request, over TLS to the front", .enabled(if: HTTP2Front.isAvailable))
   func explicitProxy() async throws {
-    let proxy = try #require(ProcessInfo.processInfo.environment["FIRESTORE_TEST_PROXY"])
-    let log = try #require(ProcessInfo.processInfo.environment["FIRESTORE_TEST_PROXY_LOG"])
+    let proxy = try #require(TestProxy.url)
     let front = try #require(HTTP2Front.host)
     let transport = CurlTransport(trustedCertificates: HTTP2Front.certificateAuthority, proxy: proxy)
     var settings = Backend.http2.settings()
     settings.transport = transport
     let db = Firestore(projectID: Backend.projectID, settings: settings)
     Ledger.record(.http2)
-    let tunnels = { (try? String(contentsOfFile: log, encoding: .utf8))?.components(separatedBy: "CONNECT \(front) ").count ?? 0 }
+    let tunnels = { TestProxy.tunnels(to: front) }
     let before = tunnels()
     let ref = db.document(Backend.http2.collection().document("via-proxy").path)
     try await ref.setData(["through": "tinyproxy"])

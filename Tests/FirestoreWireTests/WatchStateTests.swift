@@ -1,3 +1,4 @@
+import FirestoreEngine
 import Foundation
 import Testing
 

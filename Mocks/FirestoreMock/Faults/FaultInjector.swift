@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 
 /// The fault rules a ``MockHTTPServer`` applies around its handler; safe to change from

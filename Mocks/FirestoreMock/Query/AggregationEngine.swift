@@ -1,3 +1,4 @@
+import FirestoreEngine
 import FirestoreWire
 
 /// Computes `:runAggregationQuery` results as the Firestore emulator does.

@@ -1,3 +1,4 @@
+import FirestoreEngine
 import FirestoreWire
 
 /// What `:partitionQuery` accepts and how the mock splits a collection group, following

@@ -1,3 +1,4 @@
+import FirestoreEngine
 import FirestoreWire
 
 /// Runs structured queries as the Firestore emulator does: its validation

@@ -1,3 +1,4 @@
+import FirestoreEngine
 import FirestoreWire
 
 /// The emulator's checks of field transforms (applying them is ``FirestoreWire/TransformEvaluator``).

@@ -1,3 +1,4 @@
+import FirestoreEngine
 import FirestoreWire
 
 /// The documents of one project's database, by path relative to `…/documents`.

@@ -1,5 +1,6 @@
 import CommandLineSupport
 import FirestoreClient
+import FirestorePlatform
 import FirestoreWire
 
 /// `firestore delete PATH [--must-exist | --recursive]`.

@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 
 /// One write queued on a ``BulkWriter``: await ``result()`` for its outcome.

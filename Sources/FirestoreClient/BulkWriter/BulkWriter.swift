@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 
 /// Writes many documents fast and independently: not atomic, each write with its own

@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 
 /// The time source of a ``BulkWriter``: when it is, and how to wait.

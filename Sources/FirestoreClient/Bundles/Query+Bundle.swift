@@ -1,3 +1,4 @@
+import FirestoreEngine
 import FirestoreWire
 
 /// A query as a bundle's named query holds it, and back.

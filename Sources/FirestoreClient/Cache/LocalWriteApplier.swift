@@ -1,3 +1,4 @@
+import FirestoreEngine
 import FirestoreWire
 
 /// Applies a ``FirestoreWire/Write`` to a document on the client, as the server will: for

@@ -1,3 +1,4 @@
+import FirestoreEngine
 import FirestoreWire
 
 /// One listener's view in the ``LocalStore``: the server's latest results for its target

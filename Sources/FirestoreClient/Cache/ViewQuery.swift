@@ -1,3 +1,4 @@
+import FirestoreEngine
 import FirestoreWire
 
 /// What a listener watches, in the terms the local store evaluates: one document, or a

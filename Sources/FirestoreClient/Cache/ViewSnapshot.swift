@@ -1,3 +1,4 @@
+import FirestoreEngine
 import FirestoreWire
 
 /// One state of a listener's local view, as the ``LocalStore`` delivers it: the server's

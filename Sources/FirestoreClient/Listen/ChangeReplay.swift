@@ -1,3 +1,4 @@
+import FirestoreEngine
 import FirestoreWire
 
 /// Recomputes document-change indexes for a view delivered in a different order than the
@@ -8,8 +9,8 @@ enum ChangeReplay {
   /// then modifications in new order, each index relative to the list after the earlier
   /// changes, as ``FirestoreWire/WatchChange`` describes.
   static func changes(
-    from old: [Document], to new: [Document], kinds: [FirestoreWire.WatchChange]
-  ) -> [FirestoreWire.WatchChange] {
+    from old: [Document], to new: [Document], kinds: [FirestoreEngine.WatchChange]
+  ) -> [FirestoreEngine.WatchChange] {
     let rank = Dictionary(new.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
     let oldRank = Dictionary(old.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
     let removed = kinds.filter { $0.kind == .removed }.sorted { (oldRank[$0.document.name] ?? 0) < (oldRank[$1.document.name] ?? 0) }
@@ -20,7 +21,7 @@ enum ChangeReplay {
       let own = rank[name] ?? 0
       return tracker.filter { (rank[$0] ?? Int.max) < own }.count
     }
-    var result: [FirestoreWire.WatchChange] = []
+    var result: [FirestoreEngine.WatchChange] = []
     for change in removed {
       let index = tracker.firstIndex(of: change.document.name) ?? -1
       if index >= 0 { tracker.remove(at: index) }

@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 
 /// Joins a listen that is being started with its cancellation, which may come first: the

@@ -1,3 +1,4 @@
+import FirestoreEngine
 import FirestoreWire
 import Foundation
 

@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 
 /// A handle on a callback listener from `addSnapshotListener`; ``remove()`` stops it.

@@ -1,3 +1,5 @@
+import FirestoreEngine
+import FirestorePlatform
 import FirestoreWire
 
 extension QueryConvertible {
@@ -125,7 +127,7 @@ extension Query {
         wireMetadataChanges = ChangeReplay.changes(from: old, to: documents, kinds: snapshot.changesWithMetadata)
       }
       let readTime = snapshot.readTime
-      func convert(_ changes: [FirestoreWire.WatchChange]) throws -> [DocumentChange] {
+      func convert(_ changes: [FirestoreEngine.WatchChange]) throws -> [DocumentChange] {
         try changes.map { change in
           let type: DocumentChangeType
           switch change.kind {

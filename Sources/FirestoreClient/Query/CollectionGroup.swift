@@ -1,3 +1,4 @@
+import FirestoreEngine
 import FirestoreWire
 
 /// Every collection with one ID, at any depth: what ``Firestore/collectionGroup(_:)``

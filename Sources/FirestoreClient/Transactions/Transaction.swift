@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 
 /// The handle a transaction body reads and writes through.

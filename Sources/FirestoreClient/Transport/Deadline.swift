@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 
 /// Runs an operation with a time limit: when the limit passes first, the call fails with

@@ -1,3 +1,5 @@
+import FirestorePlatform
+
 #if canImport(Darwin)
   import FirestoreWire
   import Foundation

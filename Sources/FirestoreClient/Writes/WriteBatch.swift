@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 
 /// Writes to several documents, committed atomically: all or none.

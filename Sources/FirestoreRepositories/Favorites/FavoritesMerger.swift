@@ -1,4 +1,5 @@
 import FirestoreClient
+import FirestorePlatform
 import FirestoreWire
 
 /// Holds the latest snapshot of each side of a merged favorites list and builds the list

@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 
 /// Fans one value out to any number of `AsyncStream` subscribers: each new subscriber gets

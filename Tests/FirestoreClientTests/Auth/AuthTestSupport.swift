@@ -1,4 +1,5 @@
 import FirestoreMock
+import FirestorePlatform
 import FirestoreWire
 import Foundation
 

@@ -1,5 +1,6 @@
 import FirestoreClient
 import FirestoreDemo
+import FirestorePlatform
 import FirestoreRepositories
 import FirestoreTestSupport
 import FirestoreWire

@@ -1,4 +1,5 @@
 import FirestoreClient
+import FirestorePlatform
 import FirestoreWire
 
 /// A transport that can be cut off: while `offline`, every request fails as an unreachable

@@ -1,3 +1,5 @@
+import FirestorePlatform
+
 #if canImport(CCurl)
   import CCurl
   import FirestoreWire

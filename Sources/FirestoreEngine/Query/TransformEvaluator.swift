@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// Applies field transforms (`updateTransforms` of a write) as the Firestore emulator does:
 /// the mock commits with it and the client computes latency-compensated local documents.
 ///

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A consistent view of one listen target, as delivered to its listener.
 public struct WatchSnapshot: Sendable, Equatable {
   /// The documents, in the query's order and cut to its limit; for a documents target the

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// What the client must do after ``WatchState/apply(_:)``.
 public enum WatchAction: Sendable, Equatable {
   /// Deliver a snapshot to the target's listener. Raised only at a global consistent point

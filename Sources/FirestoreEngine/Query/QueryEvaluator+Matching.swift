@@ -1,3 +1,5 @@
+import FirestoreWire
+
 extension QueryEvaluator {
   /// Whether `document` satisfies `filter`, with the emulator's semantics (all verified):
   ///

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// Evaluates a structured query over documents held in memory, with Firestore's semantics:
 /// the mock server answers queries with it and the client's local cache runs queries
 /// offline with it, so both order, filter and page exactly alike.

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// The order and limit a listen target's documents are shown in, computed on the client
 /// exactly as the server orders query results.
 ///

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// Reads and writes a value at a field path (split into names) inside a document's fields.
 public enum FieldMap {
   /// The value at `segments`, or `nil` when a name is missing or an intermediate value is

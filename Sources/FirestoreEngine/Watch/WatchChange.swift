@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// One document's change between two snapshots of a target, with Firebase's index rules.
 ///
 /// Indexes describe applying the changes in order to the old document list: a removal's

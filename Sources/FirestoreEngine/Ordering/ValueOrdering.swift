@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// Firestore's total order over values, as the server uses it for `orderBy`, cursors and
 /// range filters.
 ///

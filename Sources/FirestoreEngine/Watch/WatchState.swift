@@ -1,3 +1,4 @@
+import FirestoreWire
 import Foundation
 
 /// The client side of the Listen protocol for many targets on one stream, as a pure value:
