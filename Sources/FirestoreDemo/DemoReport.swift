@@ -1,5 +1,5 @@
 /// What ``DemoRunner/run(output:)`` measured: the cost of walking the article feed with
-/// ``ArticleFeed`` beside the seed's one-get-per-article approach on the same walk, and
+/// ``ArticleFeed`` beside the naive one-get-per-article approach on the same walk, and
 /// what the other scenarios observed.
 public struct DemoReport: Sendable {
   /// How many articles the walk visited.
@@ -31,7 +31,7 @@ public struct DemoReport: Sendable {
     self.favoritesUpdates = favoritesUpdates
   }
 
-  /// Round trips of the seed's approach per round trip of ours (0 when ours made none).
+  /// Round trips of the naive approach per round trip of ours (0 when ours made none).
   public var roundTripRatio: Double {
     feed.roundTrips == 0 ? 0 : Double(onePerArticle.roundTrips) / Double(feed.roundTrips)
   }
@@ -48,7 +48,7 @@ public struct DemoReport: Sendable {
       "approach".padding(toLength: 30, withPad: " ", startingAt: 0) + pad("round trips", 12) + pad("documents read", 16)
         + pad("bytes received", 16),
       row("ArticleFeed (IDs + batchGet)", feed),
-      row("one get per article (seed)", onePerArticle),
+      row("one get per article", onePerArticle),
       "\(ratio)x fewer round trips",
     ].joined(separator: "\n")
   }

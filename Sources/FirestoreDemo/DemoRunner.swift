@@ -124,14 +124,14 @@ public struct DemoRunner: Sendable {
     return (report, walk)
   }
 
-  /// Seed 000's `ArticleDataManager` on the same walk: a full query for the IDs, then for
+  /// The naive reader on the same walk: a full query for the IDs, then for
   /// each batch one `getDocument` per uncached article.
   private func walkOnePerArticle(walk: [Int], output: @Sendable (String) -> Void) async throws -> ApproachCost {
     let counter = CountingTransport(wrapping: settings.transport ?? FirestoreSettings.defaultTransport)
-    var seedSettings = settings
-    seedSettings.transport = counter
-    seedSettings.cache = .none
-    let db = Firestore(projectID: projectID, settings: seedSettings)
+    var naiveSettings = settings
+    naiveSettings.transport = counter
+    naiveSettings.cache = .none
+    let db = Firestore(projectID: projectID, settings: naiveSettings)
     let snapshot = try await ArticleFilter.category("swift").query(in: db.collection(DemoData.articles)).getDocuments(source: .server)
     let ids = snapshot.documents.map(\.documentID)
     var documentsRead = snapshot.count
@@ -156,7 +156,7 @@ public struct DemoRunner: Sendable {
       }
     }
     let totals = counter.totals
-    output("one get per article (seed): \(totals.requests) round trips, \(totals.bytesReceived) bytes")
+    output("one get per article: \(totals.requests) round trips, \(totals.bytesReceived) bytes")
     return ApproachCost(roundTrips: totals.requests, documentsRead: documentsRead, bytesReceived: totals.bytesReceived)
   }
 

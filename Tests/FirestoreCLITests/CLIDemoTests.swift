@@ -37,7 +37,7 @@ extension CLITests {
       let ratio = try #require(Double(ratioLine.split(separator: "x").first ?? ""))
       #expect(ratio >= 10, "\(ratioLine)")
       #expect(result.stdout.contains("ArticleFeed (IDs + batchGet)"))
-      #expect(result.stdout.contains("one get per article (seed)"))
+      #expect(result.stdout.contains("one get per article"))
     }
   }
 }

@@ -11,13 +11,13 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// Seed 004's security rules, as shipped in `Examples/rules/favorites.rules`, loaded into
+/// The favorites security rules, as shipped in `Examples/rules/favorites.rules`, loaded into
 /// the emulator for a project of their own and checked with the client's auth providers.
 /// Emulator only: the mock does not evaluate rules.
 ///
 /// Serialized: with two listen streams of one rules-protected project evaluated at once,
 /// the emulator was seen to hold a listen request for 30 s.
-@Suite("Emulator only: security rules (seed 004 favorites)", .serialized, .enabled(if: Emulator.isAvailable))
+@Suite("Emulator only: security rules (favorites)", .serialized, .enabled(if: Emulator.isAvailable))
 struct SecurityRulesTests {
   /// Rules are per project: this one is used by these tests alone.
   static let projectID = "demo-rules-\(UInt32.random(in: 0...UInt32.max))"
@@ -57,7 +57,7 @@ struct SecurityRulesTests {
     }
   }
 
-  @Test("the shipped rules file is the one loaded, and it is seed 004's")
+  @Test("the shipped rules file is the one loaded")
   func rulesFile() throws {
     let text = try String(contentsOfFile: Self.rulesPath, encoding: .utf8)
     #expect(text.contains("match /users/{userID}/favorites/{planID}"))

@@ -7,7 +7,7 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Seed 004's security rules as the project ships them (`Examples/rules/favorites.rules`),
+/// The favorites security rules as the project ships them (`Examples/rules/favorites.rules`),
 /// for the emulator-only suites that test them.
 enum ShippedRules {
   /// The shipped rules file.

@@ -1,6 +1,6 @@
 import FirestoreClient
 
-/// Seed 004's per-user favorites: stars live in `users/{uid}/favorites/{itemID}` (one
+/// Per-user favorites: stars live in `users/{uid}/favorites/{itemID}` (one
 /// document with a `starredAt` server timestamp each), never in the public items, and a
 /// live list merges the public collection with the user's stars.
 ///

@@ -1,6 +1,6 @@
 import FirestoreClient
 
-/// A public meal plan from `mealPlans/{id}` with seed 004's fields. Whether the current
+/// A public meal plan from `mealPlans/{id}`. Whether the current
 /// user starred it is not stored here: it is per user (see ``FavoritesRepository``).
 ///
 /// A missing `title` decodes as an empty string (the seed force-cast it, and crashed);

@@ -1,7 +1,7 @@
 import FirestoreClient
 
-/// The three states of seed 001's profile screen, kept apart so that "still loading" never
-/// shows as "failed" (the seed's "Name Unavailable" flash).
+/// The three states of a profile screen, kept apart so that "still loading" never shows
+/// as "failed" (a "Name Unavailable" flash while the data is on its way).
 ///
 /// - ``loading(cached:)``: a read is in flight. `cached` is a value to show meanwhile (from
 ///   the local cache), or `nil` for a placeholder.

@@ -1,5 +1,5 @@
-/// The private part of a profile at `users/{uid}/privateUserInfo/private` (seed 001's
-/// `PrivateUserModel`): what only the user reads.
+/// The private part of a profile at `users/{uid}/privateUserInfo/private`: what only the
+/// user reads.
 ///
 /// A missing or mistyped `email` decodes as ``UserProfile/unavailable``.
 public struct PrivateUserInfo: Codable, Sendable, Hashable {

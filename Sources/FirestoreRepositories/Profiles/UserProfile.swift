@@ -1,6 +1,6 @@
 import FirestoreClient
 
-/// The public profile at `users/{uid}`, with seed 001's fields.
+/// The public profile at `users/{uid}`.
 ///
 /// Decoding never fails on a missing or mistyped field: each falls back to
 /// ``unavailable`` (the seed's fallback text), and `height`/`weight` stored as numbers read

@@ -1,6 +1,6 @@
 import FirestoreClient
 
-/// Seed 001's profile screen without the "Name Unavailable" flash: `users/{uid}` and
+/// A profile screen's data without a "Name Unavailable" flash while it loads: `users/{uid}` and
 /// `users/{uid}/privateUserInfo/private` read as ``LoadState`` streams.
 ///
 /// ``profile()`` yields `.loading(cached: nil)` at once, then `.loading(cached: value)`

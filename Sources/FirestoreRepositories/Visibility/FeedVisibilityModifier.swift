@@ -62,7 +62,7 @@
   @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
   extension View {
     /// Calls `onPresented` when at least `presentThreshold` of this feed item is inside the
-    /// scroll view's viewport and `onDismissed` when it falls out again (seed 002).
+    /// scroll view's viewport and `onDismissed` when it falls out again.
     ///
     /// ```swift
     /// ScrollView { LazyVStack { ForEach(items) { item in

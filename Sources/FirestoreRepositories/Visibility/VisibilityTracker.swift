@@ -1,4 +1,4 @@
-/// Seed 002's feed-item lifecycle without SwiftUI: from each item's frame and the
+/// A feed item's on-screen lifecycle without SwiftUI: from each item's frame and the
 /// viewport it computes the visible fraction and reports `presented`/`dismissed` once per
 /// transition.
 ///

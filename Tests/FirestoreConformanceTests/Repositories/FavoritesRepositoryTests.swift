@@ -5,7 +5,7 @@ import FirestoreTestSupport
 import Foundation
 import Testing
 
-/// ``FavoritesRepository`` (seed 004) on the mock and the emulator: stars in the user's
+/// ``FavoritesRepository`` on the mock and the emulator: stars in the user's
 /// subcollection, and the live merged list from two listeners.
 @Suite("Repositories: favorites")
 struct FavoritesRepositoryTests {

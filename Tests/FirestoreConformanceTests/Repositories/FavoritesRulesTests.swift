@@ -9,7 +9,7 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// ``FavoritesRepository`` under seed 004's rules (`Examples/rules/favorites.rules`) on the
+/// ``FavoritesRepository`` under the favorites rules (`Examples/rules/favorites.rules`) on the
 /// emulator, in a project of its own, with per-user ID tokens: the repository works for
 /// its own user and is refused for anyone else's favorites.
 @Suite("Emulator only: favorites repository under the shipped rules", .serialized, .enabled(if: Emulator.isAvailable))

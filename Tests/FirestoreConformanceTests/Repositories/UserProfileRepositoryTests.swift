@@ -4,7 +4,7 @@ import FirestoreTestSupport
 import Foundation
 import Testing
 
-/// ``UserProfileRepository`` (seed 001): three load states, cache first then the server,
+/// ``UserProfileRepository``: three load states, cache first then the server,
 /// live follow, lenient models — on the mock and the emulator.
 @Suite("Repositories: user profile")
 struct UserProfileRepositoryTests {

@@ -1,7 +1,7 @@
 import FirestoreRepositories
 import Testing
 
-/// ``VisibilityTracker`` (seed 002): pure logic, no server.
+/// ``VisibilityTracker``: pure logic, no server.
 @Suite("Repositories: feed visibility")
 struct VisibilityTrackerTests {
   let viewport = VisibilitySpan(start: 0, end: 1000)
