@@ -23,13 +23,14 @@ command -v swiftc >/dev/null 2>&1 || {
   exit 1
 }
 
-ALL_TARGETS=(wire_json webchannel extended_json bundle http_request paths)
+ALL_TARGETS=(wire_json webchannel extended_json bundle http_request http_framing paths)
 
 # The library modules each target links, in dependency order.
 modules_of() {
   case $1 in
     wire_json | webchannel | extended_json | bundle) echo FirestoreWire ;;
     http_request) echo FirestorePlatform FirestoreWire HTTP1Server ;;
+    http_framing) echo FirestorePlatform FirestoreWire HTTP1Server ;;
     paths) echo FirestorePlatform FirestoreWire FirestoreEngine FirestoreClient ;;
     *)
       echo "error: unknown fuzz target '$1' (known: ${ALL_TARGETS[*]})" >&2
