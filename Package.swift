@@ -30,13 +30,16 @@ let package = Package(
     .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     // SQLite from the system (Debian libsqlite3-dev) for the persistent local cache.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // What applications import: Firestore, references, queries, snapshots, writes,
+    // transactions, listeners, the local cache, Codable, errors, settings, auth, transports.
     .target(
       name: "FirestoreClient",
       dependencies: [
         "FirestoreEngine", "FirestorePlatform", "FirestoreWire", "COpenSSL", "CSQLite",
         .target(name: "CCurl", condition: .when(platforms: [.linux])),
       ]),
-    // The app layer from the seeds: articles, profiles, favorites, feed visibility.
+    // The app layer on the client: article feeds, profiles with load states, per-user
+    // favorites, feed visibility.
     .target(name: "FirestoreRepositories", dependencies: ["FirestoreClient", "FirestorePlatform"]),
     // The `firestore demo` scenario over the repositories, and the request-counting
     // transport it measures with (also used by the benchmarks and the tests); not a product.
@@ -47,6 +50,8 @@ let package = Package(
     // coding. The mock server and the tests' raw servers and clients all read and write
     // HTTP through it; not a product.
     .target(name: "HTTP1Server", dependencies: ["FirestorePlatform"], path: "Mocks/HTTP1Server"),
+    // An in-memory Firestore for tests that speaks the emulator's REST and WebChannel
+    // protocols, with fault injection and a request log.
     .target(
       name: "FirestoreMock", dependencies: ["FirestoreEngine", "FirestorePlatform", "FirestoreWire", "HTTP1Server", "CZlib"],
       path: "Mocks/FirestoreMock"),
@@ -59,10 +64,12 @@ let package = Package(
       dependencies: [
         "CommandLineSupport", "FirestoreClient", "FirestoreDemo", "FirestoreMock", "FirestorePlatform", "FirestoreRepositories",
       ]),
+    // The mock as a process (product name `firestore-mock-server`).
     .executableTarget(
       name: "FirestoreMockServer", dependencies: ["CommandLineSupport", "FirestoreMock"], path: "Mocks/FirestoreMockServer"),
     // What the benchmark and the soak share: a mock server child process, resident memory.
     .target(name: "BenchmarkSupport", path: "Benchmarks/Support"),
+    // Performance scenarios, beside the official Python client and curl (Benchmarks/README.md).
     .executableTarget(
       name: "firestore-bench",
       dependencies: [
@@ -70,20 +77,23 @@ let package = Package(
         "FirestoreRepositories",
       ],
       path: "Benchmarks/FirestoreBench"),
+    // Listeners under writes and back-channel cuts for minutes (scripts/soak.sh).
     .executableTarget(
       name: "firestore-soak", dependencies: ["BenchmarkSupport", "CommandLineSupport", "FirestoreClient", "FirestorePlatform"],
       path: "Soak/FirestoreSoak"),
+    // Code written against Firebase's Apple SDK (the seeds' and a program using its API), built
+    // unchanged but for the imports and the making of the instance, in Swift 5 language mode as
+    // the apps it comes from; the conformance suite runs it against both backends.
+    .executableTarget(
+      name: "apple-port", dependencies: ["FirestoreClient"], path: "Examples/ApplePort", swiftSettings: [.swiftLanguageMode(.v5)]),
     // What the test targets share: the backends (mock, emulator, TLS front) and the ledger
     // of tests that reached the emulator, the built-executable locator and child-process
     // runner, `Blocking.run`, `PortProbe`.
     .target(
       name: "FirestoreTestSupport", dependencies: ["FirestoreClient", "FirestoreMock", "FirestorePlatform", "FirestoreWire"],
       path: "Tests/FirestoreTestSupport"),
-    // Code written against Firebase's Apple SDK (the seeds' and a program using its API), built
-    // unchanged but for the imports and the making of the instance, in Swift 5 language mode as
-    // the apps it comes from; the conformance suite runs it against both backends.
-    .executableTarget(
-      name: "apple-port", dependencies: ["FirestoreClient"], path: "Examples/ApplePort", swiftSettings: [.swiftLanguageMode(.v5)]),
+    // One test target per module, and the conformance suite, which runs every case on the
+    // mock and, when one is available, on the emulator (CONTRIBUTING.md).
     .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreEngine", "FirestoreWire"]),
     .testTarget(
       name: "FirestoreClientTests",
