@@ -8,13 +8,6 @@ package struct HTTPRequestError: Error, Sendable, Equatable {
   /// The error message.
   package var message: String
 
-  /// An error answered with `status` and a JSON body of `grpcStatus` and `message`.
-  package init(status: Int, grpcStatus: String, message: String) {
-    self.status = status
-    self.grpcStatus = grpcStatus
-    self.message = message
-  }
-
   /// A 400 for malformed input.
   package static func badRequest(_ message: String) -> HTTPRequestError {
     HTTPRequestError(status: 400, grpcStatus: "INVALID_ARGUMENT", message: message)
