@@ -19,7 +19,7 @@ struct Backoff: Sendable, Equatable {
   /// `min(maximum, initial × multiplier^(attempt-1))`.
   func cap(afterAttempt attempt: Int) -> Duration {
     var factor = 1.0
-    for _ in 1..<max(1, attempt) where initial.seconds * factor < maximum.seconds { factor *= multiplier }
+    for _ in 1..<max(1, attempt) { factor *= multiplier }
     return .nanoseconds(Int64(min(maximum.seconds, initial.seconds * factor) * 1e9))
   }
 
