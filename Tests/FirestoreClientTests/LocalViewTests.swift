@@ -1,3 +1,5 @@
+import FirestoreEngine
+import FirestorePlatform
 import FirestoreWire
 import Foundation
 import Testing

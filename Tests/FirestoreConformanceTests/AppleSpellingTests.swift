@@ -1,4 +1,6 @@
 import FirestoreMock
+import FirestorePlatform
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing

@@ -64,7 +64,7 @@ public enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible
   }
 
   /// `http://host:port` or, for the front, `https://host:port`.
-  public var baseURL: String { settings().baseURL }
+  public var baseURL: String { (self == .http2 ? "https://" : "http://") + host }
 
   /// Settings for this backend: its host, TLS for the front, the owner token.
   public func settings() -> FirestoreSettings {

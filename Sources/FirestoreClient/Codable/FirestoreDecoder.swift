@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 import Foundation
 

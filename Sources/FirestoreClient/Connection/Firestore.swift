@@ -1,4 +1,5 @@
 import Dispatch
+import FirestorePlatform
 import FirestoreWire
 
 /// A connection to one Firestore database: the entry point of the client.

@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 
 /// The transport every request of one ``Firestore`` instance goes through, in front of the

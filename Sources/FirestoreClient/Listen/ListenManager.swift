@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Target IDs are 2, 4, 6, … and never reused. The channel opens with the first listener
 /// and is terminated when the last one goes. When it fails, the manager backs off
-/// (``Backoff/listenReconnect``, jittered and slept through the settings' retry policy),
+/// (``Backoff/stream``, jittered and slept through the settings' retry policy),
 /// opens a new channel and re-adds every live target with its resume token. A changed auth
 /// token, or the first `UNAUTHENTICATED` since data last flowed (with a refreshed token),
 /// reopens the channel the same way but at once.
@@ -209,7 +209,7 @@ actor ListenManager {
       // An overloaded server gets the longest wait at once.
       let cap =
         error.code == .resourceExhausted
-        ? Backoff.listenReconnect.maximum : Backoff.listenReconnect.cap(afterAttempt: failedAttempts)
+        ? Backoff.stream.maximum : Backoff.stream.cap(afterAttempt: failedAttempts)
       isBackingOff = true
       try? await retryPolicy.sleep(retryPolicy.jitter(cap))
       isBackingOff = false

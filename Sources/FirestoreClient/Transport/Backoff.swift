@@ -2,7 +2,7 @@
 /// grows by `multiplier` with each failed attempt, and never exceeds `maximum`.
 ///
 /// The one schedule behind request retries (``RetryPolicy``), the bulk writer's write
-/// retries and listen reconnects; each of them only picks its numbers and its jitter.
+/// retries, listen reconnects and the queue of writes; each of them only picks its numbers and its jitter.
 struct Backoff: Sendable, Equatable {
   /// The cap of the wait after the first failed attempt.
   var initial: Duration
@@ -11,9 +11,9 @@ struct Backoff: Sendable, Equatable {
   /// How much the cap grows per failed attempt.
   var multiplier: Double
 
-  /// The listen stream's reconnect schedule: 1 s, growing × 1.5 per failed attempt, at most
-  /// 60 s (the Firebase SDKs' watch-stream backoff).
-  static let listenReconnect = Backoff(initial: .seconds(1), maximum: .seconds(60), multiplier: 1.5)
+  /// The Firebase SDKs' schedule for their watch and write streams: 1 s, growing × 1.5 per
+  /// failed attempt, at most 60 s. Listen reconnects and the queue of writes use it.
+  static let stream = Backoff(initial: .seconds(1), maximum: .seconds(60), multiplier: 1.5)
 
   /// The largest wait after `attempt` failed attempts (counting from 1):
   /// `min(maximum, initial × multiplier^(attempt-1))`.

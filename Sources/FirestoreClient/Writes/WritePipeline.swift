@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 import Foundation
 
@@ -36,11 +37,6 @@ final class WritePipeline: Sendable {
   private let rest: RESTClient
   private let retryPolicy: RetryPolicy
   private let state = Locked(State())
-
-  /// The backoff between failed attempts: 1 s, growing × 1.5 per failure, at most 60 s (the
-  /// Firebase SDKs' write-stream backoff). Only its caps are used; jitter and sleep come
-  /// from the settings' retry policy.
-  private static let backoff = RetryPolicy(initialBackoff: .seconds(1), maximumBackoff: .seconds(60), multiplier: 1.5)
 
   init(store: LocalStore, rest: RESTClient, retryPolicy: RetryPolicy) {
     self.store = store
@@ -178,7 +174,8 @@ final class WritePipeline: Sendable {
         }
       case .backOff(let attempt):
         let policy = retryPolicy
-        let wait = policy.jitter(Self.backoff.backoffCap(afterAttempt: attempt))
+        // The Firebase SDKs' write-stream schedule; jitter and sleep come from the settings.
+        let wait = policy.jitter(Backoff.stream.cap(afterAttempt: attempt))
         Task {
           try? await policy.sleep(wait)
           // A policy whose sleep returns at once (as tests set) must not make this spin.
@@ -226,7 +223,7 @@ final class WritePipeline: Sendable {
     switch error.code {
     case .aborted:
       return .retry(notApplied: true)
-    case .resourceExhausted where !error.message.contains("exceeds maximum size"):
+    case .resourceExhausted where !error.requestTooLarge:
       return .retry(notApplied: true)
     case .unavailable, .deadlineExceeded, .internal, .unknown, .cancelled:
       return isIdempotent ? .retry(notApplied: false) : .rejected(outcomeUnknown: true)
