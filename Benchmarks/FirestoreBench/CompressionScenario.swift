@@ -15,13 +15,7 @@ enum CompressionScenario {
   static let collection = "compressed"
 
   static func run(_ options: BenchOptions) async throws -> [BenchResult] {
-    let path = options.mockServer ?? MockServerProcess.siblingExecutable
-    guard FileManager.default.isExecutableFile(atPath: path) else {
-      throw ToolFailure(
-        "compression needs the firestore-mock-server executable at \(path): build it (swift build -c release --product firestore-mock-server) or pass --mock-server PATH"
-      )
-    }
-    let server = try MockServerProcess(executable: path)
+    let server = try MockServerProcess.start(options.mockServer, for: "compression")
     defer { server.stop() }
     let transport = CurlTransport()
     var settings = FirestoreSettings.emulator(host: server.hostAndPort)

@@ -25,13 +25,7 @@ enum Stream100kScenario {
   static let collection = "stream100k"
 
   static func run(_ options: BenchOptions) async throws -> [BenchResult] {
-    let path = options.mockServer ?? MockServerProcess.siblingExecutable
-    guard FileManager.default.isExecutableFile(atPath: path) else {
-      throw ToolFailure(
-        "stream100k needs the firestore-mock-server executable at \(path): build it (swift build -c release --product firestore-mock-server) or pass --mock-server PATH"
-      )
-    }
-    let server = try MockServerProcess(executable: path)
+    let server = try MockServerProcess.start(options.mockServer, for: "stream100k")
     defer { server.stop() }
     let host = server.hostAndPort
     // Seeded by a child process: what building 100,000 writes leaves in an allocator is

@@ -51,6 +51,19 @@ public final class MockServerProcess {
     self.process = process
   }
 
+  /// Starts the executable at `path`, or else the one beside the running executable, for
+  /// `purpose` (a scenario's name, said in the error).
+  /// - Throws: ``StartError`` naming the missing executable and how to build it.
+  public static func start(_ path: String?, for purpose: String) throws -> MockServerProcess {
+    let path = path ?? siblingExecutable
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+      throw StartError(
+        description: "\(purpose) needs the firestore-mock-server executable at \(path): build it "
+          + "(swift build -c release --product firestore-mock-server) or pass --mock-server PATH")
+    }
+    return try MockServerProcess(executable: path)
+  }
+
   /// The `firestore-mock-server` beside the running executable (`swift build` puts every
   /// product of a configuration in one directory).
   public static var siblingExecutable: String {

@@ -43,39 +43,28 @@ protocol DocumentIDMarker {}
 /// ```
 @propertyWrapper
 public struct DocumentID<Value: DocumentIDWrappable & Codable & Sendable>: Codable, Sendable {
-  private var value: Value?
+  /// The document's ID or reference; `nil` for a value that was not read from a document.
+  public var wrappedValue: Value?
 
   /// Creates the property with a value (usually `nil`; decoding sets it).
-  public init(wrappedValue value: Value?) {
-    self.value = value
-  }
-
-  /// The document's ID or reference; `nil` for a value that was not read from a document.
-  public var wrappedValue: Value? {
-    get { value }
-    set { value = newValue }
+  public init(wrappedValue: Value?) {
+    self.wrappedValue = wrappedValue
   }
 
   /// Takes the value from ``Firestore/Decoder``'s document reference; other decoders read
   /// a stored optional value.
   public init(from decoder: any Decoder) throws {
     if let decoder = decoder as? ValueDecoder {
-      value = try decoder.options.reference.map { try Value.wrap($0) }
+      wrappedValue = try decoder.options.reference.map { try Value.wrap($0) }
       return
     }
-    let container = try decoder.singleValueContainer()
-    value = container.decodeNil() ? nil : try container.decode(Value.self)
+    wrappedValue = try decoder.decodeOptional(Value.self)
   }
 
   /// Encodes the value, or null, for coders other than ``Firestore/Encoder`` (which skips
   /// the property before this is called).
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    if let value {
-      try container.encode(value)
-    } else {
-      try container.encodeNil()
-    }
+    try encoder.encodeOptional(wrappedValue)
   }
 }
 

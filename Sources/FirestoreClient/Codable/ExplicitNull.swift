@@ -11,17 +11,12 @@
 /// Decoding reads null (and, unlike the Apple SDK, which fails then, a missing field) as `nil`.
 @propertyWrapper
 public struct ExplicitNull<Value> {
-  private var value: Value?
+  /// The value, or `nil` (stored as null).
+  public var wrappedValue: Value?
 
   /// Creates the property.
-  public init(wrappedValue value: Value?) {
-    self.value = value
-  }
-
-  /// The value, or `nil` (stored as null).
-  public var wrappedValue: Value? {
-    get { value }
-    set { value = newValue }
+  public init(wrappedValue: Value?) {
+    self.wrappedValue = wrappedValue
   }
 }
 
@@ -37,20 +32,14 @@ extension ExplicitNull: Hashable where Value: Hashable {}
 extension ExplicitNull: Encodable where Value: Encodable {
   /// Writes the value, or null when it is `nil`.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    if let value {
-      try container.encode(value)
-    } else {
-      try container.encodeNil()
-    }
+    try encoder.encodeOptional(wrappedValue)
   }
 }
 
 extension ExplicitNull: Decodable where Value: Decodable {
   /// Reads the value; null is `nil`.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    value = container.decodeNil() ? nil : try container.decode(Value.self)
+    wrappedValue = try decoder.decodeOptional(Value.self)
   }
 }
 

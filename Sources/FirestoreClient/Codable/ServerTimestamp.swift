@@ -45,39 +45,31 @@ extension Timestamp: ServerTimestampWrappable {
 /// ```
 @propertyWrapper
 public struct ServerTimestamp<Value: ServerTimestampWrappable & Codable & Sendable>: Codable, Sendable {
-  private var value: Value?
+  /// The timestamp, or `nil` until the server has set one.
+  public var wrappedValue: Value?
 
   /// Creates the property; `nil` asks the server for its timestamp when written.
-  public init(wrappedValue value: Value?) {
-    self.value = value
-  }
-
-  /// The timestamp, or `nil` until the server has set one.
-  public var wrappedValue: Value? {
-    get { value }
-    set { value = newValue }
+  public init(wrappedValue: Value?) {
+    self.wrappedValue = wrappedValue
   }
 
   /// Reads the timestamp; null is `nil`.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     if container.decodeNil() {
-      value = nil
+      wrappedValue = nil
     } else if let decoder = decoder as? ValueDecoder, let timestamp = decoder.value as? Timestamp {
-      value = try Value.wrap(timestamp)
+      wrappedValue = try Value.wrap(timestamp)
     } else {
-      value = try container.decode(Value.self)
+      wrappedValue = try container.decode(Value.self)
     }
   }
 
   /// Writes the value, or for ``Firestore/Encoder`` `FieldValue.serverTimestamp()` when `nil`.
   public func encode(to encoder: any Encoder) throws {
+    guard encoder is ValueEncoder else { return try encoder.encodeOptional(wrappedValue) }
     var container = encoder.singleValueContainer()
-    guard encoder is ValueEncoder else {
-      if let value { try container.encode(value) } else { try container.encodeNil() }
-      return
-    }
-    switch value {
+    switch wrappedValue {
     case nil: try container.encode(FieldValue.serverTimestamp())
     // Stored natively whatever the encoder's date strategy, as in the Apple SDK: a Date as
     // itself unless a strategy would turn it into something else, then as its timestamp.
