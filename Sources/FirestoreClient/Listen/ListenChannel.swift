@@ -166,10 +166,9 @@ actor ListenChannel {
       fail(error)
       return
     }
-    let transport = configuration.transport
     backChannel = Task {
       do {
-        let response = try await transport.send(request)
+        let response = try await self.sendAgainAfterGatewayFailures(request)
         guard response.status == 200 else {
           // 401 means the token was rejected: the owner refreshes it before reconnecting.
           let code: FirestoreErrorCode = response.status == 401 ? .unauthenticated : .unavailable
@@ -340,7 +339,7 @@ actor ListenChannel {
     // The server de-duplicates a forward POST by its map ids (`ofs`); a handshake sent twice
     // would open a second session.
     request.isIdempotent = params.contains { $0.0 == "SID" }
-    let response = try await configuration.transport.send(request)
+    let response = try await sendAgainAfterGatewayFailures(request)
     guard response.status == 200 else {
       // 400 means the session is unknown or gone: a new session fixes it.
       let code = response.status == 400 ? .unavailable : FirestoreErrorCode(httpStatus: response.status)
@@ -350,6 +349,31 @@ actor ListenChannel {
     }
     return response
   }
+
+  /// Sends `request`, and sends it again (twice at most, after a short wait) when it failed
+  /// before the server could act on it: the connection was lost before it went out, or, for a
+  /// request the server takes twice without harm (the back-channel GET resumes at the last
+  /// array id, a forward POST is de-duplicated by its map ids), a gateway answered 502, 503 or
+  /// 504. A proxy in front of the server answers so when it handed the request a connection
+  /// the server was closing (the emulator closes one after every channel reply); the
+  /// WebChannel client retries its back channel and forward channel the same way, and the
+  /// session goes on instead of ending.
+  private func sendAgainAfterGatewayFailures(_ request: HTTPRequest) async throws -> HTTPResponse {
+    for wait in Self.gatewayRetryWaits {
+      do {
+        let response = try await configuration.transport.send(request)
+        guard request.isIdempotent, [502, 503, 504].contains(response.status) else { return response }
+      } catch let error as FirestoreError where error.requestNotSent || (request.isIdempotent && error.code == .unavailable) {
+        // Lost before any reply: try again below.
+      }
+      try await Task.sleep(for: wait)
+      if isClosed { throw CancellationError() }
+    }
+    return try await configuration.transport.send(request)
+  }
+
+  /// The waits before a channel request is sent again (see ``sendAgainAfterGatewayFailures(_:)``).
+  static let gatewayRetryWaits: [Duration] = [.milliseconds(20), .milliseconds(200)]
 
   private func makeRequest(method: String, params: [(String, String)], body: Data?) throws -> HTTPRequest {
     // The channel lives at the host root, not under /v1.
