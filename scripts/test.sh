@@ -185,11 +185,15 @@ start_fronts() { # $1 = 1 when they are required
   local front_port proxy_port emu_port=${EMU_HOST##*:}
   front_port=$(free_port)
   # Each listen holds a backend connection for as long as it runs: allow plenty. The
-  # emulator closes the connection after every Listen-channel reply without saying so, so
-  # channel requests get a pool of their own: the REST pool never holds such a connection.
+  # emulator closes the connection after every Listen-channel reply without saying so, and
+  # nghttpx pools a connection as soon as the reply is complete, before the close arrives; a
+  # request handed that connection gets a 502, and nghttpx never resends a request it wrote.
+  # So channel requests get a pool of their own, and the REST pool never holds such a
+  # connection. nghttpx shares one pool between patterns whose backends are configured
+  # alike: `group=listen` is what makes the channel's pool separate.
   # --conf=/dev/null: Debian's default configuration adds a frontend on port 3000.
   start_group nghttpx nghttpx --conf=/dev/null --frontend="127.0.0.1,$front_port" --backend="127.0.0.1,$emu_port;;proto=http/1.1" \
-    --backend="127.0.0.1,$emu_port;/google.firestore.v1.Firestore/Listen/channel;proto=http/1.1" \
+    --backend="127.0.0.1,$emu_port;/google.firestore.v1.Firestore/Listen/channel;proto=http/1.1;group=listen" \
     --workers=1 --no-ocsp --backend-connections-per-host=512 --accesslog-file="$FRONT_DIR/nghttpx-access.log" --errorlog-file="$FRONT_DIR/nghttpx-error.log" \
     --backend-read-timeout=10m --frontend-read-timeout=10m --stream-read-timeout=10m \
     "$FRONT_DIR/server.key" "$FRONT_DIR/server.pem"
@@ -232,6 +236,14 @@ stop_fronts() {
       kill -KILL -- "-$pgid" 2>/dev/null || true
     fi
   done
+  # What the front answered itself: a 502 is a backend connection the emulator was closing.
+  local access=$FRONT_DIR/nghttpx-access.log total bad channel
+  if [[ -s $access ]]; then
+    total=$(wc -l <"$access")
+    bad=$(grep -c '" 502 ' "$access" || true)
+    channel=$(grep '" 502 ' "$access" | grep -c 'Listen/channel' || true)
+    log "TLS + HTTP/2 front: $total requests, $bad answered 502 by the front ($channel of them Listen-channel requests)"
+  fi
   rm -rf "$FRONT_DIR"
   FRONT_DIR=""
 }

@@ -19,13 +19,7 @@ public enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible
   public static let all: [Backend] = {
     var available: [Backend] = [.mock]
     if Emulator.isAvailable { available.append(.emulator) }
-    // The whole suite through the front is opt-in (FIRESTORE_TEST_FRONT_SUITE=1): nghttpx
-    // sometimes reuses a backend connection the emulator closed without saying so, and
-    // answers 502 to a commit that cannot be sent again. The transport's own tests run
-    // through the front always.
-    if HTTP2Front.isAvailable && ProcessInfo.processInfo.environment["FIRESTORE_TEST_FRONT_SUITE"] == "1" {
-      available.append(.http2)
-    }
+    if HTTP2Front.isAvailable { available.append(.http2) }
     guard let only = ProcessInfo.processInfo.environment["FIRESTORE_CONFORMANCE_BACKENDS"].flatMap(Backend.init(rawValue:)) else {
       return available
     }
