@@ -65,7 +65,9 @@ struct LocalCacheSharingTests {
       released.signal()
     }
     store.didRead([(Self.root + "/users/ada", document("users/ada", ["n": .integer(1)]))])
+    store.flush()
     store.didRead([(Self.root + "/users/bob", document("users/bob", ["n": .integer(2)]))])
+    store.flush()
     callsReturned.signal()
     released.wait()
     #expect(store.document(Self.root + "/users/ada") == nil, "the locked change was skipped")
@@ -75,6 +77,7 @@ struct LocalCacheSharingTests {
     #expect(logged.first?.contains("locked") == true, "\(logged)")
     // The lock is gone: changes reach the file again.
     store.didRead([(Self.root + "/users/ada", document("users/ada", ["n": .integer(1)]))])
+    store.flush()
     #expect(store.document(Self.root + "/users/ada")?.document?.fields == ["n": .integer(1)])
     #expect(messages.withLock { $0.count } == 1)
   }
@@ -86,6 +89,7 @@ struct LocalCacheSharingTests {
     let messages = Locked<[String]>([])
     let first = store(directory) { message in messages.withLock { $0.append(message) } }
     first.didRead([(Self.root + "/users/ada", document("users/ada", ["n": .integer(1)]))])
+    first.flush()
     let damage = try SQLiteConnection(path: file(in: directory))
     try damage.execute("UPDATE documents SET body = x'7b' WHERE path = 'users/ada'")
     damage.close()
@@ -93,6 +97,7 @@ struct LocalCacheSharingTests {
     #expect(first.document(Self.root + "/users/ada") == nil)
     #expect(messages.withLock { $0.count } == 1)
     first.didRead([(Self.root + "/users/bob", document("users/bob", ["n": .integer(2)]))])
+    first.flush()
     #expect(first.document(Self.root + "/users/bob")?.document?.fields == ["n": .integer(2)])
     let second = store(directory)
     #expect(second.document(Self.root + "/users/bob")?.document?.fields == ["n": .integer(2)])
@@ -151,7 +156,9 @@ struct LocalCacheSharingTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let plain = document("users/a", ["v": .string("plain")])
     let withNUL = document("users/a\u{0}b", ["v": .string("with NUL")])
-    store(directory).didRead([(plain.name, plain), (withNUL.name, withNUL)])
+    let written = store(directory)
+    written.didRead([(plain.name, plain), (withNUL.name, withNUL)])
+    written.flush()
     // A second instance reads both back from the file.
     let reopened = store(directory)
     #expect(reopened.document(plain.name)?.document == plain)
@@ -169,7 +176,9 @@ struct LocalCacheSharingTests {
     let b = store(directory)
     // Each writes 60 % of the size: together over it, so the second write evicts.
     a.didRead((0..<6).map { big("one/d\($0)") })
+    a.flush()
     b.didRead((0..<6).map { big("two/d\($0)") })
+    b.flush()
     let total = try SQLiteCacheStorage(path: file(in: directory), sizeLimit: Self.limit).byteCount
     #expect(total <= Self.limit)
     #expect(a.cachedBytes == total)
@@ -179,7 +188,9 @@ struct LocalCacheSharingTests {
     // b removes nearly everything; a's next writes fit easily and evict nothing.
     let names = (0..<6).flatMap { [Self.root + "/one/d\($0)", Self.root + "/two/d\($0)"] }
     b.didRead(names.dropLast().map { ($0, nil) })
+    b.flush()
     a.didRead((0..<5).map { big("three/d\($0)") })
+    a.flush()
     for name in [names.last!] + (0..<5).map({ Self.root + "/three/d\($0)" }) {
       #expect(a.document(name) != nil, "\(name) was evicted from a cache far below its size")
     }

@@ -94,6 +94,7 @@ struct LocalViewTests {
     let (_, delivered) = addView(store, source: .cache)
     #expect(delivered.count == 1 && delivered.last?.documents.isEmpty == true && delivered.last?.isFromCache == true)
     store.didRead([(name: "\(Self.root)/favorites/x", document: document("x", at: 5))])
+    store.flush()
     #expect(delivered.last?.documents.count == 1 && delivered.last?.isFromCache == true)
   }
 
@@ -101,6 +102,7 @@ struct LocalViewTests {
   func eagerCollection() {
     let store = store(.eagerMemory)
     store.didRead([(name: "\(Self.root)/favorites/read", document: document("read", at: 1))])
+    store.flush()
     #expect(!store.isCached("\(Self.root)/favorites/read"), "nothing shows it")
     let (id, _) = addView(store)
     store.applyWatch(

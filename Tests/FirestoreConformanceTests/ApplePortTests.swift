@@ -18,18 +18,8 @@ struct ApplePortTests {
     var description: String { "exit \(status):\n\(output)" }
   }
 
-  /// The executable, next to the test bundle in the build directory.
-  static let executable: URL = {
-    var candidates: [URL] = []
-    if let url = Bundle.main.executableURL { candidates.append(url.deletingLastPathComponent()) }
-    candidates.append(Bundle.main.bundleURL)
-    candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-    for directory in candidates {
-      let url = directory.appendingPathComponent("apple-port")
-      if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-    }
-    return candidates[0].appendingPathComponent("apple-port")
-  }()
+  /// The executable, in the build directory.
+  static let executable = BuiltExecutable.url("apple-port")
 
   /// Runs `apple-port arguments…` against `backend`'s project `project`, killing it after
   /// `limit`, or with SIGKILL as soon as its output has a line `killAfter`.

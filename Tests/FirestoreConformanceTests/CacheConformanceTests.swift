@@ -29,6 +29,32 @@ struct CacheConformanceTests {
     #expect(cached.updateTime == fresh.updateTime)
   }
 
+  /// The cache learns from a read after the caller has its result; nothing else need touch
+  /// the cache for it to happen: a listener of the cache alone sees what reads brought.
+  @Test("what a server read brings reaches cache-only listeners by itself", arguments: Backend.all)
+  func serverReadsReachCacheListeners(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let users = db.collection(backend.collection().path)
+    try await backend.db.document(users.path + "/ada").setData(["name": "Ada"])
+    try await backend.db.document(users.path + "/bob").setData(["name": "Bob"])
+    let cacheOnly = SnapshotListenOptions().withSource(.cache)
+    let queryListener = SnapshotCollector(users.snapshots(options: cacheOnly))
+    let documentListener = SnapshotCollector(users.document("ada").snapshots(options: cacheOnly))
+    #expect(try await queryListener.next().isEmpty)
+    #expect(try await documentListener.next().exists == false)
+
+    let read = try await users.document("ada").getDocument(source: .server)
+    #expect(read.get("name") as? String == "Ada")
+    #expect(try await documentListener.next().get("name") as? String == "Ada")
+    #expect(try await queryListener.next().documents.map(\.documentID) == ["ada"])
+
+    let all = try await users.getDocuments(source: .server)
+    #expect(all.documents.map(\.documentID) == ["ada", "bob"])
+    #expect(try await queryListener.next().documents.map(\.documentID) == ["ada", "bob"])
+    queryListener.cancel()
+    documentListener.cancel()
+  }
+
   @Test(".cache with nothing cached: a get is unavailable, a query is empty", arguments: Backend.all)
   func cacheWithNothing(_ backend: Backend) async throws {
     let db = backend.firestore()

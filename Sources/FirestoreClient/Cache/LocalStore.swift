@@ -12,10 +12,18 @@ import Foundation
 /// are seen in one order. Snapshots are handed to listeners under the lock (their streams
 /// only buffer them), which keeps each listener's snapshots in order.
 ///
+/// What the cache learns from a server answer the caller already has (documents read, the
+/// documents of an acknowledged write) is not stored on the caller's path: it waits in a
+/// backlog that is applied, in order, before anything else reads or changes the state, or
+/// by a background task soon after. Whoever looks sees what they would have seen had it
+/// been stored at once.
+///
 /// The queue of writes (``MutationQueue``) lives here too, so that a write is queued and
 /// shown in one step; ``WritePipeline`` does the sending.
 final class LocalStore: Sendable {
   private let state: Locked<LocalStoreState>
+  /// Updates waiting to be applied to the state (see the type's documentation).
+  private let backlog = Locked<[@Sendable (inout LocalStoreState) -> Void]>([])
   /// The snapshots-in-sync listeners, called after a round of snapshots was delivered.
   private let syncListeners = Locked<[Int: @Sendable () -> Void]>([:])
   private let nextSyncListenerID = Locked(0)
@@ -45,17 +53,22 @@ final class LocalStore: Sendable {
   /// Closes the storage (``Firestore/terminate()``); queued batches stay in the file for the
   /// next instance.
   func close() {
-    state.withLock { s in
+    withState { s in
       s.storage?.close()
       s.storage = nil
     }
     CacheOwner.close(owner)
   }
 
-  /// Runs `body` on the state under the lock; then, when a view delivered a snapshot and
-  /// the round is over, calls the snapshots-in-sync listeners.
-  private func mutate<T: Sendable>(endsRound: Bool = true, _ body: @Sendable (inout LocalStoreState) -> T) -> T {
+  /// Runs `body` on the state under the lock, after the backlog; then, when a view
+  /// delivered a snapshot and the round is over, calls the snapshots-in-sync listeners.
+  private func withState<T: Sendable>(endsRound: Bool = true, _ body: @Sendable (inout LocalStoreState) -> T) -> T {
     let (result, inSync) = state.withLock { s in
+      let waiting = backlog.withLock { updates in
+        defer { updates.removeAll() }
+        return updates
+      }
+      for update in waiting { update(&s) }
       let result = body(&s)
       guard endsRound, s.deliveredSinceSync else { return (result, false) }
       s.deliveredSinceSync = false
@@ -63,6 +76,23 @@ final class LocalStore: Sendable {
     }
     if inSync { notifySync() }
     return result
+  }
+
+  /// Applies the backlog now: what this store holds is then in the file too, for other
+  /// instances sharing it (tests look through a second instance).
+  func flush() {
+    withState { _ in }
+  }
+
+  /// Queues `update` for the backlog, and a task that applies it unless someone else's
+  /// access does first.
+  private func later(_ update: @escaping @Sendable (inout LocalStoreState) -> Void) {
+    let isFirst = backlog.withLock { updates in
+      updates.append(update)
+      return updates.count == 1
+    }
+    guard isFirst else { return }
+    Task.detached(priority: .utility) { [weak self] in self?.withState { _ in } }
   }
 
   private func notifySync() {
@@ -76,24 +106,24 @@ final class LocalStore: Sendable {
   }
 
   /// Whether documents are cached at all (not ``LocalCacheSettings/none``).
-  var isCaching: Bool { state.withLock { $0.storage != nil } }
+  var isCaching: Bool { withState { $0.storage != nil } }
 
   /// How many batches of writes are not settled (pending, or acknowledged but not yet seen
   /// by every listener that shows them), for tests.
-  var unsettledBatchCount: Int { state.withLock { $0.batches.count } }
+  var unsettledBatchCount: Int { withState { $0.batches.count } }
 
   /// Whether a document is cached (not counting pending writes), for tests.
-  func isCached(_ name: String) -> Bool { state.withLock { $0.cached(name) != nil } }
+  func isCached(_ name: String) -> Bool { withState { $0.cached(name) != nil } }
 
   /// The bytes of documents cached now.
-  var cachedBytes: Int { state.withLock { $0.storage?.byteCount ?? 0 } }
+  var cachedBytes: Int { withState { $0.storage?.byteCount ?? 0 } }
 
   // MARK: - Reads
 
   /// The document as this client sees it (cache plus pending writes), and whether it has
   /// pending writes; `nil` when the cache knows nothing about it.
   func document(_ name: String) -> (document: Document?, pending: Bool)? {
-    state.withLock { s in
+    withState { s in
       let local = s.localDocument(name)
       return local.known ? (local.document, local.pending) : nil
     }
@@ -101,12 +131,12 @@ final class LocalStore: Sendable {
 
   /// The cached documents (plus pending writes) that match `query`, in its order.
   func query(_ query: ViewQuery) -> (documents: [Document], pending: Set<String>) {
-    state.withLock { $0.localQuery(query) }
+    withState { $0.localQuery(query) }
   }
 
   /// Documents read from the server (`nil`: found missing); the cache learns them.
   func didRead(_ documents: [(name: String, document: Document?)]) {
-    mutate { s in
+    later { s in
       s.store(documents)
       s.collectGarbage()
     }
@@ -116,7 +146,7 @@ final class LocalStore: Sendable {
   /// result is not cut by a limit or cursor (`isComplete`), cached documents that match
   /// `query` locally but were not returned are dropped as stale.
   func didRunQuery(_ query: ViewQuery, results: [Document], isComplete: Bool) {
-    mutate { s in
+    later { s in
       var updates = results.map { (name: $0.name, document: Optional($0)) }
       if isComplete {
         for name in s.staleMatches(query, returned: Set(results.map(\.name))) { updates.append((name, nil)) }
@@ -133,12 +163,12 @@ final class LocalStore: Sendable {
   func loadBundle(
     _ metadata: BundleMetadata, documents: [(name: String, document: Document?, readTime: Timestamp)], queries: [NamedQuery]
   ) -> Bool {
-    state.withLock { $0.loadBundle(metadata, documents: documents, queries: queries) }
+    withState { $0.loadBundle(metadata, documents: documents, queries: queries) }
   }
 
   /// The named query a loaded bundle saved under `name`, or `nil`.
   func namedQuery(_ name: String) -> NamedQuery? {
-    state.withLock { $0.namedQuery(name) }
+    withState { $0.namedQuery(name) }
   }
 
   // MARK: - Writes
@@ -146,51 +176,58 @@ final class LocalStore: Sendable {
   /// Queues `writes` (in the file with a persistent cache) and shows them to the listeners
   /// at once; returns the batch ID and what the pipeline must send now.
   func enqueue(_ writes: [Write], body: Data) -> (id: Int, actions: [MutationQueue.Action]) {
-    mutate { $0.enqueue(writes, body: body, localWriteTime: .now()) }
+    withState { $0.enqueue(writes, body: body, localWriteTime: .now()) }
   }
 
   /// The writes of batch `id` and their commit request body, or `nil` when it is no longer
   /// pending.
   func beginSend(_ id: Int) -> (writes: [Write], body: Data)? {
-    state.withLock { $0.beginSend(id) }
+    withState { $0.beginSend(id) }
   }
 
   /// Records how sending batch `id` ended; returns what to send next.
   func finishSend(_ id: Int, _ result: LocalStoreState.SendResult) -> [MutationQueue.Action] {
-    mutate { $0.finishSend(id, result) }
+    guard case .acknowledged(let results) = result else { return withState { $0.finishSend(id, result) } }
+    // The batch leaves the file and the queue before the caller is answered, so that it is
+    // never sent again; the cache learns its documents from the backlog, queued in the same
+    // step so that nobody sees one without the other.
+    return withState { s in
+      later { $0.acknowledgeBatch(id, results: results) }
+      return s.finishAcknowledgedSend(id)
+    }
   }
 
   /// The queue's backoff ended.
   func backOffElapsed() -> [MutationQueue.Action] {
-    state.withLock { $0.queue.backOffElapsed() }
+    withState { $0.queue.backOffElapsed() }
   }
 
   /// A request reached the server: a backoff of the queue is cut short.
   func serverReachable() -> [MutationQueue.Action] {
-    state.withLock { $0.queue.serverReachable() }
+    withState { $0.queue.serverReachable() }
   }
 
   /// Allows or stops sending queued batches.
   func setNetworkEnabled(_ enabled: Bool) -> [MutationQueue.Action] {
-    state.withLock { $0.queue.setNetworkEnabled(enabled) }
+    withState { $0.queue.setNetworkEnabled(enabled) }
   }
 
   /// What to send for the batches a previous run left queued; empty after the first call.
   func takeRestoredActions() -> [MutationQueue.Action] {
-    state.withLock { s in
+    withState { s in
       defer { s.restoredActions = [] }
       return s.restoredActions
     }
   }
 
   /// The highest ID of the batches not yet settled, or `nil` when none is.
-  var lastPendingBatchID: Int? { state.withLock { $0.lastPendingBatchID } }
+  var lastPendingBatchID: Int? { withState { $0.lastPendingBatchID } }
 
   /// Whether every batch up to `id` is settled.
-  func isSettled(upTo id: Int) -> Bool { state.withLock { $0.isSettled(upTo: id) } }
+  func isSettled(upTo id: Int) -> Bool { withState { $0.isSettled(upTo: id) } }
 
   /// How many batches are queued, for tests.
-  var queuedBatchCount: Int { state.withLock { $0.queue.entries.count } }
+  var queuedBatchCount: Int { withState { $0.queue.entries.count } }
 
   /// A transaction committed `writes` with `results`: the cache learns the outcome (a
   /// transaction's writes are not shown before they commit).
@@ -200,7 +237,7 @@ final class LocalStore: Sendable {
     batch.commitTime = commitTime
     batch.acknowledgements = results.map { .init(updateTime: $0.updateTime, transformResults: $0.transformResults) }
     let committed = batch
-    mutate { $0.storeCommitted(committed) }
+    later { $0.storeCommitted(committed) }
   }
 
   // MARK: - Listeners
@@ -211,7 +248,7 @@ final class LocalStore: Sendable {
   func addView(
     _ query: ViewQuery, source: ListenSource = .default, includeMetadataChanges: Bool, emit: @escaping @Sendable (ViewSnapshot) -> Void
   ) -> Int {
-    mutate { s in
+    withState { s in
       let id = s.nextViewID
       s.nextViewID += 1
       s.views[id] = QueryView(query: query, source: source, includeMetadataChanges: includeMetadataChanges, emit: emit)
@@ -222,22 +259,22 @@ final class LocalStore: Sendable {
 
   /// A server snapshot for view `id`; part of a round that ``endListenRound()`` closes.
   func applyWatch(_ id: Int, _ snapshot: WatchSnapshot) {
-    mutate(endsRound: false) { $0.applyWatch(id, snapshot) }
+    withState(endsRound: false) { $0.applyWatch(id, snapshot) }
   }
 
   /// The snapshots of one server message were all applied.
   func endListenRound() {
-    mutate { _ in }
+    withState { _ in }
   }
 
   /// The listen stream went down: views show their data as from the cache.
   func listenConnectionLost() {
-    mutate { $0.listenConnectionLost() }
+    withState { $0.listenConnectionLost() }
   }
 
   /// Forgets view `id`.
   func removeView(_ id: Int) {
-    state.withLock { s in
+    withState { s in
       s.views[id] = nil
       s.pruneBatches()
       s.collectGarbage()

@@ -52,9 +52,8 @@ extension LocalStoreState {
   mutating func finishSend(_ id: Int, _ result: SendResult) -> [MutationQueue.Action] {
     switch result {
     case .acknowledged(let results):
-      forgetStored(id)
       acknowledgeBatch(id, results: results)
-      return queue.finish(id, .acknowledged)
+      return finishAcknowledgedSend(id)
     case .retry(let notApplied):
       if notApplied, storage?.persistsMutations == true, batches.first(where: { $0.id == id })?.isIdempotent == false {
         withStorage(()) { storage throws(CacheStorageError) in try storage.setMutationAttempted(id, false) }
@@ -65,6 +64,13 @@ extension LocalStoreState {
       rejectBatch(id, outcomeUnknown: outcomeUnknown)
       return queue.finish(id, .rejected)
     }
+  }
+
+  /// Batch `id` was acknowledged: it leaves the file and the queue. The cache learns its
+  /// documents in ``acknowledgeBatch(_:results:)``, which may come after.
+  mutating func finishAcknowledgedSend(_ id: Int) -> [MutationQueue.Action] {
+    forgetStored(id)
+    return queue.finish(id, .acknowledged)
   }
 
   /// Removes a settled batch from the file.
