@@ -24,6 +24,29 @@ struct TransportTests {
     #expect(transport.unmetExpectations.isEmpty)
   }
 
+  /// A transport that keeps deadlines gets each call's deadline on the request, through the
+  /// instance's network gate, instead of the client racing the call against a timer task.
+  @Test("a transport that keeps deadlines is handed them on the request")
+  func deadlineGoesToTheTransport() async throws {
+    final class KeepsDeadlines: Transport {
+      let base: ScriptedTransport
+      let deadlines = Locked<[ContinuousClock.Instant?]>([])
+      init(_ base: ScriptedTransport) { self.base = base }
+      var enforcesDeadlines: Bool { true }
+      func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        deadlines.withLock { $0.append(request.deadline) }
+        return try await base.send(request)
+      }
+    }
+    let transport = KeepsDeadlines(ScriptedTransport([.init(method: "GET", path: Offline.root + "/c/d1", response: .json(200, doc1))]))
+    let before = ContinuousClock.now
+    _ = try await Offline.firestore(transport).document("c/d1").getDocument()
+    let deadlines = transport.deadlines.withLock { $0 }
+    #expect(deadlines.count == 1)
+    let deadline = try #require(deadlines.first ?? nil, "the request carried no deadline")
+    #expect(deadline > before && deadline <= ContinuousClock.now + .seconds(60))
+  }
+
   @Test("reads give up after maximumAttempts with the last error")
   func readGivesUp() async throws {
     let transport = ScriptedTransport(Array(repeating: .init(method: "GET", path: Offline.root + "/c/d1", response: unavailable), count: 3))

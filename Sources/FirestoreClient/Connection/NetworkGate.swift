@@ -76,6 +76,10 @@ final class NetworkGate: Transport {
     }
   }
 
+  /// As the transport behind: the gate never holds a request, so when that transport keeps
+  /// deadlines no timer of the client's need race each call.
+  var enforcesDeadlines: Bool { base.enforcesDeadlines }
+
   func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     if let refusal = Self.refusal(mode, what: "\(request.method) \(request.url.path)") { throw refusal }
     do {
