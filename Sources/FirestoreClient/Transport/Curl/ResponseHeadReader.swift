@@ -37,13 +37,21 @@ struct ResponseHeadReader: Sendable {
       return false
     }
     guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return false }
-    let name = String(decoding: bytes[..<colon], as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
-    let value = String(decoding: bytes[bytes.index(after: colon)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+    let name = String(decoding: Self.trimmed(bytes[..<colon]), as: UTF8.self).lowercased()
+    let value = String(decoding: Self.trimmed(bytes[bytes.index(after: colon)...]), as: UTF8.self)
     if let existing = headers[name] {
       headers[name] = existing + ", " + value
     } else {
       headers[name] = value
     }
     return false
+  }
+
+  /// `bytes` without the spaces and tabs around it (HTTP's optional white space).
+  private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
+    var bytes = bytes
+    while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes = bytes.dropFirst() }
+    while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes = bytes.dropLast() }
+    return bytes
   }
 }
