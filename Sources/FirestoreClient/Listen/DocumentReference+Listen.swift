@@ -26,7 +26,7 @@ extension DocumentReference {
   /// The document's state as an `AsyncSequence`, read where `options` say: with
   /// ``ListenSource/cache`` only from the local cache (nothing is sent to the server).
   public func snapshots(options: SnapshotListenOptions) -> DocumentSnapshots {
-    DocumentSnapshots(reference: self, options: options)
+    DocumentSnapshots { self.listen(options: options) }
   }
 
   /// Calls `listener` with the document's state now and after every change, until the

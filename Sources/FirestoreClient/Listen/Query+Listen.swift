@@ -33,7 +33,8 @@ extension QueryConvertible {
   /// for try await snapshot in favorites.snapshots(options: SnapshotListenOptions().withSource(.cache)) { … }
   /// ```
   public func snapshots(options: SnapshotListenOptions) -> QuerySnapshots {
-    QuerySnapshots(query: query, options: options)
+    let query = self.query
+    return QuerySnapshots { query.listen(options: options) }
   }
 
   /// Calls `listener` with the query's results now and after every change, until the

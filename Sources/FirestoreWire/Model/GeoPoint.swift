@@ -2,7 +2,11 @@
 ///
 /// The initializer stores any values; the client rejects an out-of-range point with an
 /// `invalidArgument` error when it is written, as Firestore would.
-public struct GeoPoint: Sendable, Hashable, CustomStringConvertible {
+///
+/// With `JSONEncoder` and other general coders a geo point is
+/// `{"latitude": …, "longitude": …}`. The Firestore coders never use that form: they keep a
+/// `GeoPoint` as it is, so Firestore stores a native geo point.
+public struct GeoPoint: Sendable, Hashable, Codable, CustomStringConvertible {
   /// Degrees north of the equator, `-90...90`.
   public var latitude: Double
   /// Degrees east of Greenwich, `-180...180`.
