@@ -101,4 +101,31 @@ struct ListenFaultTests {
     #expect(await db.listenManager.handshakeCount == 1)
     #expect(server.requestLog.count(matching: "/Listen/channel", method: "GET") >= 3)
   }
+
+  /// A gateway in front of the server answers 502 when it hands a request a connection the
+  /// server is closing; the handshake is sent again at once, and the listener's first
+  /// snapshot is the server's, not an empty one from the cache.
+  @Test("a handshake a gateway answers with 502 is sent again, and the listener never sees the cache")
+  func handshakeAfterGatewayFailure() async throws {
+    let server = try MockFirestoreServer.start()
+    defer { server.stop() }
+    let db = Firestore(projectID: "gateway", settings: .emulator(host: server.hostAndPort))
+    // Written by another instance, so that this one's cache has nothing to show.
+    try await Firestore(projectID: "gateway", settings: .emulator(host: server.hostAndPort)).document("c/doc").setData(["v": 1])
+    server.faults.add(
+      FaultRule(
+        route: "POST /google.firestore.v1.Firestore/Listen/channel?CVER=",
+        fault: .error(status: 502, grpcStatus: "UNAVAILABLE", message: "bad gateway"), remaining: 1))
+    let collector = SnapshotCollector(db.collection("c").snapshots(includeMetadataChanges: true))
+    let first = try await collector.next()
+    #expect(first.documents.map(\.documentID) == ["doc"])
+    #expect(!first.metadata.isFromCache)
+    #expect(server.faults.rules.isEmpty, "the handshake did not meet the fault")
+    let handshakes = server.requestLog.entries.filter {
+      $0.method == "POST" && $0.path.hasSuffix("/Listen/channel") && !$0.query.contains("SID=")
+    }
+    #expect(handshakes.count == 2)
+    #expect(await db.listenManager.handshakeCount == 1)
+    collector.cancel()
+  }
 }

@@ -351,18 +351,20 @@ actor ListenChannel {
   }
 
   /// Sends `request`, and sends it again (twice at most, after a short wait) when it failed
-  /// before the server could act on it: the connection was lost before it went out, or, for a
-  /// request the server takes twice without harm (the back-channel GET resumes at the last
-  /// array id, a forward POST is de-duplicated by its map ids), a gateway answered 502, 503 or
-  /// 504. A proxy in front of the server answers so when it handed the request a connection
-  /// the server was closing (the emulator closes one after every channel reply); the
-  /// WebChannel client retries its back channel and forward channel the same way, and the
-  /// session goes on instead of ending.
+  /// before the server acted on it: a gateway answered 502, 503 or 504, or the connection was
+  /// lost before the request went out (or, for a request the server takes twice without harm,
+  /// before any reply: the back-channel GET resumes at the last array id, a forward POST is
+  /// de-duplicated by its map ids). A proxy in front of the server answers 502 when it handed
+  /// the request a connection the server was closing (the emulator closes one after every
+  /// channel reply). A handshake is sent again after a gateway's answer too: if the first did
+  /// reach the server, it opened a session nobody uses, which the server drops when it
+  /// expires; nothing is written. The WebChannel client retries its channel requests the
+  /// same way, and the session goes on instead of ending.
   private func sendAgainAfterGatewayFailures(_ request: HTTPRequest) async throws -> HTTPResponse {
     for wait in Self.gatewayRetryWaits {
       do {
         let response = try await configuration.transport.send(request)
-        guard request.isIdempotent, [502, 503, 504].contains(response.status) else { return response }
+        guard [502, 503, 504].contains(response.status) else { return response }
       } catch let error as FirestoreError where error.requestNotSent || (request.isIdempotent && error.code == .unavailable) {
         // Lost before any reply: try again below.
       }
