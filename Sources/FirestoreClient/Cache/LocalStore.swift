@@ -187,13 +187,12 @@ final class LocalStore: Sendable {
 
   /// Records how sending batch `id` ended; returns what to send next.
   func finishSend(_ id: Int, _ result: LocalStoreState.SendResult) -> [MutationQueue.Action] {
-    guard case .acknowledged(let results) = result else { return withState { $0.finishSend(id, result) } }
-    // The batch leaves the file and the queue before the caller is answered, so that it is
-    // never sent again; the cache learns its documents from the backlog, queued in the same
-    // step so that nobody sees one without the other.
-    return withState { s in
-      later { $0.acknowledgeBatch(id, results: results) }
-      return s.finishAcknowledgedSend(id)
+    withState { s in
+      // An acknowledged batch leaves the file before the caller is answered, so that it is
+      // never sent again; the cache learns its documents from the backlog, queued in the
+      // same step so that nobody sees one without the other.
+      if case .acknowledged(let results) = result { later { $0.acknowledgeBatch(id, results: results) } }
+      return s.finishSend(id, result)
     }
   }
 

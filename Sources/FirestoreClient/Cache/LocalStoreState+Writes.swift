@@ -48,12 +48,14 @@ extension LocalStoreState {
     case rejected(outcomeUnknown: Bool)
   }
 
-  /// Records how sending batch `id` ended; returns what to send next.
+  /// Records how sending batch `id` ended; returns what to send next. An acknowledged batch
+  /// leaves the file and the queue here; the cache learns its documents in
+  /// ``acknowledgeBatch(_:results:)``, which the store applies after the caller is answered.
   mutating func finishSend(_ id: Int, _ result: SendResult) -> [MutationQueue.Action] {
     switch result {
-    case .acknowledged(let results):
-      acknowledgeBatch(id, results: results)
-      return finishAcknowledgedSend(id)
+    case .acknowledged:
+      forgetStored(id)
+      return queue.finish(id, .acknowledged)
     case .retry(let notApplied):
       if notApplied, storage?.persistsMutations == true, batches.first(where: { $0.id == id })?.isIdempotent == false {
         withStorage(()) { storage throws(CacheStorageError) in try storage.setMutationAttempted(id, false) }
@@ -64,13 +66,6 @@ extension LocalStoreState {
       rejectBatch(id, outcomeUnknown: outcomeUnknown)
       return queue.finish(id, .rejected)
     }
-  }
-
-  /// Batch `id` was acknowledged: it leaves the file and the queue. The cache learns its
-  /// documents in ``acknowledgeBatch(_:results:)``, which may come after.
-  mutating func finishAcknowledgedSend(_ id: Int) -> [MutationQueue.Action] {
-    forgetStored(id)
-    return queue.finish(id, .acknowledged)
   }
 
   /// Removes a settled batch from the file.
