@@ -15,13 +15,6 @@ public struct HTTPSocketError: Error, Sendable, CustomStringConvertible {
   /// The system's description of the code.
   public var message: String
 
-  /// Creates an error.
-  public init(operation: String, code: Int32, message: String) {
-    self.operation = operation
-    self.code = code
-    self.message = message
-  }
-
   /// An error from the current `errno`.
   package static func fromErrno(_ operation: String) -> HTTPSocketError {
     let code = errno

@@ -6,11 +6,4 @@ public struct ApproachCost: Sendable, Equatable {
   public var documentsRead: Int
   /// Response body bytes received.
   public var bytesReceived: Int
-
-  /// Creates a cost.
-  public init(roundTrips: Int, documentsRead: Int, bytesReceived: Int) {
-    self.roundTrips = roundTrips
-    self.documentsRead = documentsRead
-    self.bytesReceived = bytesReceived
-  }
 }

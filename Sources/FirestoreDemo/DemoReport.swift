@@ -11,25 +11,11 @@ public struct DemoReport: Sendable {
   /// The cost of the naive approach on the same walk: one full query, one `get` per article.
   public var onePerArticle: ApproachCost
   /// Articles reported missing (deleted between the ID read and the batch read).
-  public var missingArticles: Int
+  public var missingArticles = 0
   /// The profile states observed, in order (`loading`, `loading(cached)`, `loaded`, `failed`).
-  public var profileStates: [String]
+  public var profileStates: [String] = []
   /// How many versions of the live favorites list arrived.
-  public var favoritesUpdates: Int
-
-  /// Creates a report.
-  public init(
-    articlesWalked: Int, batchSize: Int, feed: ApproachCost, onePerArticle: ApproachCost, missingArticles: Int = 0,
-    profileStates: [String] = [], favoritesUpdates: Int = 0
-  ) {
-    self.articlesWalked = articlesWalked
-    self.batchSize = batchSize
-    self.feed = feed
-    self.onePerArticle = onePerArticle
-    self.missingArticles = missingArticles
-    self.profileStates = profileStates
-    self.favoritesUpdates = favoritesUpdates
-  }
+  public var favoritesUpdates = 0
 
   /// Round trips of the naive approach per round trip of ours (0 when ours made none).
   public var roundTripRatio: Double {

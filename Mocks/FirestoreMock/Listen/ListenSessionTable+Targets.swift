@@ -124,11 +124,6 @@ extension ListenSessionTable {
 
   /// A target's REMOVE cause for an error: the gRPC code number and the message.
   static func cause(_ error: MockError) -> ListenResponse.TargetChange.Cause {
-    let codes = [
-      "CANCELLED": 1, "UNKNOWN": 2, "INVALID_ARGUMENT": 3, "DEADLINE_EXCEEDED": 4, "NOT_FOUND": 5, "ALREADY_EXISTS": 6,
-      "PERMISSION_DENIED": 7, "RESOURCE_EXHAUSTED": 8, "FAILED_PRECONDITION": 9, "ABORTED": 10, "OUT_OF_RANGE": 11,
-      "UNIMPLEMENTED": 12, "INTERNAL": 13, "UNAVAILABLE": 14, "DATA_LOSS": 15, "UNAUTHENTICATED": 16,
-    ]
-    return .init(code: codes[error.status] ?? 2, message: error.message)
+    .init(code: error.grpcCode, message: error.message)
   }
 }

@@ -366,20 +366,10 @@ struct FirestoreService: Sendable {
         statuses.append(.init(code: 0))
       } catch {
         results.append(.init(updateTime: nil))
-        statuses.append(.init(code: Self.grpcCode(error.status), message: error.message))
+        statuses.append(.init(code: error.grpcCode, message: error.message))
       }
     }
     return .json(200, BatchWriteResponse(writeResults: results, status: statuses).json)
-  }
-
-  /// The gRPC code number of a status name (`UNKNOWN`, 2, for a name it does not know).
-  static func grpcCode(_ name: String) -> Int {
-    let names = [
-      "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED",
-      "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS",
-      "UNAUTHENTICATED",
-    ]
-    return names.firstIndex(of: name) ?? 2
   }
 
   private func beginTransaction(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {

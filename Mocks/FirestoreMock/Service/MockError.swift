@@ -45,6 +45,17 @@ struct MockError: Error, Sendable, Equatable, CustomStringConvertible {
     MockError(httpStatus: 500, status: "UNKNOWN", message: message)
   }
 
+  /// The gRPC code number of ``status`` (`UNKNOWN`, 2, for a name it does not know), as
+  /// stream statuses carry it.
+  var grpcCode: Int {
+    let names = [
+      "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED",
+      "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS",
+      "UNAUTHENTICATED",
+    ]
+    return names.firstIndex(of: status) ?? 2
+  }
+
   /// The REST error body, members in the emulator's order (`code`, `message`, `status`).
   var json: JSONValue {
     var members: [(String, JSONValue)] = [("code", .integer(Int64(httpStatus)))]

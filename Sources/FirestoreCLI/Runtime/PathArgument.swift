@@ -6,22 +6,25 @@ import FirestoreWire
 enum PathArgument {
   /// A document path: an even number of non-empty segments (`articles/a1`).
   static func document(_ path: String, command: String) throws(UsageError) -> String {
-    let segments = try split(path, command: command)
-    guard segments.count % 2 == 0 else {
-      throw UsageError(
-        "'\(path)' is a collection path (odd number of segments); \(command) needs a document path like 'articles/a1'", command: command)
-    }
-    return segments.joined(separator: "/")
+    try checked(path, command: command, isDocument: true)
   }
 
   /// A collection path: an odd number of non-empty segments (`articles`, `users/u1/favorites`).
   static func collection(_ path: String, command: String) throws(UsageError) -> String {
-    let segments = try split(path, command: command)
-    guard segments.count % 2 == 1 else {
+    try checked(path, command: command, isDocument: false)
+  }
+
+  /// A path of the kind the command needs.
+  private static func checked(_ given: String, command: String, isDocument wanted: Bool) throws(UsageError) -> String {
+    let path = try any(given, command: command)
+    guard path.isDocument == wanted else {
+      let (found, parity) = path.isDocument ? ("document", "even") : ("collection", "odd")
+      let (needed, example) = wanted ? ("document", "articles/a1") : ("collection", "articles")
       throw UsageError(
-        "'\(path)' is a document path (even number of segments); \(command) needs a collection path like 'articles'", command: command)
+        "'\(given)' is a \(found) path (\(parity) number of segments); \(command) needs a \(needed) path like '\(example)'",
+        command: command)
     }
-    return segments.joined(separator: "/")
+    return path.text
   }
 
   /// A document or collection path, and which it is.

@@ -29,9 +29,7 @@ public struct AuthorizedUserCredentials: Sendable, CustomStringConvertible, Cust
   }
 
   init(json: JSONValue, source: String) throws(FirestoreError) {
-    if let type = try CredentialsFile.optionalString(json, "type", source: source), type != "authorized_user" {
-      throw .invalidArgument("\(source): field \"type\" is \"\(type)\", not \"authorized_user\"")
-    }
+    try CredentialsFile.checkType(json, is: "authorized_user", source: source)
     clientID = try CredentialsFile.string(json, "client_id", source: source)
     clientSecret = try CredentialsFile.string(json, "client_secret", source: source)
     refreshToken = try CredentialsFile.string(json, "refresh_token", source: source)

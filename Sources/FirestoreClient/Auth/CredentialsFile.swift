@@ -40,6 +40,14 @@ enum CredentialsFile {
     return json
   }
 
+  /// Checks the optional `type` field names the kind of file expected (a service account
+  /// key given where user credentials are expected, or the reverse, fails here).
+  static func checkType(_ json: JSONValue, is expected: String, source: String) throws(FirestoreError) {
+    if let type = try optionalString(json, "type", source: source), type != expected {
+      throw .invalidArgument("\(source): field \"type\" is \"\(type)\", not \"\(expected)\"")
+    }
+  }
+
   /// A required non-empty string field.
   static func string(_ json: JSONValue, _ field: String, source: String) throws(FirestoreError) -> String {
     guard let value = json[field] else { throw .invalidArgument("\(source): field \"\(field)\" is missing") }

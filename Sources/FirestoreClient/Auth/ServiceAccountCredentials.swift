@@ -42,9 +42,7 @@ public struct ServiceAccountCredentials: Sendable, CustomStringConvertible, Cust
   }
 
   init(json: JSONValue, source: String) throws(FirestoreError) {
-    if let type = try CredentialsFile.optionalString(json, "type", source: source), type != "service_account" {
-      throw .invalidArgument("\(source): field \"type\" is \"\(type)\", not \"service_account\"")
-    }
+    try CredentialsFile.checkType(json, is: "service_account", source: source)
     clientEmail = try CredentialsFile.string(json, "client_email", source: source)
     privateKeyID = try CredentialsFile.optionalString(json, "private_key_id", source: source)
     projectID = try CredentialsFile.optionalString(json, "project_id", source: source)

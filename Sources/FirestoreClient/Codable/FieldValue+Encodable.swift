@@ -5,12 +5,6 @@ extension FieldValue: Encodable {
   ///
   /// - Throws: ``FirestoreError`` (`invalidArgument`) with any other encoder.
   public func encode(to encoder: any Encoder) throws {
-    guard encoder is ValueEncoder else {
-      throw FirestoreError.invalidArgument(
-        "\(methodName) at \(CodingPath.field(encoder.codingPath)) can only be encoded by Firestore.Encoder")
-    }
-    // The encoder keeps a FieldValue as it is before calling encode(to:), so this does not recurse.
-    var container = encoder.singleValueContainer()
-    try container.encode(self)
+    try ValueEncoder.encodeKept(self, named: methodName, to: encoder)
   }
 }

@@ -216,6 +216,20 @@ final class ValueEncoder: Encoder {
 }
 
 extension ValueEncoder {
+  /// Encodes a value only this encoder can store as it is (a reference, a sentinel); any
+  /// other encoder gets an `invalidArgument` naming `what` and the field.
+  static func encodeKept(_ value: some Encodable, named what: String, to encoder: any Encoder) throws {
+    guard encoder is ValueEncoder else {
+      throw FirestoreError.invalidArgument(
+        "\(what) at \(CodingPath.field(encoder.codingPath)) can only be encoded by Firestore.Encoder")
+    }
+    // This encoder keeps such a value as it is before calling encode(to:), so this does not recurse.
+    var container = encoder.singleValueContainer()
+    try container.encode(value)
+  }
+}
+
+extension ValueEncoder {
   /// Fills a map. `nil` optionals are left out unless `encodesNilAsNull` is set.
   struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: ValueEncoder

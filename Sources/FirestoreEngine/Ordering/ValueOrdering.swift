@@ -93,16 +93,7 @@ public enum ValueOrdering {
   /// Compares strings by their UTF-8 bytes, as Firestore does (also for map keys and path
   /// segments).
   public static func compareUTF8(_ a: String, _ b: String) -> Int {
-    var ia = a.utf8.makeIterator()
-    var ib = b.utf8.makeIterator()
-    while true {
-      switch (ia.next(), ib.next()) {
-      case (nil, nil): return 0
-      case (nil, _): return -1
-      case (_, nil): return 1
-      case (let x?, let y?): if x != y { return x < y ? -1 : 1 }
-      }
-    }
+    compareBytes(a.utf8, b.utf8)
   }
 
   /// Compares two resource names (`projects/p/databases/d/documents/a/b`) segment by

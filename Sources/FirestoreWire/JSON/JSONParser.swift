@@ -106,14 +106,8 @@ public struct JSONParser {
   }
 
   private mutating func parseObject(depth: Int) throws -> JSONValue {
-    guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth)") }
-    position += 1
+    guard try enter(depth: depth, close: UInt8(ascii: "}")) else { return .object([]) }
     var members: [(String, JSONValue)] = []
-    skipWhitespace()
-    if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-      position += 1
-      return .object(members)
-    }
     while true {
       skipWhitespace()
       guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
@@ -127,41 +121,45 @@ public struct JSONParser {
       position += 1
       skipWhitespace()
       members.append((key, try parseValue(depth: depth)))
-      skipWhitespace()
-      guard position < bytes.count else { throw error("unexpected end of input") }
-      if bytes[position] == UInt8(ascii: ",") {
-        position += 1
-      } else if bytes[position] == UInt8(ascii: "}") {
-        position += 1
-        return .object(members)
-      } else {
-        throw error("expected ',' or '}'")
-      }
+      guard try another(close: UInt8(ascii: "}")) else { return .object(members) }
     }
   }
 
   private mutating func parseArray(depth: Int) throws -> JSONValue {
-    guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth)") }
-    position += 1
+    guard try enter(depth: depth, close: UInt8(ascii: "]")) else { return .array([]) }
     var elements: [JSONValue] = []
-    skipWhitespace()
-    if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-      position += 1
-      return .array(elements)
-    }
     while true {
       skipWhitespace()
       elements.append(try parseValue(depth: depth))
-      skipWhitespace()
-      guard position < bytes.count else { throw error("unexpected end of input") }
-      if bytes[position] == UInt8(ascii: ",") {
-        position += 1
-      } else if bytes[position] == UInt8(ascii: "]") {
-        position += 1
-        return .array(elements)
-      } else {
-        throw error("expected ',' or ']'")
-      }
+      guard try another(close: UInt8(ascii: "]")) else { return .array(elements) }
+    }
+  }
+
+  /// Consumes an opening bracket; returns `false` (having consumed `close` too) when the
+  /// object or array is empty.
+  private mutating func enter(depth: Int, close: UInt8) throws -> Bool {
+    guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth)") }
+    position += 1
+    skipWhitespace()
+    guard position < bytes.count, bytes[position] == close else { return true }
+    position += 1
+    return false
+  }
+
+  /// After a member or element: consumes `,` and returns `true`, or consumes `close` and
+  /// returns `false`.
+  private mutating func another(close: UInt8) throws -> Bool {
+    skipWhitespace()
+    guard position < bytes.count else { throw error("unexpected end of input") }
+    switch bytes[position] {
+    case UInt8(ascii: ","):
+      position += 1
+      return true
+    case close:
+      position += 1
+      return false
+    default:
+      throw error("expected ',' or '\(Character(Unicode.Scalar(close)))'")
     }
   }
 

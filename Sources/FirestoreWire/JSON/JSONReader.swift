@@ -68,13 +68,7 @@ package struct JSONReader: ~Copyable {
   /// Consumes `{`; returns whether the object has members (then the first key is next).
   /// `member` names the value in the error when it is not an object.
   package mutating func beginObject(_ member: String = "the value") throws -> Bool {
-    try open(UInt8(ascii: "{"), member)
-    if peek() == UInt8(ascii: "}") {
-      position += 1
-      depth -= 1
-      return false
-    }
-    return true
+    try open(UInt8(ascii: "{"), close: UInt8(ascii: "}"), member)
   }
 
   /// Reads a member name and the `:` after it.
@@ -94,13 +88,21 @@ package struct JSONReader: ~Copyable {
 
   /// Consumes `[`; returns whether the array has elements (then the first one is next).
   package mutating func beginArray(_ member: String = "the value") throws -> Bool {
-    try open(UInt8(ascii: "["), member)
-    if peek() == UInt8(ascii: "]") {
-      position += 1
-      depth -= 1
-      return false
+    try open(UInt8(ascii: "["), close: UInt8(ascii: "]"), member)
+  }
+
+  /// Reads a whole JSON text that is an array, each element with `element`; `what` names
+  /// the text in errors.
+  package static func decodeArray<Element>(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ what: String, element: (inout JSONReader) throws -> Element
+  ) throws -> [Element] {
+    var reader = JSONReader(bytes)
+    var elements: [Element] = []
+    if try reader.beginArray(what) {
+      repeat { elements.append(try element(&reader)) } while try reader.nextElement()
     }
-    return true
+    try reader.finish()
+    return elements
   }
 
   /// After an element: consumes `,` and returns `true`, or consumes `]` and returns `false`.
@@ -108,12 +110,18 @@ package struct JSONReader: ~Copyable {
     try next(close: UInt8(ascii: "]"), "expected ',' or ']'")
   }
 
-  private mutating func open(_ bracket: UInt8, _ member: String) throws {
+  /// Consumes the opening bracket; returns `false` (having consumed the closing one too)
+  /// when the container is empty.
+  private mutating func open(_ bracket: UInt8, close: UInt8, _ member: String) throws -> Bool {
     guard let next = peek() else { throw error("unexpected end of input") }
     guard next == bracket else { throw mismatch(member) }
     depth += 1
     guard depth <= JSONParser.maximumDepth else { throw error("nesting deeper than \(JSONParser.maximumDepth)") }
     position += 1
+    guard peek() == close else { return true }
+    position += 1
+    depth -= 1
+    return false
   }
 
   private mutating func next(close: UInt8, _ message: String) throws -> Bool {

@@ -40,13 +40,7 @@ extension RunQueryResponse {
   /// let elements = try body.withUnsafeBytes { try RunQueryResponse.decodeArray($0.bindMemory(to: UInt8.self)) }
   /// ```
   package static func decodeArray(_ bytes: UnsafeBufferPointer<UInt8>) throws -> [RunQueryResponse] {
-    var reader = JSONReader(bytes)
-    var elements: [RunQueryResponse] = []
-    if try reader.beginArray("a runQuery reply") {
-      repeat { elements.append(try RunQueryResponse(reading: &reader)) } while try reader.nextElement()
-    }
-    try reader.finish()
-    return elements
+    try JSONReader.decodeArray(bytes, "a runQuery reply") { try RunQueryResponse(reading: &$0) }
   }
 }
 
@@ -86,12 +80,6 @@ extension BatchGetResponse {
 
   /// Decodes a whole `:batchGet` reply: a JSON array of elements.
   package static func decodeArray(_ bytes: UnsafeBufferPointer<UInt8>) throws -> [BatchGetResponse] {
-    var reader = JSONReader(bytes)
-    var elements: [BatchGetResponse] = []
-    if try reader.beginArray("a batchGet reply") {
-      repeat { elements.append(try BatchGetResponse(reading: &reader)) } while try reader.nextElement()
-    }
-    try reader.finish()
-    return elements
+    try JSONReader.decodeArray(bytes, "a batchGet reply") { try BatchGetResponse(reading: &$0) }
   }
 }
