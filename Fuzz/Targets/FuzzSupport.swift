@@ -68,6 +68,24 @@ func splittings(_ bytes: [UInt8]) -> [[ArraySlice<UInt8>]] {
   return [[bytes[...]], tiny, mixed]
 }
 
+/// Feeds `bytes` to `feed` whole and in each of the ``splittings(_:)``, and requires every
+/// split run to fail exactly when the whole run fails and, when it does not, to equal it.
+/// (A run that fails may have returned more before the failing piece when split, so a
+/// failure is compared as a failure only.) Returns the whole run.
+func sameWhenSplit<Run: Equatable>(
+  _ bytes: [UInt8], _ what: String, failed: (Run) -> Bool = { _ in false }, feed: ([ArraySlice<UInt8>]) -> Run
+) -> Run {
+  let runs = splittings(bytes).map(feed)
+  let whole = runs[0]
+  for run in runs.dropFirst() {
+    require(failed(run) == failed(whole), "\(what) fails on \(preview(bytes)) only when split (whole: \(failed(whole)))")
+    if !failed(whole) {
+      require(run == whole, "\(what) gives something else for \(preview(bytes)) when split: \(run) vs \(whole)")
+    }
+  }
+  return whole
+}
+
 /// A number derived from the input's content (FNV-1a), for choices a harness makes per
 /// input, such as which request method a response answers.
 func inputHash(_ bytes: [UInt8]) -> UInt64 {

@@ -15,11 +15,7 @@ import HTTP1Server
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTPRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-  let runs = splittings(bytes).map(readRequests)
-  let whole = runs[0]
-  for run in runs.dropFirst() {
-    require(run == whole, "requests from \(preview(bytes)) differ when split: \(run) vs \(whole)")
-  }
+  let whole = sameWhenSplit(bytes, "the request reader", feed: readRequests)
   let total = whole.requests.reduce(0) { $0 + $1.body.count }
   require(total <= bytes.count, "bodies of \(total) bytes from \(bytes.count) bytes of input")
   for request in whole.requests {

@@ -13,14 +13,7 @@ import FirestoreWire
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWebChannel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-  let runs = splittings(bytes).map(parseFrames)
-  let whole = runs[0]
-  for run in runs.dropFirst() {
-    require(run.failed == whole.failed, "frame parser fails on \(preview(bytes)) only when split (whole: \(whole.failed))")
-    if !whole.failed {
-      require(run == whole, "frame parser gives different frames for \(preview(bytes)) when split")
-    }
-  }
+  let whole = sameWhenSplit(bytes, "the frame parser", failed: \.failed, feed: parseFrames)
   if whole.failed { return 0 }
 
   // Writing the frames again and parsing that gives the same frames.

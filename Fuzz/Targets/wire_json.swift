@@ -72,16 +72,7 @@ private func runSplitter(_ chunks: [ArraySlice<UInt8>]) -> SplitterRun {
 }
 
 private func checkSplitter(_ bytes: [UInt8], parsed: JSONValue?) {
-  let runs = splittings(bytes).map(runSplitter)
-  let whole = runs[0]
-  for run in runs.dropFirst() {
-    // Elements completed before a failing piece are returned by earlier calls only when
-    // split, so a failure is compared as a failure only.
-    require(run.failed == whole.failed, "splitter fails on \(preview(bytes)) only when split (whole: \(whole.failed))")
-    if !whole.failed {
-      require(run == whole, "splitter gives different elements for \(preview(bytes)) when split")
-    }
-  }
+  let whole = sameWhenSplit(bytes, "the splitter", failed: \.failed, feed: runSplitter)
   switch parsed {
   case .array(let elements):
     require(!whole.failed && whole.finished, "splitter rejects or does not finish the valid array \(preview(bytes))")
