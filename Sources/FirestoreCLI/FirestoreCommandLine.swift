@@ -20,7 +20,7 @@ enum FirestoreCommandLine {
   /// Runs the program on `arguments` (without the program name) and returns the exit status.
   static func run(_ arguments: [String], environment: [String: String]) async -> Int32 {
     // `firestore help [COMMAND]` is `firestore [COMMAND] --help`.
-    if arguments.first == "help" { return await run(Array(arguments.dropFirst()) + ["--help"], environment: environment) }
+    if arguments.first == "help" { return await run(Array(arguments.dropFirst()) + [OptionName.help], environment: environment) }
     let parser = ArgumentParser(globalOptions: GlobalOptions.specs, commands: CommandTable.byName.mapValues(\.options))
     var parsed: ParsedArguments
     do {

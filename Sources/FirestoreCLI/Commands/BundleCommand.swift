@@ -21,9 +21,9 @@ enum BundleCommand {
           --query-name latest --document config/app --output latest.bundle
       """,
     options: QueryOptions.specs + [
-      OptionSpec("--query-name", "NAME", help: "the name clients look the query up by (default: COLLECTION)"),
-      OptionSpec("--document", "PATH", repeatable: true, help: "also add this document"),
-      OptionSpec("--output", "FILE", help: "write the bundle to FILE instead of standard output"),
+      OptionSpec(OptionName.queryName, "NAME", help: "the name clients look the query up by (default: COLLECTION)"),
+      OptionSpec(OptionName.document, "PATH", repeatable: true, help: "also add this document"),
+      OptionSpec(OptionName.output, "FILE", help: "write the bundle to FILE instead of standard output"),
     ],
     arguments: 1...2
   ) { context in
@@ -32,18 +32,18 @@ enum BundleCommand {
     if arguments.positionals.count > 1 {
       let target = context.positional(1)
       let query = try QueryOptions.query(context, target: target)
-      try builder.add(queryName: arguments.value("--query-name") ?? target, querySnapshot: try await query.getDocuments())
-    } else if QueryOptions.anyGiven(arguments) || arguments.has("--query-name") || arguments.has("--group") {
+      try builder.add(queryName: arguments.value(OptionName.queryName) ?? target, querySnapshot: try await query.getDocuments())
+    } else if QueryOptions.anyGiven(arguments) || arguments.has(OptionName.queryName) || arguments.has(OptionName.group) {
       throw context.usage("query options need a COLLECTION after the bundle ID")
     }
-    let documents = try arguments.values("--document").map { try PathArgument.document($0, command: "bundle") }
+    let documents = try arguments.values(OptionName.document).map { try PathArgument.document($0, command: "bundle") }
     if arguments.positionals.count == 1 && documents.isEmpty {
       throw context.usage("a bundle needs a COLLECTION to query or at least one --document")
     }
     // getAll reads with a read time, which a bundle records for each document.
     for snapshot in try await context.db.getAll(documents.map { context.db.document($0) }) { try builder.add(document: snapshot) }
     let bundle = builder.build()
-    guard let file = arguments.value("--output") else {
+    guard let file = arguments.value(OptionName.output) else {
       StandardStreams.writeBytes(Array(bundle))
       return
     }

@@ -14,18 +14,18 @@ enum CountCommand {
         firestore count orders --where 'status == "open"' --sum total --avg total
       """,
     options: QueryOptions.specs + [
-      OptionSpec("--sum", "FIELD", repeatable: true, help: "also sum FIELD"),
-      OptionSpec("--avg", "FIELD", repeatable: true, help: "also average FIELD"),
+      OptionSpec(OptionName.sum, "FIELD", repeatable: true, help: "also sum FIELD"),
+      OptionSpec(OptionName.avg, "FIELD", repeatable: true, help: "also average FIELD"),
     ],
     arguments: 1...1
   ) { context in
     let query = try QueryOptions.query(context, target: context.positional(0))
     var fields: [(String, AggregateField)] = [("count", .count())]
-    for field in context.arguments.values("--sum") {
-      fields.append(("sum(\(field))", .sum(try WhereClause.fieldPath(field, option: "--sum", context: context))))
+    for field in context.arguments.values(OptionName.sum) {
+      fields.append(("sum(\(field))", .sum(try WhereClause.fieldPath(field, option: OptionName.sum, context: context))))
     }
-    for field in context.arguments.values("--avg") {
-      fields.append(("avg(\(field))", .average(try WhereClause.fieldPath(field, option: "--avg", context: context))))
+    for field in context.arguments.values(OptionName.avg) {
+      fields.append(("avg(\(field))", .average(try WhereClause.fieldPath(field, option: OptionName.avg, context: context))))
     }
     let snapshot = try await query.aggregate(fields.map(\.1)).getAggregation()
     var members: [(String, JSONValue)] = []

@@ -19,23 +19,23 @@ enum DeleteCommand {
         firestore delete users/u1 --recursive
       """,
     options: [
-      OptionSpec("--must-exist", help: "fail with NOT_FOUND when the document does not exist"),
-      OptionSpec("--recursive", help: "also delete every document below PATH (a document or a collection)"),
+      OptionSpec(OptionName.mustExist, help: "fail with NOT_FOUND when the document does not exist"),
+      OptionSpec(OptionName.recursive, help: "also delete every document below PATH (a document or a collection)"),
     ],
     arguments: 1...1
   ) { context in
-    if context.arguments.has("--recursive") {
+    if context.arguments.has(OptionName.recursive) {
       try await deleteRecursively(context)
       return
     }
     let path = try PathArgument.document(context.positional(0), command: "delete")
-    let precondition: DocumentPrecondition? = context.arguments.has("--must-exist") ? .exists(true) : nil
+    let precondition: DocumentPrecondition? = context.arguments.has(OptionName.mustExist) ? .exists(true) : nil
     let result = try await context.db.document(path).delete(precondition: precondition)
     context.emit(WriteCommands.written(path, result))
   }
 
   private static func deleteRecursively(_ context: CommandContext) async throws {
-    if context.arguments.has("--must-exist") { throw context.usage("--must-exist and --recursive cannot be combined") }
+    if context.arguments.has(OptionName.mustExist) { throw context.usage("--must-exist and --recursive cannot be combined") }
     let path = try PathArgument.any(context.positional(0), command: "delete")
     let writer = context.db.bulkWriter(options: context.connection.isEmulated ? .unlimited : BulkWriterOptions())
     let deleted = Locked(0)

@@ -22,21 +22,21 @@ enum ExportCommand {
         firestore export events --partitions 8 --output events.ndjson
       """,
     options: [
-      OptionSpec("--recursive", help: "include subcollections, at any depth"),
-      OptionSpec("--partitions", "N", help: "read the collection's documents as up to N ranges in parallel"),
-      OptionSpec("--output", "FILE", help: "write to FILE instead of standard output"),
+      OptionSpec(OptionName.recursive, help: "include subcollections, at any depth"),
+      OptionSpec(OptionName.partitions, "N", help: "read the collection's documents as up to N ranges in parallel"),
+      OptionSpec(OptionName.output, "FILE", help: "write to FILE instead of standard output"),
     ],
     arguments: 1...1
   ) { context in
     let path = try PathArgument.collection(context.positional(0), command: "export")
-    let partitions = try context.arguments.integer("--partitions", command: "export")
+    let partitions = try context.arguments.integer(OptionName.partitions, command: "export")
     if partitions == 0 { throw context.usage("--partitions needs at least 1") }
-    let file = context.arguments.value("--output")
+    let file = context.arguments.value(OptionName.output)
     let output = try file.map { try LineFile(creating: $0) } ?? LineFile()
     // Documents printed to the same terminal would run into the progress line.
     let progress = ProgressLine(
       verb: "exported", enabled: StandardStreams.standardErrorIsTerminal && (file != nil || !StandardStreams.standardOutputIsTerminal))
-    let recursive = context.arguments.has("--recursive")
+    let recursive = context.arguments.has(OptionName.recursive)
     if progress.isEnabled && !recursive {
       progress.setTotal((try? await context.db.collection(path).count.getAggregation().count)?.intValue)
     }

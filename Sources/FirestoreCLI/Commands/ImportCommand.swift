@@ -25,13 +25,13 @@ enum ImportCommand {
         firestore import --bundle stories.bundle
       """,
     options: [
-      OptionSpec("--input", "FILE", help: "read FILE instead of standard input"),
-      OptionSpec("--bundle", "FILE", help: "write the documents of the Firestore bundle FILE"),
+      OptionSpec(OptionName.input, "FILE", help: "read FILE instead of standard input"),
+      OptionSpec(OptionName.bundle, "FILE", help: "write the documents of the Firestore bundle FILE"),
     ],
     arguments: 0...0
   ) { context in
-    let file = context.arguments.value("--input")
-    let bundle = context.arguments.value("--bundle")
+    let file = context.arguments.value(OptionName.input)
+    let bundle = context.arguments.value(OptionName.bundle)
     if file != nil && bundle != nil { throw context.usage("--input and --bundle cannot be combined") }
     let progress = ProgressLine(verb: "imported")
     defer { progress.finish() }

@@ -12,11 +12,11 @@ enum ListCommand {
 
         firestore list users --show-missing
       """,
-    options: [OptionSpec("--show-missing", help: "include missing documents that have subcollections")],
+    options: [OptionSpec(OptionName.showMissing, help: "include missing documents that have subcollections")],
     arguments: 1...1
   ) { context in
     let path = try PathArgument.collection(context.positional(0), command: "list")
-    for try await reference in context.db.collection(path).listDocuments(showMissing: context.arguments.has("--show-missing")) {
+    for try await reference in context.db.collection(path).listDocuments(showMissing: context.arguments.has(OptionName.showMissing)) {
       context.emit(.object([("path", .string(reference.path))]))
     }
   }

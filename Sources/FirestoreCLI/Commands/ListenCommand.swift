@@ -19,16 +19,16 @@ enum ListenCommand {
         firestore listen users/u1 --timeout 60
       """,
     options: QueryOptions.specs + [
-      OptionSpec("--max-snapshots", "N", help: "stop after N snapshots"),
-      OptionSpec("--timeout", "SECONDS", help: "stop after this many seconds"),
+      OptionSpec(OptionName.maxSnapshots, "N", help: "stop after N snapshots"),
+      OptionSpec(OptionName.timeout, "SECONDS", help: "stop after this many seconds"),
     ],
     arguments: 1...1
   ) { context in
     let arguments = context.arguments
-    let maxSnapshots = try arguments.integer("--max-snapshots", command: "listen")
+    let maxSnapshots = try arguments.integer(OptionName.maxSnapshots, command: "listen")
     if maxSnapshots == 0 { throw context.usage("--max-snapshots must be at least 1") }
     var timeout: Double?
-    if let text = arguments.value("--timeout") {
+    if let text = arguments.value(OptionName.timeout) {
       guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
         throw context.usage("--timeout needs a positive number of seconds, got '\(text)'")
       }
@@ -37,7 +37,7 @@ enum ListenCommand {
     let target = context.positional(0)
     let segments = target.slashSegments.filter { !$0.isEmpty }.count
     let listener: @Sendable () async throws -> Void
-    if !arguments.has("--group") && segments % 2 == 0 && segments > 0 {
+    if !arguments.has(OptionName.group) && segments % 2 == 0 && segments > 0 {
       if QueryOptions.anyGiven(arguments) { throw context.usage("query options need a collection PATH, not the document '\(target)'") }
       let reference = context.db.document(try PathArgument.document(target, command: "listen"))
       listener = { try await listenToDocument(reference, context: context, limit: maxSnapshots) }

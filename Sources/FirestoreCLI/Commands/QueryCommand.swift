@@ -24,16 +24,16 @@ enum QueryCommand {
         firestore query articles --where 'category == "swift"' --explain --analyze
       """,
     options: QueryOptions.specs + VectorSearchOptions.specs + [
-      OptionSpec("--explain", help: "print Firestore's plan for the query (and with --analyze its statistics)"),
-      OptionSpec("--analyze", help: "with --explain: also run the query and print its documents and statistics"),
+      OptionSpec(OptionName.explain, help: "print Firestore's plan for the query (and with --analyze its statistics)"),
+      OptionSpec(OptionName.analyze, help: "with --explain: also run the query and print its documents and statistics"),
     ],
     arguments: 1...1
   ) { context in
     let arguments = context.arguments
-    if arguments.has("--analyze") && !arguments.has("--explain") { throw context.usage("--analyze needs --explain") }
+    if arguments.has(OptionName.analyze) && !arguments.has(OptionName.explain) { throw context.usage("--analyze needs --explain") }
     let target = context.positional(0)
     if let search = try VectorSearchOptions.search(context, target: target) {
-      if arguments.has("--explain") {
+      if arguments.has(OptionName.explain) {
         try await explain(context) { try await search.explain(options: $0) }
       } else {
         for document in try await search.getDocuments().documents { emit(document, context) }
@@ -41,7 +41,7 @@ enum QueryCommand {
       return
     }
     let query = try QueryOptions.query(context, target: target)
-    if arguments.has("--explain") {
+    if arguments.has(OptionName.explain) {
       try await explain(context) { try await query.explain(options: $0) }
       return
     }
@@ -52,13 +52,13 @@ enum QueryCommand {
   private static func explain(
     _ context: CommandContext, _ run: (ExplainOptions) async throws -> ExplainResults<QuerySnapshot>
   ) async throws {
-    let explained = try await run(ExplainOptions(analyze: context.arguments.has("--analyze")))
+    let explained = try await run(ExplainOptions(analyze: context.arguments.has(OptionName.analyze)))
     for document in explained.snapshot?.documents ?? [] { emit(document, context) }
     context.emit(.object([("explain", ExplainOutput.json(explained.metrics))]))
   }
 
   private static func emit(_ document: QueryDocumentSnapshot, _ context: CommandContext) {
-    if context.arguments.has("--ids") {
+    if context.arguments.has(OptionName.ids) {
       context.emit(.object([("path", .string(document.reference.path))]))
     } else {
       context.emit(context.encoder.line(document))

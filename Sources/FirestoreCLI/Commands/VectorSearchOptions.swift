@@ -7,11 +7,11 @@ import FirestoreWire
 enum VectorSearchOptions {
   /// The specs, in help order.
   static let specs: [OptionSpec] = [
-    OptionSpec("--find-nearest", "FIELD", help: "vector search: the --limit documents whose vector FIELD is nearest to --vector"),
-    OptionSpec("--vector", "JSON_ARRAY", help: "the query vector, e.g. '[0.1, 0.9]'"),
-    OptionSpec("--distance", "MEASURE", help: "cosine, euclidean or dot-product"),
-    OptionSpec("--distance-result-field", "NAME", help: "put each result's distance in field NAME"),
-    OptionSpec("--distance-threshold", "X", help: "leave out results farther than X (for dot-product: smaller than X)"),
+    OptionSpec(OptionName.findNearest, "FIELD", help: "vector search: the --limit documents whose vector FIELD is nearest to --vector"),
+    OptionSpec(OptionName.vector, "JSON_ARRAY", help: "the query vector, e.g. '[0.1, 0.9]'"),
+    OptionSpec(OptionName.distance, "MEASURE", help: "cosine, euclidean or dot-product"),
+    OptionSpec(OptionName.distanceResultField, "NAME", help: "put each result's distance in field NAME"),
+    OptionSpec(OptionName.distanceThreshold, "X", help: "leave out results farther than X (for dot-product: smaller than X)"),
   ]
 
   private static let measures: [String: Query.DistanceMeasure] = [
@@ -21,30 +21,30 @@ enum VectorSearchOptions {
   /// The search `--find-nearest` asks for over `target`, or `nil` when it is not given.
   static func search(_ context: CommandContext, target: String) throws -> VectorQuery? {
     let arguments = context.arguments
-    guard let field = arguments.value("--find-nearest") else {
+    guard let field = arguments.value(OptionName.findNearest) else {
       for spec in specs where arguments.has(spec.name) { throw context.usage("\(spec.name) needs --find-nearest FIELD") }
       return nil
     }
-    guard let vectorText = arguments.value("--vector") else { throw context.usage("--find-nearest needs --vector JSON_ARRAY") }
-    guard let measureText = arguments.value("--distance") else {
+    guard let vectorText = arguments.value(OptionName.vector) else { throw context.usage("--find-nearest needs --vector JSON_ARRAY") }
+    guard let measureText = arguments.value(OptionName.distance) else {
       throw context.usage("--find-nearest needs --distance (cosine, euclidean or dot-product)")
     }
     guard let measure = measures[measureText] else {
       throw context.usage("--distance must be cosine, euclidean or dot-product, got '\(measureText)'")
     }
-    guard let limit = try arguments.integer("--limit", command: context.command.name) else {
+    guard let limit = try arguments.integer(OptionName.limit, command: context.command.name) else {
       throw context.usage("--find-nearest needs --limit N: how many neighbours (1 to 1000)")
     }
     var threshold: Double?
-    if let text = arguments.value("--distance-threshold") {
+    if let text = arguments.value(OptionName.distanceThreshold) {
       guard let value = Double(text), value.isFinite else { throw context.usage("--distance-threshold needs a number, got '\(text)'") }
       threshold = value
     }
     let base = try QueryOptions.query(context, target: target, applyingLimit: false)
     return base.findNearest(
-      vectorField: try WhereClause.fieldPath(field, option: "--find-nearest", context: context),
+      vectorField: try WhereClause.fieldPath(field, option: OptionName.findNearest, context: context),
       queryVector: try vector(vectorText, context),
-      limit: limit, distanceMeasure: measure, distanceResultField: arguments.value("--distance-result-field"),
+      limit: limit, distanceMeasure: measure, distanceResultField: arguments.value(OptionName.distanceResultField),
       distanceThreshold: threshold)
   }
 

@@ -23,8 +23,8 @@ enum WriteCommands {
         firestore set articles/a1 '{"views":{"$increment":1}}' --merge
       """,
     options: [
-      OptionSpec("--merge", help: "merge into the existing document instead of replacing it"),
-      OptionSpec("--merge-fields", "a,b.c", help: "merge only these field paths"),
+      OptionSpec(OptionName.merge, help: "merge into the existing document instead of replacing it"),
+      OptionSpec(OptionName.mergeFields, "a,b.c", help: "merge only these field paths"),
     ],
     arguments: 2...2
   ) { context in
@@ -32,14 +32,14 @@ enum WriteCommands {
     let data = try context.writeData(context.positional(1))
     let reference = context.db.document(path)
     let result: WriteResult
-    if let fields = context.arguments.value("--merge-fields") {
-      guard !context.arguments.has("--merge") else { throw context.usage("--merge and --merge-fields cannot be combined") }
+    if let fields = context.arguments.value(OptionName.mergeFields) {
+      guard !context.arguments.has(OptionName.merge) else { throw context.usage("--merge and --merge-fields cannot be combined") }
       let paths = try fields.split(separator: ",", omittingEmptySubsequences: false).map {
-        try WhereClause.fieldPath(String($0), option: "--merge-fields", context: context)
+        try WhereClause.fieldPath(String($0), option: OptionName.mergeFields, context: context)
       }
       result = try await reference.setData(data, mergeFields: paths)
     } else {
-      result = try await reference.setData(data, merge: context.arguments.has("--merge"))
+      result = try await reference.setData(data, merge: context.arguments.has(OptionName.merge))
     }
     context.emit(written(path, result))
   }

@@ -5,20 +5,20 @@ import Foundation
 struct GlobalOptions: Sendable {
   /// Their specs, for parsing and help.
   static let specs: [OptionSpec] = [
-    OptionSpec("--project", "ID", help: "project ID (else FIRESTORE_PROJECT, GOOGLE_CLOUD_PROJECT, GCLOUD_PROJECT)"),
-    OptionSpec("--database", "ID", help: "database ID (default: (default))"),
-    OptionSpec("--emulator", "HOST:PORT", help: "use the emulator at HOST:PORT (else FIRESTORE_EMULATOR_HOST)"),
-    OptionSpec("--host", "HOST[:PORT]", help: "the API endpoint (default firestore.googleapis.com), over https unless --insecure"),
-    OptionSpec("--insecure", help: "with --host: plain http, no TLS (an emulator, or a mock)"),
-    OptionSpec("--ca-file", "PEM", help: "trust the root certificates in PEM instead of the system's (a private CA)"),
-    OptionSpec("--proxy", "URL", help: "send requests through this proxy (else https_proxy, HTTPS_PROXY, NO_PROXY...)"),
-    OptionSpec("--token", "TOKEN", help: "bearer token to send, as `gcloud auth print-access-token` prints it"),
-    OptionSpec("--mock", help: "run against an in-process mock server started for this command"),
-    OptionSpec("--mock-data", "FILE", help: "with --mock: preload the NDJSON documents of FILE (as export writes them)"),
-    OptionSpec("--credentials", "FILE", help: "service account key file (production; an emulator only takes its project ID)"),
-    OptionSpec("--format", "json|rest", help: "output values as extended JSON (default) or Firestore's REST mapping"),
-    OptionSpec("--input-format", "json|rest", help: "input values as extended JSON (default) or Firestore's REST mapping"),
-    OptionSpec("--help", help: "show help (also -h)"),
+    OptionSpec(OptionName.project, "ID", help: "project ID (else FIRESTORE_PROJECT, GOOGLE_CLOUD_PROJECT, GCLOUD_PROJECT)"),
+    OptionSpec(OptionName.database, "ID", help: "database ID (default: (default))"),
+    OptionSpec(OptionName.emulator, "HOST:PORT", help: "use the emulator at HOST:PORT (else FIRESTORE_EMULATOR_HOST)"),
+    OptionSpec(OptionName.host, "HOST[:PORT]", help: "the API endpoint (default firestore.googleapis.com), over https unless --insecure"),
+    OptionSpec(OptionName.insecure, help: "with --host: plain http, no TLS (an emulator, or a mock)"),
+    OptionSpec(OptionName.caFile, "PEM", help: "trust the root certificates in PEM instead of the system's (a private CA)"),
+    OptionSpec(OptionName.proxy, "URL", help: "send requests through this proxy (else https_proxy, HTTPS_PROXY, NO_PROXY...)"),
+    OptionSpec(OptionName.token, "TOKEN", help: "bearer token to send, as `gcloud auth print-access-token` prints it"),
+    OptionSpec(OptionName.mock, help: "run against an in-process mock server started for this command"),
+    OptionSpec(OptionName.mockData, "FILE", help: "with --mock: preload the NDJSON documents of FILE (as export writes them)"),
+    OptionSpec(OptionName.credentials, "FILE", help: "service account key file (production; an emulator only takes its project ID)"),
+    OptionSpec(OptionName.format, "json|rest", help: "output values as extended JSON (default) or Firestore's REST mapping"),
+    OptionSpec(OptionName.inputFormat, "json|rest", help: "input values as extended JSON (default) or Firestore's REST mapping"),
+    OptionSpec(OptionName.help, help: "show help (also -h)"),
   ]
 
   /// `--project`.
@@ -50,46 +50,46 @@ struct GlobalOptions: Sendable {
 
   /// Reads the global options out of a parsed command line and the environment.
   init(_ arguments: ParsedArguments, environment: [String: String]) throws(UsageError) {
-    project = arguments.value("--project")
+    project = arguments.value(OptionName.project)
     if let project, project.isEmpty { throw UsageError("--project must not be empty") }
-    if let database = arguments.value("--database") {
+    if let database = arguments.value(OptionName.database) {
       guard !database.isEmpty else { throw UsageError("--database must not be empty") }
       self.database = database
     }
-    mock = arguments.has("--mock")
-    mockData = arguments.value("--mock-data")
+    mock = arguments.has(OptionName.mock)
+    mockData = arguments.value(OptionName.mockData)
     if mockData != nil, !mock { throw UsageError("--mock-data needs --mock") }
-    credentials = arguments.value("--credentials")
-    if let host = arguments.value("--emulator") {
+    credentials = arguments.value(OptionName.credentials)
+    if let host = arguments.value(OptionName.emulator) {
       guard Self.isHostAndPort(host) else { throw UsageError("--emulator needs HOST:PORT, got '\(host)'") }
       if mock { throw UsageError("--emulator and --mock cannot be combined") }
       emulatorHost = host
     } else if !mock, let host = environment["FIRESTORE_EMULATOR_HOST"]?.trimmingCharacters(in: .whitespaces), !host.isEmpty {
       emulatorHost = host
     }
-    if let host = arguments.value("--host") {
+    if let host = arguments.value(OptionName.host) {
       guard Self.isHost(host) else { throw UsageError("--host needs HOST or HOST:PORT, got '\(host)'") }
-      if mock || arguments.has("--emulator") { throw UsageError("--host cannot be combined with --emulator or --mock") }
+      if mock || arguments.has(OptionName.emulator) { throw UsageError("--host cannot be combined with --emulator or --mock") }
       self.host = host
       emulatorHost = nil
     }
-    insecure = arguments.has("--insecure")
+    insecure = arguments.has(OptionName.insecure)
     if insecure, host == nil { throw UsageError("--insecure goes with --host") }
-    caFile = arguments.value("--ca-file")
+    caFile = arguments.value(OptionName.caFile)
     if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
       throw UsageError("--ca-file '\(caFile)' cannot be read")
     }
-    proxy = arguments.value("--proxy")
+    proxy = arguments.value(OptionName.proxy)
     if let proxy, URLComponents(string: proxy)?.host?.isEmpty != false {
       throw UsageError("--proxy needs a URL such as http://proxy:3128, got '\(proxy)'")
     }
-    if let token = arguments.value("--token") {
+    if let token = arguments.value(OptionName.token) {
       let trimmed = token.trimmingCharacters(in: .whitespacesAndNewlines)
       guard !trimmed.isEmpty else { throw UsageError("--token must not be empty") }
       self.token = trimmed
     }
-    if let text = arguments.value("--format") { format = try DataFormat.parse(text, option: "--format") }
-    if let text = arguments.value("--input-format") { inputFormat = try DataFormat.parse(text, option: "--input-format") }
+    if let text = arguments.value(OptionName.format) { format = try DataFormat.parse(text, option: OptionName.format) }
+    if let text = arguments.value(OptionName.inputFormat) { inputFormat = try DataFormat.parse(text, option: OptionName.inputFormat) }
   }
 
   /// `HOST` or `HOST:PORT` (a bracketed IPv6 address too), with no scheme or path.

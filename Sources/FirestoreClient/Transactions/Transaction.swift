@@ -7,29 +7,23 @@ import FirestoreWire
 /// writes are buffered and committed together when the body returns. All reads must come
 /// before any write, as in every Firestore SDK.
 public final class Transaction: Sendable {
-  private struct State {
-    var writes: [Write] = []
-    var error: FirestoreError?
-  }
-
   /// The database of the transaction.
-  public let firestore: Firestore
+  public var firestore: Firestore { record.firestore }
   let id: String
   let readOnly: Bool
-  private let state = Locked(State())
+  private let record: WriteRecord
 
   init(firestore: Firestore, id: String, readOnly: Bool) {
-    self.firestore = firestore
+    record = WriteRecord(firestore: firestore)
     self.id = id
     self.readOnly = readOnly
   }
 
-  var bufferedWrites: [Write] { state.withLock { $0.writes } }
-  var recordedError: FirestoreError? { state.withLock { $0.error } }
+  var bufferedWrites: [Write] { record.writes }
+  var recordedError: FirestoreError? { record.error }
 
   private func checkCanRead(_ what: String) throws(FirestoreError) {
-    let hasWrites = state.withLock { !$0.writes.isEmpty }
-    if hasWrites {
+    if !record.writes.isEmpty {
       throw .invalidArgument("\(what): a transaction must do all its reads before its writes")
     }
   }
@@ -52,21 +46,9 @@ public final class Transaction: Sendable {
     return try await query.query.run(consistency: .transaction(id))
   }
 
-  func add(_ ref: DocumentReference, _ build: () throws(FirestoreError) -> Write) -> Transaction {
-    var result: Result<Write, FirestoreError>
-    if readOnly {
-      result = .failure(.invalidArgument("cannot write \(ref.path) in a read-only transaction"))
-    } else if ref.firestore !== firestore {
-      result = .failure(.invalidArgument("document \(ref.path) belongs to another Firestore instance than this transaction"))
-    } else {
-      do throws(FirestoreError) { result = .success(try build()) } catch { result = .failure(error) }
-    }
-    state.withLock { s in
-      switch result {
-      case .success(let w): s.writes.append(w)
-      case .failure(let e): if s.error == nil { s.error = e }
-      }
-    }
+  func add(_ document: DocumentReference, _ build: () throws(FirestoreError) -> Write) -> Transaction {
+    let refusal: FirestoreError? = readOnly ? .invalidArgument("cannot write \(document.path) in a read-only transaction") : nil
+    record.add(document, owner: "transaction", refusal: refusal, build)
     return self
   }
 

@@ -14,31 +14,14 @@ import FirestoreWire
 /// try await batch.commit()
 /// ```
 public final class WriteBatch: Sendable {
-  private struct State {
-    var writes: [Write] = []
-    var error: FirestoreError?
-    var committed = false
-  }
-
   /// The database the batch writes to.
-  public let firestore: Firestore
-  private let state = Locked(State())
+  public var firestore: Firestore { record.firestore }
+  private let record: WriteRecord
 
-  init(firestore: Firestore) { self.firestore = firestore }
+  init(firestore: Firestore) { record = WriteRecord(firestore: firestore) }
 
-  func add(_ ref: DocumentReference, _ build: () throws(FirestoreError) -> Write) -> WriteBatch {
-    let write: Result<Write, FirestoreError>
-    if ref.firestore !== firestore {
-      write = .failure(.invalidArgument("document \(ref.path) belongs to another Firestore instance than this batch"))
-    } else {
-      do throws(FirestoreError) { write = .success(try build()) } catch { write = .failure(error) }
-    }
-    state.withLock { s in
-      switch write {
-      case .success(let w): s.writes.append(w)
-      case .failure(let e): if s.error == nil { s.error = e }
-      }
-    }
+  func add(_ document: DocumentReference, _ build: () throws(FirestoreError) -> Write) -> WriteBatch {
+    record.add(document, owner: "batch", build)
     return self
   }
 
@@ -101,7 +84,7 @@ public final class WriteBatch: Sendable {
   }
 
   /// The number of writes added so far.
-  public var count: Int { state.withLock { $0.writes.count } }
+  public var count: Int { record.writes.count }
 
   /// Commits every write atomically; returns one result per write, in order.
   ///
@@ -117,12 +100,7 @@ public final class WriteBatch: Sendable {
 
   /// The writes to commit, once; the first recorded error, or a second commit's error.
   func takeWrites() -> Result<[Write], FirestoreError> {
-    state.withLock { s in
-      if let error = s.error { return .failure(error) }
-      if s.committed { return .failure(.invalidArgument("this WriteBatch was already committed; create a new one")) }
-      s.committed = true
-      return .success(s.writes)
-    }
+    record.take(alreadyTaken: .invalidArgument("this WriteBatch was already committed; create a new one"))
   }
 }
 
