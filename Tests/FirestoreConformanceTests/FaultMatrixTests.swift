@@ -38,100 +38,71 @@ import Testing
 struct FaultMatrixTests {
   typealias Cell = FaultMatrixCell
 
-  /// The matrix: 7 calls × 12 faults, each cell's outcome stated explicitly.
-  static let cells: [Cell] = [
-    // get: GET …/documents/m/d
-    Cell(.get, .delayPastDeadline, .fails(.deadlineExceeded, requests: 1)),
-    Cell(.get, .unavailable503, .succeedsAfterRetry(requests: 3)),
-    Cell(.get, .resourceExhausted429, .succeedsAfterRetry(requests: 3)),
-    Cell(.get, .internal500, .succeedsAfterRetry(requests: 3)),
-    Cell(.get, .badGateway502, .succeedsAfterRetry(requests: 3)),
-    Cell(.get, .resetBeforeResponse, .succeedsAfterRetry(requests: 3)),
-    Cell(.get, .resetMidResponse, .succeedsAfterRetry(requests: 3)),
-    Cell(.get, .truncatedJSON, .succeedsAfterRetry(requests: 3)),
-    Cell(.get, .invalidJSON, .succeedsAfterRetry(requests: 3)),
-    Cell(.get, .wrongContentType, .succeedsAfterRetry(requests: 3)),
-    Cell(.get, .emptyBody, .succeedsAfterRetry(requests: 3)),
-    Cell(.get, .unauthenticated401, .fails(.unauthenticated, requests: 2)),
-    // batchGet: getAll
-    Cell(.batchGet, .delayPastDeadline, .fails(.deadlineExceeded, requests: 1)),
-    Cell(.batchGet, .unavailable503, .succeedsAfterRetry(requests: 3)),
-    Cell(.batchGet, .resourceExhausted429, .succeedsAfterRetry(requests: 3)),
-    Cell(.batchGet, .internal500, .succeedsAfterRetry(requests: 3)),
-    Cell(.batchGet, .badGateway502, .succeedsAfterRetry(requests: 3)),
-    Cell(.batchGet, .resetBeforeResponse, .succeedsAfterRetry(requests: 3)),
-    Cell(.batchGet, .resetMidResponse, .succeedsAfterRetry(requests: 3)),
-    Cell(.batchGet, .truncatedJSON, .succeedsAfterRetry(requests: 3)),
-    Cell(.batchGet, .invalidJSON, .succeedsAfterRetry(requests: 3)),
-    Cell(.batchGet, .wrongContentType, .succeedsAfterRetry(requests: 3)),
-    Cell(.batchGet, .emptyBody, .succeedsAfterRetry(requests: 3)),
-    Cell(.batchGet, .unauthenticated401, .fails(.unauthenticated, requests: 2)),
-    // runQuery stream: stream(), retried as a whole until its first element arrived
-    Cell(.runQueryStream, .delayPastDeadline, .fails(.deadlineExceeded, requests: 1)),
-    Cell(.runQueryStream, .unavailable503, .succeedsAfterRetry(requests: 3)),
-    Cell(.runQueryStream, .resourceExhausted429, .succeedsAfterRetry(requests: 3)),
-    Cell(.runQueryStream, .internal500, .succeedsAfterRetry(requests: 3)),
-    Cell(.runQueryStream, .badGateway502, .succeedsAfterRetry(requests: 3)),
-    Cell(.runQueryStream, .resetBeforeResponse, .succeedsAfterRetry(requests: 3)),
-    Cell(.runQueryStream, .resetMidResponse, .succeedsAfterRetry(requests: 3)),
-    Cell(.runQueryStream, .truncatedJSON, .succeedsAfterRetry(requests: 3)),
-    Cell(.runQueryStream, .invalidJSON, .succeedsAfterRetry(requests: 3)),
-    Cell(.runQueryStream, .wrongContentType, .succeedsAfterRetry(requests: 3)),
-    Cell(.runQueryStream, .emptyBody, .succeedsAfterRetry(requests: 3)),
-    Cell(.runQueryStream, .unauthenticated401, .fails(.unauthenticated, requests: 2)),
-    // aggregation: count
-    Cell(.aggregation, .delayPastDeadline, .fails(.deadlineExceeded, requests: 1)),
-    Cell(.aggregation, .unavailable503, .succeedsAfterRetry(requests: 3)),
-    Cell(.aggregation, .resourceExhausted429, .succeedsAfterRetry(requests: 3)),
-    Cell(.aggregation, .internal500, .succeedsAfterRetry(requests: 3)),
-    Cell(.aggregation, .badGateway502, .succeedsAfterRetry(requests: 3)),
-    Cell(.aggregation, .resetBeforeResponse, .succeedsAfterRetry(requests: 3)),
-    Cell(.aggregation, .resetMidResponse, .succeedsAfterRetry(requests: 3)),
-    Cell(.aggregation, .truncatedJSON, .succeedsAfterRetry(requests: 3)),
-    Cell(.aggregation, .invalidJSON, .succeedsAfterRetry(requests: 3)),
-    Cell(.aggregation, .wrongContentType, .succeedsAfterRetry(requests: 3)),
-    Cell(.aggregation, .emptyBody, .succeedsAfterRetry(requests: 3)),
-    Cell(.aggregation, .unauthenticated401, .fails(.unauthenticated, requests: 2)),
-    // commit: updateData(["n": FieldValue.increment(1)]); never sent twice once it went out
-    Cell(.commit, .delayPastDeadline, .fails(.deadlineExceeded, requests: 1), applied: .once),
-    Cell(.commit, .unavailable503, .fails(.unavailable, requests: 1), applied: .never),
-    Cell(.commit, .resourceExhausted429, .succeedsAfterRetry(requests: 3), applied: .once),
-    Cell(.commit, .internal500, .fails(.internal, requests: 1), applied: .never),
-    Cell(.commit, .badGateway502, .fails(.unavailable, requests: 1), applied: .never),
-    Cell(.commit, .resetBeforeResponse, .fails(.unavailable, requests: 1), applied: .once),
-    Cell(.commit, .resetMidResponse, .fails(.unavailable, requests: 1), applied: .once),
-    Cell(.commit, .truncatedJSON, .fails(.unavailable, requests: 1), applied: .never),
-    Cell(.commit, .invalidJSON, .fails(.internal, requests: 1), applied: .never),
-    Cell(.commit, .wrongContentType, .fails(.internal, requests: 1), applied: .never),
-    Cell(.commit, .emptyBody, .fails(.internal, requests: 1), applied: .never),
-    Cell(.commit, .unauthenticated401, .fails(.unauthenticated, requests: 2), applied: .never),
-    // transaction: read n, write n + 1; the faults hit its commit; the body never runs twice
-    Cell(.transaction, .delayPastDeadline, .fails(.deadlineExceeded, requests: 1), applied: .never),
-    Cell(.transaction, .unavailable503, .fails(.unavailable, requests: 1), applied: .never),
-    Cell(.transaction, .resourceExhausted429, .fails(.resourceExhausted, requests: 1), applied: .never),
-    Cell(.transaction, .internal500, .fails(.internal, requests: 1), applied: .never),
-    Cell(.transaction, .badGateway502, .fails(.unavailable, requests: 1), applied: .never),
-    Cell(.transaction, .resetBeforeResponse, .fails(.unavailable, requests: 1), applied: .once),
-    Cell(.transaction, .resetMidResponse, .fails(.unavailable, requests: 1), applied: .once),
-    Cell(.transaction, .truncatedJSON, .fails(.unavailable, requests: 1), applied: .never),
-    Cell(.transaction, .invalidJSON, .fails(.internal, requests: 1), applied: .never),
-    Cell(.transaction, .wrongContentType, .fails(.internal, requests: 1), applied: .never),
-    Cell(.transaction, .emptyBody, .fails(.internal, requests: 1), applied: .never),
-    Cell(.transaction, .unauthenticated401, .fails(.unauthenticated, requests: 2), applied: .never),
-    // listen: the reopened back channel meets the fault (twice)
-    Cell(.listen, .delayPastDeadline, .recovers(newSessions: 0)),
-    Cell(.listen, .unavailable503, .recovers(newSessions: 0)),
-    Cell(.listen, .resourceExhausted429, .recovers(newSessions: 2)),
-    Cell(.listen, .internal500, .recovers(newSessions: 2)),
-    Cell(.listen, .badGateway502, .recovers(newSessions: 0)),
-    Cell(.listen, .resetBeforeResponse, .recovers(newSessions: 0)),
-    Cell(.listen, .resetMidResponse, .recovers(newSessions: 2)),
-    Cell(.listen, .truncatedJSON, .recovers(newSessions: 2)),
-    Cell(.listen, .invalidJSON, .recovers(newSessions: 2)),
-    Cell(.listen, .wrongContentType, .recovers(newSessions: 2)),
-    Cell(.listen, .emptyBody, .recovers(newSessions: 0)),
-    Cell(.listen, .unauthenticated401, .recovers(newSessions: 2)),
-  ]
+  /// The matrix: 7 calls × 12 faults, each cell's outcome stated explicitly (the four reads
+  /// share one column, ``readCells(_:)``).
+  static let cells: [Cell] =
+    [Cell.Call.get, .batchGet, .runQueryStream, .aggregation].flatMap(readCells) + [
+      // commit: updateData(["n": FieldValue.increment(1)]); never sent twice once it went out
+      Cell(.commit, .delayPastDeadline, .fails(.deadlineExceeded, requests: 1), applied: .once),
+      Cell(.commit, .unavailable503, .fails(.unavailable, requests: 1), applied: .never),
+      Cell(.commit, .resourceExhausted429, .succeedsAfterRetry(requests: 3), applied: .once),
+      Cell(.commit, .internal500, .fails(.internal, requests: 1), applied: .never),
+      Cell(.commit, .badGateway502, .fails(.unavailable, requests: 1), applied: .never),
+      Cell(.commit, .resetBeforeResponse, .fails(.unavailable, requests: 1), applied: .once),
+      Cell(.commit, .resetMidResponse, .fails(.unavailable, requests: 1), applied: .once),
+      Cell(.commit, .truncatedJSON, .fails(.unavailable, requests: 1), applied: .never),
+      Cell(.commit, .invalidJSON, .fails(.internal, requests: 1), applied: .never),
+      Cell(.commit, .wrongContentType, .fails(.internal, requests: 1), applied: .never),
+      Cell(.commit, .emptyBody, .fails(.internal, requests: 1), applied: .never),
+      Cell(.commit, .unauthenticated401, .fails(.unauthenticated, requests: 2), applied: .never),
+      // transaction: read n, write n + 1; the faults hit its commit; the body never runs twice
+      Cell(.transaction, .delayPastDeadline, .fails(.deadlineExceeded, requests: 1), applied: .never),
+      Cell(.transaction, .unavailable503, .fails(.unavailable, requests: 1), applied: .never),
+      Cell(.transaction, .resourceExhausted429, .fails(.resourceExhausted, requests: 1), applied: .never),
+      Cell(.transaction, .internal500, .fails(.internal, requests: 1), applied: .never),
+      Cell(.transaction, .badGateway502, .fails(.unavailable, requests: 1), applied: .never),
+      Cell(.transaction, .resetBeforeResponse, .fails(.unavailable, requests: 1), applied: .once),
+      Cell(.transaction, .resetMidResponse, .fails(.unavailable, requests: 1), applied: .once),
+      Cell(.transaction, .truncatedJSON, .fails(.unavailable, requests: 1), applied: .never),
+      Cell(.transaction, .invalidJSON, .fails(.internal, requests: 1), applied: .never),
+      Cell(.transaction, .wrongContentType, .fails(.internal, requests: 1), applied: .never),
+      Cell(.transaction, .emptyBody, .fails(.internal, requests: 1), applied: .never),
+      Cell(.transaction, .unauthenticated401, .fails(.unauthenticated, requests: 2), applied: .never),
+      // listen: the reopened back channel meets the fault (twice)
+      Cell(.listen, .delayPastDeadline, .recovers(newSessions: 0)),
+      Cell(.listen, .unavailable503, .recovers(newSessions: 0)),
+      Cell(.listen, .resourceExhausted429, .recovers(newSessions: 2)),
+      Cell(.listen, .internal500, .recovers(newSessions: 2)),
+      Cell(.listen, .badGateway502, .recovers(newSessions: 0)),
+      Cell(.listen, .resetBeforeResponse, .recovers(newSessions: 0)),
+      Cell(.listen, .resetMidResponse, .recovers(newSessions: 2)),
+      Cell(.listen, .truncatedJSON, .recovers(newSessions: 2)),
+      Cell(.listen, .invalidJSON, .recovers(newSessions: 2)),
+      Cell(.listen, .wrongContentType, .recovers(newSessions: 2)),
+      Cell(.listen, .emptyBody, .recovers(newSessions: 0)),
+      Cell(.listen, .unauthenticated401, .recovers(newSessions: 2)),
+    ]
+
+  /// A read's cells: reads are idempotent, so every transient fault is retried and the
+  /// second retry gets through, whichever read it is. The reads are `get` (`GET
+  /// …/documents/m/d`), `batchGet` (getAll), `runQueryStream` (stream(), retried as a whole
+  /// until its first element arrived) and `aggregation` (count).
+  static func readCells(_ call: Cell.Call) -> [Cell] {
+    [
+      Cell(call, .delayPastDeadline, .fails(.deadlineExceeded, requests: 1)),
+      Cell(call, .unavailable503, .succeedsAfterRetry(requests: 3)),
+      Cell(call, .resourceExhausted429, .succeedsAfterRetry(requests: 3)),
+      Cell(call, .internal500, .succeedsAfterRetry(requests: 3)),
+      Cell(call, .badGateway502, .succeedsAfterRetry(requests: 3)),
+      Cell(call, .resetBeforeResponse, .succeedsAfterRetry(requests: 3)),
+      Cell(call, .resetMidResponse, .succeedsAfterRetry(requests: 3)),
+      Cell(call, .truncatedJSON, .succeedsAfterRetry(requests: 3)),
+      Cell(call, .invalidJSON, .succeedsAfterRetry(requests: 3)),
+      Cell(call, .wrongContentType, .succeedsAfterRetry(requests: 3)),
+      Cell(call, .emptyBody, .succeedsAfterRetry(requests: 3)),
+      Cell(call, .unauthenticated401, .fails(.unauthenticated, requests: 2)),
+    ]
+  }
 
   /// The per-call deadline of the delay cells, and of the others. The deadline is wall-clock
   /// time kept by the transport's own thread, so it must outlast the seconds a task can
