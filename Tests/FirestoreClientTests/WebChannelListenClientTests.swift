@@ -235,41 +235,64 @@ struct WebChannelListenClientAuthTests {
     return (received, registration)
   }
 
-  @Test("a token change before a forward POST opens a new session carrying the new token and every target")
-  func tokenChangeBeforeForwardPOST() async throws {
+  /// A fake transport and a client on it whose token provider and backoff sleeps the test
+  /// watches.
+  private func watchedClient() -> (FakeWebChannelTransport, Tokens, SleepCounter, Firestore) {
     let transport = FakeWebChannelTransport()
     let tokens = Tokens()
     let sleeps = SleepCounter()
-    let db = firestore(transport, tokens: tokens, sleeps: sleeps)
-    let (received, registration) = try await firstListener(db, transport)
-    defer { registration.remove() }
+    return (transport, tokens, sleeps, firestore(transport, tokens: tokens, sleeps: sleeps))
+  }
 
-    tokens.current = "bob"
+  /// Opens a second listener, on rooms/r2 (target 4).
+  private func secondListener(_ db: Firestore) -> (Received, ListenerRegistration) {
     let other = Received()
-    let otherRegistration = db.document("rooms/r2").addSnapshotListener { other.record($0, $1) }
-    defer { otherRegistration.remove() }
-    try await until("a new session") { transport.sessionCount == 2 }
-    let handshakes = transport.handshakeRequests
-    #expect(try authorization(handshakes[0]) == "Bearer alice")
-    #expect(try authorization(handshakes[1]) == "Bearer bob")
-    let targets = try addedTargets(handshakes[1])
-    #expect(targets.map(\.targetID) == [2, 4])
-    #expect(targets.first?.resumeToken == Data(base64Encoded: "Z2xvYmFs"))
-    // The addTarget never went out on the old session, which was terminated; no backoff.
-    #expect(transport.forwardRequests.isEmpty)
+    return (other, db.document("rooms/r2").addSnapshotListener { other.record($0, $1) })
+  }
+
+  /// Checks that the first session (SID1) was terminated and that the second one's handshake
+  /// re-adds both targets, rooms/r1's with the resume token it had reached.
+  private func expectReplacedWithBothTargets(_ transport: FakeWebChannelTransport) throws {
     #expect(
       transport.requests.contains {
         FakeWebChannelTransport.params($0)["TYPE"] == "terminate" && FakeWebChannelTransport.params($0)["SID"] == "SID1"
       })
-    #expect(sleeps.value == 0)
-    #expect(!tokens.calls.contains(true))
+    let targets = try addedTargets(transport.handshakeRequests[1])
+    #expect(targets.map(\.targetID) == [2, 4])
+    #expect(targets.first?.resumeToken == Data(base64Encoded: "Z2xvYmFs"))
+  }
 
+  /// Answers the second session's back channel for both targets (rooms/r1 unchanged, rooms/r2
+  /// missing) and waits for the second listener's snapshot.
+  private func answerBothTargets(_ transport: FakeWebChannelTransport, _ other: Received) async throws {
     try await until("the new back channel") { transport.backChannelCount == 2 }
     transport.push([
       (1, add(2)), (2, add(4)), (3, change(2, value: 1, second: 1)), (4, delete(4, doc: second)), (5, current(2)),
       (6, current(4)), (7, global(9)),
     ])
     try await until("the second listener's snapshot") { other.snapshots.count == 1 }
+  }
+
+  @Test("a token change before a forward POST opens a new session carrying the new token and every target")
+  func tokenChangeBeforeForwardPOST() async throws {
+    let (transport, tokens, sleeps, db) = watchedClient()
+    let (received, registration) = try await firstListener(db, transport)
+    defer { registration.remove() }
+
+    tokens.current = "bob"
+    let (other, otherRegistration) = secondListener(db)
+    defer { otherRegistration.remove() }
+    try await until("a new session") { transport.sessionCount == 2 }
+    let handshakes = transport.handshakeRequests
+    #expect(try authorization(handshakes[0]) == "Bearer alice")
+    #expect(try authorization(handshakes[1]) == "Bearer bob")
+    // The addTarget never went out on the old session, which was terminated; no backoff.
+    try expectReplacedWithBothTargets(transport)
+    #expect(transport.forwardRequests.isEmpty)
+    #expect(sleeps.value == 0)
+    #expect(!tokens.calls.contains(true))
+
+    try await answerBothTargets(transport, other)
     #expect(other.snapshots[0].exists == false)
     try await Task.sleep(for: .milliseconds(100))
     #expect(received.snapshots.count == 1)  // the re-sent document is no change
@@ -279,10 +302,7 @@ struct WebChannelListenClientAuthTests {
 
   @Test("a token change noticed when the back channel is renewed opens a new session")
   func tokenChangeOnRenewal() async throws {
-    let transport = FakeWebChannelTransport()
-    let tokens = Tokens()
-    let sleeps = SleepCounter()
-    let db = firestore(transport, tokens: tokens, sleeps: sleeps)
+    let (transport, tokens, sleeps, db) = watchedClient()
     let (received, registration) = try await firstListener(db, transport)
     defer { registration.remove() }
 
@@ -299,10 +319,7 @@ struct WebChannelListenClientAuthTests {
 
   @Test("UNAUTHENTICATED refreshes the token and reconnects at once, then backs off until data flows")
   func unauthenticated() async throws {
-    let transport = FakeWebChannelTransport()
-    let tokens = Tokens()
-    let sleeps = SleepCounter()
-    let db = firestore(transport, tokens: tokens, sleeps: sleeps)
+    let (transport, tokens, sleeps, db) = watchedClient()
     // The first two back channels answer 401: the first gets an immediate new session with a
     // refreshed token; the second (no data in between) goes through the backoff.
     transport.rejectNextBackChannel(status: 401)
@@ -347,25 +364,13 @@ struct WebChannelListenClientAuthTests {
     defer { registration.remove() }
 
     transport.holdNextForwardPOST()
-    let other = Received()
-    let otherRegistration = db.document("rooms/r2").addSnapshotListener { other.record($0, $1) }
+    let (other, otherRegistration) = secondListener(db)
     defer { otherRegistration.remove() }
     try await until("the held forward POST") { transport.forwardRequests.count == 1 }
     try await until("a new session") { transport.sessionCount == 2 }
-    #expect(
-      transport.requests.contains {
-        FakeWebChannelTransport.params($0)["TYPE"] == "terminate" && FakeWebChannelTransport.params($0)["SID"] == "SID1"
-      })
-    let targets = try addedTargets(transport.handshakeRequests[1])
-    #expect(targets.map(\.targetID) == [2, 4])
-    #expect(targets.first?.resumeToken == Data(base64Encoded: "Z2xvYmFs"))
+    try expectReplacedWithBothTargets(transport)
 
-    try await until("the new back channel") { transport.backChannelCount == 2 }
-    transport.push([
-      (1, add(2)), (2, add(4)), (3, change(2, value: 1, second: 1)), (4, delete(4, doc: second)), (5, current(2)),
-      (6, current(4)), (7, global(9)),
-    ])
-    try await until("the second listener's snapshot") { other.snapshots.count == 1 }
+    try await answerBothTargets(transport, other)
     try await Task.sleep(for: .milliseconds(100))
     #expect(received.snapshots.count == 1)
     #expect(received.failures.isEmpty && other.failures.isEmpty)
