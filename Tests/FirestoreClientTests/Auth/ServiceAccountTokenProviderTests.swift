@@ -8,6 +8,15 @@ import Testing
 
 @Suite("Auth: service account tokens")
 struct ServiceAccountTokenProviderTests {
+  /// A provider that gets its tokens from `server` and reads the time from a clock the test
+  /// advances.
+  private func clockedProvider(_ server: MockAuthServer) throws -> (ServiceAccountTokenProvider, TestClock) {
+    let clock = TestClock()
+    let provider = try ServiceAccountTokenProvider(
+      credentials: AuthFixtures.serviceAccount(), tokenURL: server.tokenURL, transport: nil, now: { clock.now })
+    return (provider, clock)
+  }
+
   @Test("the assertion is an RS256 JWT with the key's kid, the account's claims and a signature the public key verifies")
   func assertionIsSignedJWT() async throws {
     let server = try MockAuthServer.start()
@@ -51,9 +60,7 @@ struct ServiceAccountTokenProviderTests {
   func cachedAndRefreshedAhead() async throws {
     let server = try MockAuthServer.start()
     defer { server.stop() }
-    let clock = TestClock()
-    let provider = try ServiceAccountTokenProvider(
-      credentials: AuthFixtures.serviceAccount(), tokenURL: server.tokenURL, transport: nil, now: { clock.now })
+    let (provider, clock) = try clockedProvider(server)
     #expect(try await provider.token(forceRefresh: false) == "ya29.sa-1")
     clock.advance(.seconds(3000))  // 600 s left: still fresh
     #expect(try await provider.token(forceRefresh: false) == "ya29.sa-1")
@@ -91,9 +98,7 @@ struct ServiceAccountTokenProviderTests {
   func forcedRefresh() async throws {
     let server = try MockAuthServer.start()
     defer { server.stop() }
-    let clock = TestClock()
-    let provider = try ServiceAccountTokenProvider(
-      credentials: AuthFixtures.serviceAccount(), tokenURL: server.tokenURL, transport: nil, now: { clock.now })
+    let (provider, clock) = try clockedProvider(server)
     #expect(try await provider.token(forceRefresh: false) == "ya29.sa-1")
     clock.advance(.seconds(5))
     #expect(try await provider.token(forceRefresh: true) == "ya29.sa-2")
@@ -104,9 +109,7 @@ struct ServiceAccountTokenProviderTests {
     let server = try MockAuthServer.start()
     defer { server.stop() }
     server.update { $0.failures = [503] }
-    let clock = TestClock()
-    let provider = try ServiceAccountTokenProvider(
-      credentials: AuthFixtures.serviceAccount(), tokenURL: server.tokenURL, transport: nil, now: { clock.now })
+    let (provider, clock) = try clockedProvider(server)
     #expect(try await provider.token(forceRefresh: false) == "ya29.sa-1")
     #expect(server.snapshot.hits["/token"] == 2)
 
