@@ -19,6 +19,19 @@ struct WriteRulesTests {
 
   private let timestamp = FieldValue.serverTimestamp()
 
+  /// Arrays and maps nested in each other, which a set and an update store alike:
+  /// ``nestedFields``.
+  private static let nested: Data = [
+    "a": [1, 2.5] as [any Sendable], "b": ["c": ["three", ["d": true] as Data] as [any Sendable]] as Data,
+  ]
+  /// The fields that store ``nested``.
+  private var nestedFields: [String: Value] {
+    [
+      "a": .array([.integer(1), .double(2.5)]),
+      "b": map(["c": .array([.string("three"), map(["d": .boolean(true)])])]),
+    ]
+  }
+
   private func expect(
     _ write: Write, fields: [String: Value], mask: [String]? = nil, transforms: [FieldTransform] = [],
     precondition: Precondition? = nil, sourceLocation: SourceLocation = #_sourceLocation
@@ -84,13 +97,7 @@ struct WriteRulesTests {
   func setReplaces() throws {
     expect(try set(["a": 1]), fields: ["a": .integer(1)])
     expect(try set([:]), fields: [:])
-    let complex: Data = ["a": [1, 2.5] as [any Sendable], "b": ["c": ["three", ["d": true] as Data] as [any Sendable]] as Data]
-    expect(
-      try set(complex),
-      fields: [
-        "a": .array([.integer(1), .double(2.5)]),
-        "b": map(["c": .array([.string("three"), map(["d": .boolean(true)])])]),
-      ])
+    expect(try set(Self.nested), fields: nestedFields)
   }
 
   @Test("map keys in set data are field names, never split on dots or checked for special characters")
@@ -256,13 +263,7 @@ struct WriteRulesTests {
     expect(
       try update(["h.g": ["j.k": 6] as Data]), fields: ["h": map(["g": map(["j.k": .integer(6)])])], mask: ["h.g"],
       precondition: .exists(true))
-    let complex: Data = ["a": [1, 2.5] as [any Sendable], "b": ["c": ["three", ["d": true] as Data] as [any Sendable]] as Data]
-    expect(
-      try update(complex),
-      fields: [
-        "a": .array([.integer(1), .double(2.5)]),
-        "b": map(["c": .array([.string("three"), map(["d": .boolean(true)])])]),
-      ], mask: ["a", "b"], precondition: .exists(true))
+    expect(try update(Self.nested), fields: nestedFields, mask: ["a", "b"], precondition: .exists(true))
   }
 
   @Test("update quotes names that are not plain identifiers in the mask")
