@@ -30,3 +30,15 @@ final class Counter: Sendable {
   func increment() { count.withLock { $0 += 1 } }
   var value: Int { count.withLock { $0 } }
 }
+
+extension DocumentReference {
+  /// Sets `v` to 1, then, a moment later so that the two writes have distinct times, to 2.
+  ///
+  /// - Returns: the update time of the first write, at which a read sees `v` still 1.
+  func writeTwoVersions() async throws -> Timestamp {
+    let first = try await setData(["v": 1])
+    try await Task.sleep(for: .milliseconds(20))
+    try await setData(["v": 2])
+    return first.updateTime
+  }
+}

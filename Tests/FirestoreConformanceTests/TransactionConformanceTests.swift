@@ -7,6 +7,16 @@ import Testing
 
 @Suite("Conformance: transactions")
 struct TransactionConformanceTests {
+  /// Checks that no transaction holds a lock on `ref`: a plain write with no retries sets
+  /// `v` to 2 (a leaked read lock would make it fail with ABORTED after ~2 s).
+  private func expectLockReleased(
+    _ ref: DocumentReference, _ backend: Backend, sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let noRetry = backend.firestore { $0.retryPolicy = .none }
+    try await noRetry.document(ref.path).setData(["v": 2])
+    #expect(try await ref.getDocument().get("v") as? Int == 2, sourceLocation: sourceLocation)
+  }
+
   @Test("reads then writes commit atomically and return the body's value", arguments: Backend.all)
   func readThenWrite(_ backend: Backend) async throws {
     let c = backend.collection()
@@ -62,10 +72,7 @@ struct TransactionConformanceTests {
       }
     }
     #expect(try await ref.getDocument().get("v") as? Int == 1)
-    // A leaked read lock would make this plain write fail with ABORTED after ~2 s.
-    let noRetry = backend.firestore { $0.retryPolicy = .none }
-    try await noRetry.document(ref.path).setData(["v": 2])
-    #expect(try await ref.getDocument().get("v") as? Int == 2)
+    try await expectLockReleased(ref, backend)
   }
 
   @Test("a cancelled transaction still releases its lock", arguments: Backend.all)
@@ -84,18 +91,14 @@ struct TransactionConformanceTests {
     while locked.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
     task.cancel()
     _ = await task.result
-    let noRetry = backend.firestore { $0.retryPolicy = .none }
-    try await noRetry.document(ref.path).setData(["v": 2])
-    #expect(try await ref.getDocument().get("v") as? Int == 2)
+    try await expectLockReleased(ref, backend)
   }
 
   @Test("read-only transactions read, at a past time if asked, and refuse writes", arguments: Backend.all)
   func readOnly(_ backend: Backend) async throws {
     let ref = backend.collection().document("ro")
-    let first = try await ref.setData(["v": 1])
-    try await Task.sleep(for: .milliseconds(20))
-    try await ref.setData(["v": 2])
-    let old = try await backend.db.runTransaction(options: TransactionOptions(readOnly: true, readTime: first.updateTime)) { tx in
+    let firstVersion = try await ref.writeTwoVersions()
+    let old = try await backend.db.runTransaction(options: TransactionOptions(readOnly: true, readTime: firstVersion)) { tx in
       try await tx.getDocument(ref).get("v") as? Int
     }
     #expect(old == 1)
