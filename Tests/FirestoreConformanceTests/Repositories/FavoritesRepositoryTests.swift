@@ -22,6 +22,14 @@ struct FavoritesRepositoryTests {
     return (plans, "user-\(UUID().uuidString.prefix(8))")
   }
 
+  /// ``setUp(_:)``, and the user's repository on a client of its own, so that its listeners
+  /// share no connection with the client that writes as another user would.
+  static func setUpOwnClient(_ backend: Backend) async throws -> (String, String, FavoritesRepository<MealPlan>) {
+    let (plans, uid) = try await setUp(backend)
+    let (db, _) = Support.counted(backend)
+    return (plans, uid, try FavoritesRepository(firestore: db, uid: uid, itemsCollection: plans, itemType: MealPlan.self))
+  }
+
   @Test("star, isStarred and unstar write and delete users/{uid}/favorites/{id}", arguments: Backend.all)
   func starAndUnstar(_ backend: Backend) async throws {
     let (plans, uid) = try await Self.setUp(backend)
@@ -46,9 +54,7 @@ struct FavoritesRepositoryTests {
 
   @Test("the merged list follows the user's stars, including one made by another client", arguments: Backend.all)
   func liveMergedList(_ backend: Backend) async throws {
-    let (plans, uid) = try await Self.setUp(backend)
-    let (db, _) = Support.counted(backend)
-    let repository = try FavoritesRepository(firestore: db, uid: uid, itemsCollection: plans, itemType: MealPlan.self)
+    let (plans, uid, repository) = try await Self.setUpOwnClient(backend)
     let lists = Collected(repository.list())
     let starred = Collected(repository.list(starredOnly: true))
     defer {
@@ -78,9 +84,7 @@ struct FavoritesRepositoryTests {
 
   @Test("with latency compensation a star shows at once, pending until the server confirms it", arguments: Backend.all)
   func latencyCompensation(_ backend: Backend) async throws {
-    let (plans, uid) = try await Self.setUp(backend)
-    let (db, _) = Support.counted(backend)
-    let repository = try FavoritesRepository(firestore: db, uid: uid, itemsCollection: plans, itemType: MealPlan.self)
+    let (_, _, repository) = try await Self.setUpOwnClient(backend)
     let lists = Collected(repository.list())
     defer { lists.cancel() }
     _ = try await lists.wait("the first list") { _ in true }

@@ -25,6 +25,17 @@ struct UserProfileRepositoryTests {
     return (db, transport)
   }
 
+  /// A fresh user whose document holds only `name`, and that user's repository on a
+  /// ``client(_:)`` of its own.
+  static func namedUser(
+    _ name: String, _ backend: Backend
+  ) async throws -> (uid: String, repository: UserProfileRepository, db: Firestore, transport: SwitchableTransport) {
+    let uid = Self.uid(name.lowercased())
+    try await backend.db.document("users/\(uid)").setData(["name": name])
+    let (db, transport) = client(backend)
+    return (uid, try UserProfileRepository(firestore: db, uid: uid), db, transport)
+  }
+
   static func states<T>(_ stream: AsyncStream<LoadState<T>>) async -> [LoadState<T>] {
     var all: [LoadState<T>] = []
     for await state in stream { all.append(state) }
@@ -69,10 +80,7 @@ struct UserProfileRepositoryTests {
 
   @Test("offline with a cached value: loaded from the cache; offline without one: failed at the end", arguments: Backend.all)
   func offline(_ backend: Backend) async throws {
-    let uid = Self.uid("grace")
-    try await backend.db.document("users/\(uid)").setData(["name": "Grace"])
-    let (db, transport) = Self.client(backend)
-    let repository = try UserProfileRepository(firestore: db, uid: uid)
+    let (uid, repository, db, transport) = try await Self.namedUser("Grace", backend)
     #expect(await repository.loadProfile().value?.name == "Grace")
 
     transport.offline = true
@@ -93,10 +101,7 @@ struct UserProfileRepositoryTests {
 
   @Test("following a profile shows every change; .failed is never seen while loading", arguments: Backend.all)
   func follow(_ backend: Backend) async throws {
-    let uid = Self.uid("linus")
-    try await backend.db.document("users/\(uid)").setData(["name": "Linus"])
-    let (db, _) = Self.client(backend)
-    let repository = try UserProfileRepository(firestore: db, uid: uid)
+    let (uid, repository, _, _) = try await Self.namedUser("Linus", backend)
     let states = Collected(repository.followProfile())
     defer { states.cancel() }
     _ = try await states.wait("the first value") { $0.value?.name == "Linus" && !$0.isLoading }
