@@ -97,8 +97,7 @@ struct AppleSpellingTests {
     let ref = db.document(backend.collection().document("d").path)
     try await ref.setData(["v": 1])
     let collector = SnapshotCollector(ref.snapshots(includeMetadataChanges: true))
-    var snapshot = try await collector.next()
-    while snapshot.metadata.isFromCache { snapshot = try await collector.next() }
+    var snapshot = try await collector.next { !$0.metadata.isFromCache }
     try await db.disableNetwork()
     snapshot = try await collector.next()
     #expect(snapshot.metadata.isFromCache && snapshot.get("v") as? Int == 1)

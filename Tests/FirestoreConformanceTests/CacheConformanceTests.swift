@@ -214,8 +214,7 @@ struct CacheConformanceTests {
     #expect(doc.get("title") as? String == "Soup")
     #expect(try doc.data(as: Favorite.self).starredAt == nil)
     #expect(try doc.snapshot.data(as: Favorite.self, with: .estimate).starredAt != nil)
-    var confirmed = try await collector.next()
-    while confirmed.metadata.hasPendingWrites { confirmed = try await collector.next() }
+    let confirmed = try await collector.next { !$0.metadata.hasPendingWrites }
     #expect((confirmed.documents.first?.get("starredAt") as? Timestamp) != nil)
     #expect(confirmed.documents.first?.metadata.hasPendingWrites == false)
     collector.cancel()
@@ -250,8 +249,7 @@ struct CacheConformanceTests {
     let items = db.collection(backend.collection().path)
     try await items.document("taken").setData(["v": 0])
     let collector = SnapshotCollector(items.snapshots(includeMetadataChanges: true))
-    var first = try await collector.next()
-    while first.metadata.isFromCache { first = try await collector.next() }
+    let first = try await collector.next { !$0.metadata.isFromCache }
     #expect(first.documents.map(\.documentID) == ["taken"])
     // The batch fails as a whole (the create finds the document existing).
     let batch = db.batch()
@@ -296,8 +294,7 @@ struct CacheConformanceTests {
     let collector = SnapshotCollector(tasks.whereField("open", isEqualTo: true).snapshots(includeMetadataChanges: true))
     #expect(try await collector.next().isEmpty)
     try await tasks.document("open").setData(["open": true])
-    var snapshot = try await collector.next()
-    while snapshot.metadata.hasPendingWrites { snapshot = try await collector.next() }
+    let snapshot = try await collector.next { !$0.metadata.hasPendingWrites }
     #expect(snapshot.documents.map(\.documentID) == ["open"])
     // Writes after the last change the listener sees: its listen reports nothing newer.
     for i in 0..<5 { try await tasks.document("closed\(i)").setData(["open": false]) }

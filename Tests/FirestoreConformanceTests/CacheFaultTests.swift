@@ -92,8 +92,7 @@ struct CacheFaultTests {
     #expect(pending.metadata == SnapshotMetadata(isFromCache: false, hasPendingWrites: true))
     #expect((pending.documents.first?.get("starredAt") as? NSNull) != nil)
     try await write.value
-    var settled = try await collector.next()
-    while settled.metadata.hasPendingWrites { settled = try await collector.next() }
+    let settled = try await collector.next { !$0.metadata.hasPendingWrites }
     #expect(settled.documents.map(\.documentID) == ["meal1"])
     #expect((settled.documents.first?.get("starredAt") as? Timestamp) != nil)
     collector.cancel()
@@ -106,8 +105,7 @@ struct CacheFaultTests {
     let favorites = db.collection("users/u1/favorites")
     try await favorites.document("keep").setData(["v": 1])
     let collector = SnapshotCollector(favorites.snapshots)
-    var first = try await collector.next()
-    while first.metadata.isFromCache && first.documents.isEmpty { first = try await collector.next() }
+    _ = try await collector.next { !$0.metadata.isFromCache || !$0.documents.isEmpty }
     server.faults.add(FaultRule(route: "commit", fault: .latency(milliseconds: 300), remaining: 1))
     server.faults.add(
       FaultRule(route: "commit", fault: .error(status: 403, grpcStatus: "PERMISSION_DENIED", message: "denied"), remaining: 1))

@@ -55,6 +55,16 @@ final class SnapshotCollector<Element: Sendable>: Sendable {
     throw ListenTestFailure("timed out")
   }
 
+  /// The next element that meets `condition`, the ones before it skipped (as a snapshot
+  /// from the cache before the server's); fails the test (and throws) as ``next(timeout:sourceLocation:)``.
+  func next(
+    timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation, where condition: (Element) -> Bool
+  ) async throws -> Element {
+    var element = try await next(timeout: timeout, sourceLocation: sourceLocation)
+    while !condition(element) { element = try await next(timeout: timeout, sourceLocation: sourceLocation) }
+    return element
+  }
+
   /// The error that ended the sequence, waiting up to `timeout` for it.
   func failure(timeout: Duration = .seconds(30)) async throws -> (any Error)? {
     let deadline = ContinuousClock.now + timeout

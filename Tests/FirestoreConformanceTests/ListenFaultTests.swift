@@ -95,8 +95,7 @@ struct ListenFaultTests {
     for v in 1...3 {
       try await Task.sleep(for: .milliseconds(400))
       try await ref.setData(["v": v])
-      var snapshot = try await collector.next()
-      while snapshot.get("v") as? Int != v { snapshot = try await collector.next() }
+      _ = try await collector.next { $0.get("v") as? Int == v }
     }
     #expect(await db.listenManager.handshakeCount == 1)
     #expect(server.requestLog.count(matching: "/Listen/channel", method: "GET") >= 3)

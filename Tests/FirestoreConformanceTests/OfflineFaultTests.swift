@@ -27,8 +27,7 @@ struct OfflineFaultTests {
     let db = client(first.hostAndPort)
     let items = db.collection("items")
     let collector = SnapshotCollector(items.snapshots(includeMetadataChanges: true))
-    var snapshot = try await collector.next()
-    while snapshot.metadata.isFromCache { snapshot = try await collector.next() }
+    var snapshot = try await collector.next { !$0.metadata.isFromCache }
 
     first.stop()
     snapshot = try await collector.next()
@@ -89,8 +88,7 @@ struct OfflineFaultTests {
     let db = client(server.hostAndPort)
     try await db.document("c/d").setData(["v": 1])
     let collector = SnapshotCollector(db.document("c/d").snapshots(includeMetadataChanges: true))
-    var snapshot = try await collector.next()
-    while snapshot.metadata.isFromCache { snapshot = try await collector.next() }
+    var snapshot = try await collector.next { !$0.metadata.isFromCache }
     server.faults.add(FaultRule(route: "Listen", fault: .error(status: 503, grpcStatus: "UNAVAILABLE", message: "down")))
     server.cutListenBackChannels()
     snapshot = try await collector.next()

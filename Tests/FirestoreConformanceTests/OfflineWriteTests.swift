@@ -78,8 +78,7 @@ struct OfflineWriteTests {
     #expect(counter.get("n") as? Int64 == 3)
     #expect(try await check.document(items.document("twice").path).getDocument(source: .server).get("v") as? String == "second")
     #expect(try await check.collection(items.path).getDocuments(source: .server).count == 4)
-    var settled = try await collector.next()
-    while settled.metadata != SnapshotMetadata(isFromCache: false, hasPendingWrites: false) { settled = try await collector.next() }
+    let settled = try await collector.next { $0.metadata == SnapshotMetadata(isFromCache: false, hasPendingWrites: false) }
     #expect(settled.count == 4)
     collector.cancel()
   }
@@ -90,19 +89,16 @@ struct OfflineWriteTests {
     let ref = db.document(backend.collection().document("doc").path)
     try await ref.setData(["v": 1])
     let collector = SnapshotCollector(ref.snapshots(includeMetadataChanges: true))
-    var snapshot = try await collector.next()
-    while snapshot.metadata.isFromCache { snapshot = try await collector.next() }
+    _ = try await collector.next { !$0.metadata.isFromCache }
     try await db.disableNetwork()
     // An update time the document does not have: the server refuses it.
     let refused = Task { try await ref.updateData(["v": 2], precondition: .updateTime(Timestamp(seconds: 1_000, nanoseconds: 0))) }
-    var shown = try await collector.next()
-    while shown.get("v") as? Int != 2 { shown = try await collector.next() }
+    let shown = try await collector.next { $0.get("v") as? Int == 2 }
     #expect(shown.metadata.hasPendingWrites)
     try await db.enableNetwork()
     let error = await #expect(throws: FirestoreError.self) { try await refused.value }
     #expect(error?.code == .failedPrecondition)
-    var rolledBack = try await collector.next()
-    while rolledBack.metadata.hasPendingWrites || rolledBack.metadata.isFromCache { rolledBack = try await collector.next() }
+    let rolledBack = try await collector.next { !$0.metadata.hasPendingWrites && !$0.metadata.isFromCache }
     #expect(rolledBack.get("v") as? Int == 1)
     #expect(db.localStore.queuedBatchCount == 0)
     collector.cancel()
@@ -159,8 +155,7 @@ struct OfflineWriteTests {
     let watched = db.collection(backend.collection("watched").path)
     for i in 0..<3 { try await watched.document("w\(i)").setData(["i": i]) }
     let collector = SnapshotCollector(watched.snapshots(includeMetadataChanges: true))
-    var snapshot = try await collector.next()
-    while snapshot.metadata.isFromCache || snapshot.count < 3 { snapshot = try await collector.next() }
+    _ = try await collector.next { !$0.metadata.isFromCache && $0.count >= 3 }
     // Read twice the cache's size of other documents.
     let filler = db.collection(backend.collection("filler").path)
     let batch = db.batch()

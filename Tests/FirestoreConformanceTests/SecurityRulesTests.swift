@@ -173,8 +173,7 @@ struct SecurityRulesTests {
     // Snapshots from the server only: the local cache shows the documents just written
     // before the channel is even open.
     let alices = SnapshotCollector(db.collection("users/\(a)/favorites").snapshots(includeMetadataChanges: true))
-    var aliceSnapshot = try await alices.next()
-    while aliceSnapshot.metadata.isFromCache { aliceSnapshot = try await alices.next() }
+    let aliceSnapshot = try await alices.next { !$0.metadata.isFromCache }
     #expect(aliceSnapshot.documents.map(\.documentID) == ["p1"])
     let handshakes = await db.listenManager.handshakeCount
 
@@ -184,8 +183,7 @@ struct SecurityRulesTests {
     try await auth.signIn(withEmail: "\(b)@example.com", password: "bob-password")
     try await db.document("users/\(b)/favorites/p2").setData(["x": 2])
     let bobs = SnapshotCollector(db.collection("users/\(b)/favorites").snapshots(includeMetadataChanges: true))
-    var bobSnapshot = try await bobs.next()
-    while bobSnapshot.metadata.isFromCache { bobSnapshot = try await bobs.next() }
+    let bobSnapshot = try await bobs.next { !$0.metadata.isFromCache }
     #expect(bobSnapshot.documents.map(\.documentID) == ["p2"])
     #expect(await db.listenManager.handshakeCount > handshakes)
     // Alice's listener, now re-added with bob's token, is refused by the rules.
