@@ -39,6 +39,27 @@ struct ListenChannelTests {
     return try #require(current.resumeToken)
   }
 
+  /// A session listening to the empty `cities` (target 2) whose back channel delivered the
+  /// target's add, CURRENT and global snapshot, and the open's noop after them.
+  private func listenToCities(_ server: MockFirestoreServer) throws -> ListenChannelClient {
+    let client = ListenChannelClient(port: server.port)
+    _ = try client.handshake([client.addQuery(2, collection: "cities")])
+    try client.openBackChannel()
+    #expect(try targetChange(client.next()) == .init(kind: .add, targetIDs: [2]))
+    _ = try expectCurrentAndGlobal(client, 2)
+    _ = try client.nextEntry()  // the open's noop, in the same frame
+    return client
+  }
+
+  /// Checks that the back channel ended broken and that the session survives it: a reopened
+  /// back channel delivers the next change to `cities`.
+  private func expectBrokenAndResumed(_ client: ListenChannelClient) throws {
+    #expect(throws: ListenChannelClient.BackChannelEnd.broken) { try client.next() }
+    try client.openBackChannel()
+    try client.commit([client.set("cities/c1", pop: 1)])
+    #expect(try changedName(client.next()) == client.documentsRoot + "/cities/c1")
+  }
+
   private func expectGlobal(_ client: ListenChannelClient) throws {
     let global = try targetChange(client.next())
     #expect(global.kind == .noChange && global.targetIDs.isEmpty && global.readTime != nil && global.resumeToken != nil)
@@ -285,35 +306,18 @@ struct ListenChannelTests {
       #expect(rule.fault == .dropAfterFrames(1))
       #expect(try FaultRule.parse(json: rule.json) == rule)
       server.faults.add(rule)
-      let client = ListenChannelClient(port: server.port)
-      _ = try client.handshake([client.addQuery(2, collection: "cities")])
-      try client.openBackChannel()
-      #expect(try targetChange(client.next()) == .init(kind: .add, targetIDs: [2]))
-      _ = try expectCurrentAndGlobal(client, 2)
-      _ = try client.nextEntry()  // the open's noop, in the same frame
-      #expect(throws: ListenChannelClient.BackChannelEnd.broken) { try client.next() }
-      // The session survives: reopen and go on.
-      try client.openBackChannel()
-      try client.commit([client.set("cities/c1", pop: 1)])
-      #expect(try changedName(client.next()) == client.documentsRoot + "/cities/c1")
+      let client = try listenToCities(server)
+      try expectBrokenAndResumed(client)
     }
   }
 
   @Test func adminCutEndsOpenBackChannelsAndTheSessionGoesOn() throws {
     try withServer { server in
-      let client = ListenChannelClient(port: server.port)
-      _ = try client.handshake([client.addQuery(2, collection: "cities")])
-      try client.openBackChannel()
-      #expect(try targetChange(client.next()) == .init(kind: .add, targetIDs: [2]))
-      _ = try expectCurrentAndGlobal(client, 2)
-      _ = try client.nextEntry()  // the open's noop
+      let client = try listenToCities(server)
       let http = try RawHTTPClient(port: server.port)
       try http.send("POST /mock/v1/listen:cut HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
       #expect(try http.readResponse().status == 200)
-      #expect(throws: ListenChannelClient.BackChannelEnd.broken) { try client.next() }
-      try client.openBackChannel()
-      try client.commit([client.set("cities/c1", pop: 1)])
-      #expect(try changedName(client.next()) == client.documentsRoot + "/cities/c1")
+      try expectBrokenAndResumed(client)
     }
   }
 
