@@ -124,6 +124,15 @@ private func expectNoSnapshot(_ step: Step, sourceLocation: SourceLocation = #_s
   #expect(step.views.isEmpty, sourceLocation: sourceLocation)
 }
 
+/// Makes d1 current on the target, feeds `leaving` at the next consistent point, and checks
+/// that the snapshot takes d1 out as a removal of the version delivered.
+private func expectTakesD1Out(_ leaving: ListenResponse, sourceLocation: SourceLocation = #_sourceLocation) {
+  var listener = Listener()
+  _ = listener.feed([changed(doc("d1", a: 3)), every(.current), consistent(at: 1)])
+  let step = listener.feed([leaving, consistent(at: 2)])
+  expectSnapshot(step, documents: [], changes: ["removed d1(3) 0>-1"], readTime: 2, sourceLocation: sourceLocation)
+}
+
 @Suite("Watch conformance")
 struct WatchConformanceTests {
   // A document held when the target turns CURRENT is added at the next consistent point.
@@ -190,19 +199,13 @@ struct WatchConformanceTests {
   // A document leaving the target (documentRemove) looks to the listener like a deletion.
   @Test("documentRemove takes the document out like a delete")
   func documentRemove() {
-    var listener = Listener()
-    _ = listener.feed([changed(doc("d1", a: 3)), every(.current), consistent(at: 1)])
-    let step = listener.feed([.documentRemove(.init(document: name("d1"), removedTargetIDs: [1])), consistent(at: 2)])
-    expectSnapshot(step, documents: [], changes: ["removed d1(3) 0>-1"], readTime: 2)
+    expectTakesD1Out(.documentRemove(.init(document: name("d1"), removedTargetIDs: [1])))
   }
 
   // The server reports a document that stops matching as a change leaving the target.
   @Test("a document change listing the target among its removed targets takes the document out")
   func removedTargetIDs() {
-    var listener = Listener()
-    _ = listener.feed([changed(doc("d1", a: 3)), every(.current), consistent(at: 1)])
-    let step = listener.feed([.documentChange(.init(document: doc("d1", a: 3), removedTargetIDs: [1])), consistent(at: 2)])
-    expectSnapshot(step, documents: [], changes: ["removed d1(3) 0>-1"], readTime: 2)
+    expectTakesD1Out(.documentChange(.init(document: doc("d1", a: 3), removedTargetIDs: [1])))
   }
 
   // A count equal to the documents held (delivered, plus added, minus deleted) means nothing was missed.
