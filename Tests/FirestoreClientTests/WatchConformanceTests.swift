@@ -124,6 +124,20 @@ private func expectNoSnapshot(_ step: Step, sourceLocation: SourceLocation = #_s
   #expect(step.views.isEmpty, sourceLocation: sourceLocation)
 }
 
+/// Feeds an ADD for `targetID` (with a later read time) between CURRENT and the consistent
+/// point that shows d1, and checks that the snapshot is the one without it.
+///
+/// - Returns: the listener, for checks of its state.
+private func expectAddChangesNothing(targetID: Int32, sourceLocation: SourceLocation = #_sourceLocation) -> Listener {
+  var listener = Listener()
+  let step = listener.feed([
+    changed(doc("d1", a: 3)), every(.current), .targetChange(.init(kind: .add, targetIDs: [targetID], readTime: at(2))),
+    consistent(at: 1),
+  ])
+  expectSnapshot(step, documents: ["d1(3)"], changes: ["added d1(3) -1>0"], readTime: 1, sourceLocation: sourceLocation)
+  return listener
+}
+
 /// Makes d1 current on the target, feeds `leaving` at the next consistent point, and checks
 /// that the snapshot takes d1 out as a removal of the version delivered.
 private func expectTakesD1Out(_ leaving: ListenResponse, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -263,11 +277,7 @@ struct WatchConformanceTests {
   // An ADD echoing the target's own ID changes nothing, and its read time is no consistent point.
   @Test("ADD for the listened target once it is added is a no-op")
   func repeatedAddIsNoOp() {
-    var listener = Listener()
-    let step = listener.feed([
-      changed(doc("d1", a: 3)), every(.current), .targetChange(.init(kind: .add, targetIDs: [1], readTime: at(2))), consistent(at: 1),
-    ])
-    expectSnapshot(step, documents: ["d1(3)"], changes: ["added d1(3) -1>0"], readTime: 1)
+    _ = expectAddChangesNothing(targetID: 1)
   }
 
   // Differs on purpose: the cross-language case expects an error, as its clients have one
@@ -275,11 +285,7 @@ struct WatchConformanceTests {
   // that owes none is a stale reply, ignored; the listen goes on.
   @Test("ADD for a target that is not listened to is ignored, not an error")
   func addForAnotherTargetIsIgnored() {
-    var listener = Listener()
-    let step = listener.feed([
-      changed(doc("d1", a: 3)), every(.current), .targetChange(.init(kind: .add, targetIDs: [2], readTime: at(2))), consistent(at: 1),
-    ])
-    expectSnapshot(step, documents: ["d1(3)"], changes: ["added d1(3) -1>0"], readTime: 1)
+    let listener = expectAddChangesNothing(targetID: 2)
     #expect(listener.state.targetIDs == [1])
   }
 
