@@ -7,13 +7,9 @@ enum WriteScenarios {
   /// set-small: `users/u1/favorites_w/wNNNN` (cycling over 1000) set to `{starredAt: now}`; and
   /// `set-small.transport`: `make_rest_bodies.py`'s `commit_small.json` through the transport alone.
   static func setSmall(_ options: BenchOptions) async throws -> [BenchResult] {
-    var counter = 0
-    return [
-      try await EmulatorScenario.run("set-small", "setData() small doc (1 timestamp field)", options, countAtScaleOne: 200, warmup: 10) {
-        db in
-        counter += 1
-        _ = try await db.collection("users/\(PeerDataset.uid)/favorites_w").document(name("w", counter % 1000, 4))
-          .setData(["starredAt": Date()])
+    [
+      try await cyclingSets("set-small", "setData() small doc (1 timestamp field)", options, in: "users/\(PeerDataset.uid)/favorites_w") {
+        _ in ["starredAt": Date()]
       },
       try await TransportProbe.run(
         "set-small.transport", "set-small's :commit through CurlTransport alone", options, countAtScaleOne: 200, warmup: 10,
@@ -29,13 +25,9 @@ enum WriteScenarios {
   /// set-article: `bench_writes/wNNNN` (cycling over 1000) set to the next seeded article (~2.2 KB).
   static func setArticle(_ options: BenchOptions) async throws -> [BenchResult] {
     let articles = try await PeerDataset.articles(in: try PeerDataset.firestore(options))
-    var counter = 0
     return [
-      try await EmulatorScenario.run("set-article", "setData() article-shaped doc (~2.2 KB)", options, countAtScaleOne: 200, warmup: 10) {
-        db in
-        counter += 1
-        _ = try await db.collection("bench_writes").document(name("w", counter % 1000, 4))
-          .setData(articles[counter % articles.count])
+      try await cyclingSets("set-article", "setData() article-shaped doc (~2.2 KB)", options, in: "bench_writes") {
+        articles[$0 % articles.count]
       }
     ]
   }
@@ -55,6 +47,19 @@ enum WriteScenarios {
         try PeerDataset.expect(results.count, 500, "batch-500 write results")
       }
     ]
+  }
+
+  /// Single `setData()` calls on `collection/wNNNN`, cycling over 1000 documents, the n-th
+  /// call (from 1) setting `data(n)`.
+  private static func cyclingSets(
+    _ scenario: String, _ label: String, _ options: BenchOptions, in collection: String,
+    data: @escaping (Int) -> [String: any Sendable]
+  ) async throws -> BenchResult {
+    var counter = 0
+    return try await EmulatorScenario.run(scenario, label, options, countAtScaleOne: 200, warmup: 10) { db in
+      counter += 1
+      _ = try await db.collection(collection).document(name("w", counter % 1000, 4)).setData(data(counter))
+    }
   }
 
   /// `w0042` for ("w", 42, 4).
