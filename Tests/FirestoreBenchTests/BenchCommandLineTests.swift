@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -37,8 +38,7 @@ struct BenchCommandLineTests {
 
   @Test("decode --body decodes the file and --json writes one object per variant")
   func decode() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try makeTemporaryDirectory("bench-test")
     defer { try? FileManager.default.removeItem(at: directory) }
     let body = directory.appendingPathComponent("body.json")
     try Data(Bench.runQueryBody(documents: 25).utf8).write(to: body)

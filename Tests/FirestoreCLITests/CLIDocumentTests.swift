@@ -61,18 +61,11 @@ extension CLITests {
 
     /// A service account key file with a fresh RSA key from openssl(1).
     static func serviceAccountKey(project: String) async throws -> String {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-      process.arguments = ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]
-      let out = Pipe()
-      process.standardOutput = out
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      let pem = try await Blocking.run {
-        defer { process.waitUntilExit() }
-        return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      }
-      try #require(process.terminationStatus == 0 && pem.contains("PRIVATE KEY"), "openssl genpkey failed")
+      let generated = try await RunningProcess.run(
+        URL(fileURLWithPath: "/usr/bin/openssl"), ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"],
+        environment: ProcessInfo.processInfo.environment)
+      let pem = generated.stdout
+      try #require(generated.status == 0 && pem.contains("PRIVATE KEY"), "openssl genpkey failed: \(generated)")
       let key: JSONValue = .object([
         ("type", .string("service_account")), ("project_id", .string(project)), ("private_key_id", .string("k1")),
         ("private_key", .string(pem)), ("client_email", .string("cli@\(project).iam.gserviceaccount.com")),

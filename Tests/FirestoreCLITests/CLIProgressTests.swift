@@ -11,19 +11,8 @@ extension CLITests {
     private func onTerminal(_ commandLine: String) async throws -> ProcessResult {
       let script = "/usr/bin/script"
       try #require(FileManager.default.isExecutableFile(atPath: script), "util-linux script(1) is needed to give the CLI a terminal")
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: script)
-      process.arguments = ["-qec", commandLine, "/dev/null"]
-      process.environment = CLI.environment([:])
-      let out = Pipe()
-      process.standardOutput = out
-      process.standardInput = FileHandle.nullDevice
-      try process.run()
-      let data = try await Blocking.run {
-        defer { process.waitUntilExit() }
-        return out.fileHandleForReading.readDataToEndOfFile()
-      }
-      return ProcessResult(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
+      return try await RunningProcess.run(
+        URL(fileURLWithPath: script), ["-qec", commandLine, "/dev/null"], environment: CLI.environment([:]))
     }
 
     @Test("import and export draw a progress line (count, rate, ETA) only when stderr is a terminal, then erase it")

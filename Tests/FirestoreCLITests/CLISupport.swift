@@ -82,8 +82,7 @@ extension JSONValue {
 
 /// Writes a temporary file and returns its path.
 func temporaryFile(_ contents: String, name: String = "data.ndjson") throws -> String {
-  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("firestore-cli-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  let dir = try makeTemporaryDirectory("firestore-cli")
   let url = dir.appendingPathComponent(name)
   try contents.write(to: url, atomically: true, encoding: .utf8)
   return url.path

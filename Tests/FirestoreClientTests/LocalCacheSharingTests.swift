@@ -1,5 +1,6 @@
 import Dispatch
 import FirestorePlatform
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -25,12 +26,6 @@ struct LocalCacheSharingTests {
     (Self.root + "/" + path, document(path, ["text": .string(String(repeating: "x", count: 100_000))]))
   }
 
-  private func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("firestore-cache-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }
-
   private func file(in directory: URL) -> String {
     directory.appendingPathComponent(LocalStore.fileName(projectID: "p", databaseID: "(default)")).path
   }
@@ -49,7 +44,7 @@ struct LocalCacheSharingTests {
 
   @Test("a change while another connection holds the write lock is skipped and logged once, not waited for")
   func lockedFileSkipsTheChange() throws {
-    let directory = try temporaryDirectory()
+    let directory = try makeTemporaryDirectory("firestore-cache")
     defer { try? FileManager.default.removeItem(at: directory) }
     let messages = Locked<[String]>([])
     let store = store(directory) { message in messages.withLock { $0.append(message) } }
@@ -84,7 +79,7 @@ struct LocalCacheSharingTests {
 
   @Test("after a damaged cache is rebuilt, another instance over the directory sees what it caches")
   func rebuildKeepsTheNewFile() throws {
-    let directory = try temporaryDirectory()
+    let directory = try makeTemporaryDirectory("firestore-cache")
     defer { try? FileManager.default.removeItem(at: directory) }
     let messages = Locked<[String]>([])
     let first = store(directory) { message in messages.withLock { $0.append(message) } }
@@ -133,7 +128,7 @@ struct LocalCacheSharingTests {
 
   @Test("a damaged storage is closed before its file is deleted, not when its last reference goes")
   func damagedStorageClosedBeforeRemoval() throws {
-    let directory = try temporaryDirectory()
+    let directory = try makeTemporaryDirectory("firestore-cache")
     defer { try? FileManager.default.removeItem(at: directory) }
     var state = LocalStoreState(
       settings: .persistent(directory: directory, sizeBytes: Self.limit), filePath: file(in: directory), documentsRoot: Self.root,
@@ -152,7 +147,7 @@ struct LocalCacheSharingTests {
 
   @Test("document IDs differing after a U+0000 are distinct documents in the persistent cache")
   func nulInDocumentID() throws {
-    let directory = try temporaryDirectory()
+    let directory = try makeTemporaryDirectory("firestore-cache")
     defer { try? FileManager.default.removeItem(at: directory) }
     let plain = document("users/a", ["v": .string("plain")])
     let withNUL = document("users/a\u{0}b", ["v": .string("with NUL")])
@@ -170,7 +165,7 @@ struct LocalCacheSharingTests {
 
   @Test("instances sharing a file evict by the file's total, not by what each wrote")
   func sharedFileEvictsByItsTotal() throws {
-    let directory = try temporaryDirectory()
+    let directory = try makeTemporaryDirectory("firestore-cache")
     defer { try? FileManager.default.removeItem(at: directory) }
     let a = store(directory)
     let b = store(directory)

@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import Foundation
 import Testing
 
@@ -7,12 +8,6 @@ import Testing
 /// `settings.cacheSettings` in the Apple SDK's spelling.
 @Suite("Firestore.firestore() and cache settings")
 struct SharedInstanceTests {
-  private func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("firestore-env-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }
-
   @Test("the project comes from GOOGLE_CLOUD_PROJECT, then GCLOUD_PROJECT")
   func projectFromEnvironment() {
     #expect(Firestore.detectedProjectID(environment: ["GOOGLE_CLOUD_PROJECT": "a", "GCLOUD_PROJECT": "b"]) == "a")
@@ -22,7 +17,7 @@ struct SharedInstanceTests {
 
   @Test("then from the credentials file: a service account key's project_id, an authorized user's quota project")
   func projectFromCredentials() throws {
-    let directory = try temporaryDirectory()
+    let directory = try makeTemporaryDirectory("firestore-env")
     defer { try? FileManager.default.removeItem(at: directory) }
     let key = directory.appendingPathComponent("key.json")
     try Data(AuthFixtures.serviceAccountJSON().utf8).write(to: key)
@@ -36,7 +31,7 @@ struct SharedInstanceTests {
 
   @Test("then from gcloud's active configuration; with the emulator and nothing else, Go's placeholder project")
   func projectFromGcloudAndEmulator() throws {
-    let directory = try temporaryDirectory()
+    let directory = try makeTemporaryDirectory("firestore-env")
     defer { try? FileManager.default.removeItem(at: directory) }
     try FileManager.default.createDirectory(at: directory.appendingPathComponent("configurations"), withIntermediateDirectories: true)
     try Data("work\n".utf8).write(to: directory.appendingPathComponent("active_config"))

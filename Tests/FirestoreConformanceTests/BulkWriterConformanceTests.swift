@@ -62,19 +62,11 @@ struct BulkWriterConformanceTests {
     let merged = try writer.setData(["w": 4], forDocument: collection.document("taken"), merge: true)
     let removed = try writer.deleteDocument(collection.document("never"))
     await writer.flush()
-    await #expect(throws: FirestoreError.self) { try await clash.result() }
-    do {
-      _ = try await clash.result()
-    } catch {
-      #expect(error.code == .alreadyExists)
-      #expect(error.message.contains("taken"))
-    }
-    do {
-      _ = try await absent.result()
-      Issue.record("an update of a missing document succeeded")
-    } catch {
-      #expect(error.code == .notFound)
-    }
+    let clashed = try await #require(throws: FirestoreError.self, "a create of an existing document succeeded") { try await clash.result() }
+    #expect(clashed.code == .alreadyExists)
+    #expect(clashed.message.contains("taken"))
+    let missing = try await #require(throws: FirestoreError.self, "an update of a missing document succeeded") { try await absent.result() }
+    #expect(missing.code == .notFound)
     _ = try await fresh.result()
     _ = try await removed.result()
     _ = try await merged.result()

@@ -102,13 +102,9 @@ struct BulkWriterFaultTests {
     let writer = db.bulkWriter(options: settings)
     let doomed = try writer.setData(["v": 1], forDocument: db.document("g/a"))
     await writer.flush()
-    do {
-      _ = try await doomed.result()
-      Issue.record("a write kept failing but reported success")
-    } catch {
-      #expect(error.code == .aborted)
-      #expect(error.message.contains("gave up after 3 attempts"))
-    }
+    let gaveUp = try await #require(throws: FirestoreError.self, "a write kept failing but reported success") { try await doomed.result() }
+    #expect(gaveUp.code == .aborted)
+    #expect(gaveUp.message.contains("gave up after 3 attempts"))
     #expect(server.requestLog.count(matching: ":batchWrite") == 3)
     server.faults.removeAll()
     server.faults.add(
@@ -116,12 +112,8 @@ struct BulkWriterFaultTests {
     server.requestLog.clear()
     let denied = try writer.setData(["v": 1], forDocument: db.document("g/b"))
     await writer.close()
-    do {
-      _ = try await denied.result()
-      Issue.record("a denied write reported success")
-    } catch {
-      #expect(error.code == .permissionDenied)
-    }
+    let refused = try await #require(throws: FirestoreError.self, "a denied write reported success") { try await denied.result() }
+    #expect(refused.code == .permissionDenied)
     #expect(denied.attempts == 1)
     #expect(server.requestLog.count(matching: ":batchWrite") == 1)
   }

@@ -1,5 +1,6 @@
 import FirestoreMock
 import FirestorePlatform
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -22,12 +23,6 @@ struct CacheFaultTests {
     settings.cache = cache
     if let log { settings.logHandler = log }
     return Firestore(projectID: "cache", settings: settings)
-  }
-
-  private func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("firestore-cache-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
   }
 
   @Test("a .cache read makes no request, as the mock's request log shows")
@@ -125,7 +120,7 @@ struct CacheFaultTests {
 
   @Test("a persistent cache survives the instance: a second one reads it with the network blocked")
   func persistenceAcrossInstances() async throws {
-    let directory = try temporaryDirectory()
+    let directory = try makeTemporaryDirectory("firestore-cache")
     defer { try? FileManager.default.removeItem(at: directory) }
     let server = try MockFirestoreServer.start()
     defer { server.stop() }
@@ -155,7 +150,7 @@ struct CacheFaultTests {
 
   @Test("a truncated cache file is reported once and rebuilt, never a crash", arguments: [0.02, 0.5, 0.95])
   func truncatedFileRecovers(keeping fraction: Double) async throws {
-    let directory = try temporaryDirectory()
+    let directory = try makeTemporaryDirectory("firestore-cache")
     defer { try? FileManager.default.removeItem(at: directory) }
     let server = try MockFirestoreServer.start()
     defer { server.stop() }
@@ -191,7 +186,7 @@ struct CacheFaultTests {
 
   @Test("a file that is not a cache of this client is reported once and replaced")
   func incompatibleFileRebuilt() async throws {
-    let directory = try temporaryDirectory()
+    let directory = try makeTemporaryDirectory("firestore-cache")
     defer { try? FileManager.default.removeItem(at: directory) }
     let file = directory.appendingPathComponent(LocalStore.fileName(projectID: "cache", databaseID: "(default)"))
     try Data("this is not an SQLite database, just some text that happens to be here".utf8).write(to: file)
@@ -208,7 +203,7 @@ struct CacheFaultTests {
 
   @Test("a cache over its size evicts the documents used least recently", arguments: ["memory", "persistent"])
   func evictionBySize(_ kind: String) async throws {
-    let directory = try temporaryDirectory()
+    let directory = try makeTemporaryDirectory("firestore-cache")
     defer { try? FileManager.default.removeItem(at: directory) }
     let size = LocalCacheSettings.minimumSizeBytes
     let (server, db) = try makeServer(

@@ -7,13 +7,6 @@ public struct ProcessResult: Sendable, CustomStringConvertible {
   /// Standard error.
   public let stderr: String
 
-  /// What a process did: its exit status and its output.
-  public init(status: Int32, stdout: String, stderr: String) {
-    self.status = status
-    self.stdout = stdout
-    self.stderr = stderr
-  }
-
   /// Standard output's non-empty lines.
   public var lines: [String] {
     stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty }

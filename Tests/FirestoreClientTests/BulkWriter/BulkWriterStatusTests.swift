@@ -40,13 +40,9 @@ struct BulkWriterStatusTests {
     await writer.close()
     #expect(try await a.result().updateTime == Timestamp(seconds: 1_767_225_601, nanoseconds: 0))
     #expect(try await b.result().updateTime == Timestamp(seconds: 1_767_225_602, nanoseconds: 0))
-    do {
-      _ = try await c.result()
-      Issue.record("ALREADY_EXISTS reported as success")
-    } catch {
-      #expect(error.code == .alreadyExists)
-      #expect(error.message.contains("c/c") && error.message.contains("exists"))
-    }
+    let error = try await #require(throws: FirestoreError.self, "ALREADY_EXISTS reported as success") { try await c.result() }
+    #expect(error.code == .alreadyExists)
+    #expect(error.message.contains("c/c") && error.message.contains("exists"))
     #expect([a.attempts, b.attempts, c.attempts] == [1, 2, 1])
     #expect(transport.unmetExpectations.isEmpty)
   }
@@ -63,13 +59,9 @@ struct BulkWriterStatusTests {
     let b = try writer.setData(["v": 2], forDocument: writer.firestore.document("c/b"))
     await writer.close()
     for op in [a, b] {
-      do {
-        _ = try await op.result()
-        Issue.record("a write of a malformed reply succeeded")
-      } catch {
-        #expect(error.code == .internal)
-        #expect(error.message.contains("1 results"))
-      }
+      let error = try await #require(throws: FirestoreError.self, "a write of a malformed reply succeeded") { try await op.result() }
+      #expect(error.code == .internal)
+      #expect(error.message.contains("1 results"))
     }
   }
 }

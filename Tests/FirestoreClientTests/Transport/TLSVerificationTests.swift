@@ -18,10 +18,10 @@ import Testing
   /// A temporary directory with a test CA, a certificate it issued for `localhost` (and,
   /// when `withIPName`, for 127.0.0.1), and a self-signed one.
   final class Certificates: Sendable {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
+    let directory: URL
 
     init(withIPName: Bool = true) throws {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      directory = try makeTemporaryDirectory("tls")
       let names = withIPName ? "subjectAltName=DNS:localhost,IP:127.0.0.1" : "subjectAltName=DNS:localhost"
       try names.write(to: directory.appendingPathComponent("names.ext"), atomically: true, encoding: .utf8)
       try run([
