@@ -138,15 +138,7 @@ public final class Firestore: Sendable {
 
   /// A document by its slash path (`"users/ada"`); the path must name a document.
   public func document(_ documentPath: String) -> DocumentReference {
-    do throws(FirestoreError) {
-      let path = try ResourcePath.parse(documentPath, what: "document path").checkedLength()
-      guard path.isDocument else {
-        throw .invalidArgument("document path \"\(documentPath)\" has an odd number of segments, so it names a collection")
-      }
-      return DocumentReference(firestore: self, resourcePath: path)
-    } catch {
-      return DocumentReference(firestore: self, resourcePath: ResourcePath(segments: [documentPath]), pathError: error)
-    }
+    DocumentReference.resolve(firestore: self, base: .root, baseError: nil, relative: documentPath)
   }
 
   /// A query over every collection with this ID, at any depth.

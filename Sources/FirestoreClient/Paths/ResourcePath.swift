@@ -48,6 +48,26 @@ struct ResourcePath: Sendable, Hashable {
     }
   }
 
+  /// `relative` below `base`, checked to name a document or a collection as
+  /// `isDocument` says, or `base` and `relative` as given with the problem (a reference
+  /// records it rather than trapping, and reports it on first use).
+  static func resolve(
+    _ relative: String, below base: ResourcePath, baseError: FirestoreError?, isDocument: Bool
+  ) -> (path: ResourcePath, error: FirestoreError?) {
+    let what = isDocument ? "document path" : "collection path"
+    do throws(FirestoreError) {
+      if let baseError { throw baseError }
+      let path = try base.appending(try parse(relative, what: what)).checkedLength()
+      guard path.isDocument == isDocument else {
+        let (parity, other) = isDocument ? ("an odd", "collection") : ("an even", "document")
+        throw .invalidArgument("\(what) \"\(path.string)\" has \(parity) number of segments, so it names a \(other)")
+      }
+      return (path, nil)
+    } catch {
+      return (base.appending(ResourcePath(segments: [relative])), error)
+    }
+  }
+
   /// Firestore's limit on a document name, in UTF-8 bytes.
   static let maximumPathBytes = 6 * 1024
 

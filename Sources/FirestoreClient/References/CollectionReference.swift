@@ -27,16 +27,8 @@ public final class CollectionReference: Query, @unchecked Sendable, Hashable, Cu
 
   /// Resolves `relative` below `base`, recording any problem instead of trapping.
   static func resolve(firestore: Firestore, base: ResourcePath, baseError: FirestoreError?, relative: String) -> CollectionReference {
-    do throws(FirestoreError) {
-      if let baseError { throw baseError }
-      let path = try base.appending(try ResourcePath.parse(relative, what: "collection path")).checkedLength()
-      guard path.isCollection else {
-        throw .invalidArgument("collection path \"\(path.string)\" has an even number of segments, so it names a document")
-      }
-      return CollectionReference(firestore: firestore, resourcePath: path)
-    } catch {
-      return CollectionReference(firestore: firestore, resourcePath: base.appending(ResourcePath(segments: [relative])), pathError: error)
-    }
+    let (path, error) = ResourcePath.resolve(relative, below: base, baseError: baseError, isDocument: false)
+    return CollectionReference(firestore: firestore, resourcePath: path, pathError: error)
   }
 
   /// The collection's ID: the last segment of its path.
@@ -54,17 +46,7 @@ public final class CollectionReference: Query, @unchecked Sendable, Hashable, Cu
   /// A document in this collection; `documentPath` may contain slashes but must name a
   /// document (an odd number of segments relative to this collection).
   public func document(_ documentPath: String) -> DocumentReference {
-    do throws(FirestoreError) {
-      if let pathError { throw pathError }
-      let path = try resourcePath.appending(try ResourcePath.parse(documentPath, what: "document path")).checkedLength()
-      guard path.isDocument else {
-        throw .invalidArgument("document path \"\(path.string)\" has an odd number of segments, so it names a collection")
-      }
-      return DocumentReference(firestore: firestore, resourcePath: path)
-    } catch {
-      return DocumentReference(
-        firestore: firestore, resourcePath: resourcePath.appending(ResourcePath(segments: [documentPath])), pathError: error)
-    }
+    DocumentReference.resolve(firestore: firestore, base: resourcePath, baseError: pathError, relative: documentPath)
   }
 
   /// A document with a new random 20-character ID, as the Firebase SDKs make them.

@@ -24,6 +24,12 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     self.pathError = pathError
   }
 
+  /// Resolves `relative` below `base`, recording any problem instead of trapping.
+  static func resolve(firestore: Firestore, base: ResourcePath, baseError: FirestoreError?, relative: String) -> DocumentReference {
+    let (path, error) = ResourcePath.resolve(relative, below: base, baseError: baseError, isDocument: true)
+    return DocumentReference(firestore: firestore, resourcePath: path, pathError: error)
+  }
+
   /// The document's ID: the last segment of its path.
   public var documentID: String { resourcePath.lastSegment }
 
