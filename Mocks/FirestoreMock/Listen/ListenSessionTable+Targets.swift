@@ -124,6 +124,6 @@ extension ListenSessionTable {
 
   /// A target's REMOVE cause for an error: the gRPC code number and the message.
   static func cause(_ error: MockError) -> ListenResponse.TargetChange.Cause {
-    .init(code: error.grpcCode, message: error.message)
+    .init(code: error.code.rawValue, message: error.message)
   }
 }

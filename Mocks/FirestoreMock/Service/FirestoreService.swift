@@ -113,7 +113,7 @@ struct FirestoreService: Sendable {
     }
     let (documents, _) = try store.get(route.database, paths: [route.path], consistency: consistency)
     guard let document = documents.first?.1 else {
-      throw MockError(httpStatus: 404, status: "NOT_FOUND", message: "Document (\(route.database)/documents/\(route.path)) not found.")
+      throw MockError(.notFound, "Document (\(route.database)/documents/\(route.path)) not found.")
     }
     let projected = maskPaths(request, "mask.fieldPaths").map { QueryEngine.project(document, onto: $0) } ?? document
     return .json(200, projected.json)
@@ -151,7 +151,7 @@ struct FirestoreService: Sendable {
   private func reread(_ db: String, name: String, mask: [String]?) throws(MockError) -> MockHTTPResponse {
     let path = try store.relativePath(name, db: db)
     guard let document = try store.get(db, paths: [path], consistency: nil).documents.first?.1 else {
-      throw MockError(httpStatus: 500, status: "INTERNAL", message: "document vanished after write")
+      throw MockError(.internal, "document vanished after write")
     }
     return .json(200, (mask.map { QueryEngine.project(document, onto: $0) } ?? document).json)
   }
@@ -330,8 +330,7 @@ struct FirestoreService: Sendable {
       return total + DocumentSize.of(name: document.name, fields: document.fields)
     }
     if size > Self.maximumMessageBytes {
-      throw MockError(
-        httpStatus: 429, status: "RESOURCE_EXHAUSTED", message: "gRPC message exceeds maximum size \(Self.maximumMessageBytes): \(size)")
+      throw MockError(.resourceExhausted, "gRPC message exceeds maximum size \(Self.maximumMessageBytes): \(size)")
     }
     return .json(200, try store.commit(route.database, writes: parsed.writes, transaction: parsed.transaction).json)
   }
@@ -354,8 +353,7 @@ struct FirestoreService: Sendable {
       }
     }
     if size > Self.maximumMessageBytes {
-      throw MockError(
-        httpStatus: 429, status: "RESOURCE_EXHAUSTED", message: "gRPC message exceeds maximum size \(Self.maximumMessageBytes): \(size)")
+      throw MockError(.resourceExhausted, "gRPC message exceeds maximum size \(Self.maximumMessageBytes): \(size)")
     }
     var results: [CommitResponse.WriteResult] = []
     var statuses: [BatchWriteResponse.Status] = []
@@ -366,7 +364,7 @@ struct FirestoreService: Sendable {
         statuses.append(.init(code: 0))
       } catch {
         results.append(.init(updateTime: nil))
-        statuses.append(.init(code: error.grpcCode, message: error.message))
+        statuses.append(.init(code: error.code.rawValue, message: error.message))
       }
     }
     return .json(200, BatchWriteResponse(writeResults: results, status: statuses).json)

@@ -3,58 +3,62 @@ import FirestoreWire
 /// An error the mock answers with, shaped like the emulator's REST errors:
 /// `{"error":{"code":<HTTP status>,"message":"…","status":"<gRPC code name>"}}`.
 struct MockError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The HTTP status, which is also the body's `code`.
-  var httpStatus: Int
-  /// The gRPC code name, e.g. `INVALID_ARGUMENT`.
-  var status: String
+  /// The gRPC status codes the mock answers with; the raw value is the code's number, as
+  /// stream statuses carry it.
+  enum Code: Int, Sendable {
+    case cancelled = 1
+    case unknown, invalidArgument, deadlineExceeded, notFound, alreadyExists, permissionDenied
+    case resourceExhausted, failedPrecondition, aborted, outOfRange, unimplemented, `internal`, unavailable, dataLoss
+    case unauthenticated
+
+    /// The code's name as REST bodies spell it, e.g. `INVALID_ARGUMENT`.
+    var name: String {
+      String(describing: self).reduce(into: "") { name, character in
+        if character.isUppercase { name.append("_") }
+        name.append(character.uppercased())
+      }
+    }
+
+    /// The HTTP status REST answers this code with (the mapping of `google.rpc.Code`).
+    var httpStatus: Int {
+      switch self {
+      case .invalidArgument, .failedPrecondition, .outOfRange: 400
+      case .unauthenticated: 401
+      case .permissionDenied: 403
+      case .notFound: 404
+      case .alreadyExists, .aborted: 409
+      case .resourceExhausted: 429
+      case .cancelled: 499
+      case .unknown, .internal, .dataLoss: 500
+      case .unimplemented: 501
+      case .unavailable: 503
+      case .deadlineExceeded: 504
+      }
+    }
+  }
+
+  /// What went wrong.
+  var code: Code
   /// The human-readable message; empty means the body has no `message` member.
   var message: String
 
-  /// 400 `INVALID_ARGUMENT`: a malformed request.
-  static func invalidArgument(_ message: String) -> MockError {
-    MockError(httpStatus: 400, status: "INVALID_ARGUMENT", message: message)
+  /// An error with this code and message.
+  init(_ code: Code, _ message: String = "") {
+    self.code = code
+    self.message = message
   }
 
-  /// 400 `FAILED_PRECONDITION`: a request the current state (or the emulator) cannot serve.
-  static func failedPrecondition(_ message: String) -> MockError {
-    MockError(httpStatus: 400, status: "FAILED_PRECONDITION", message: message)
-  }
+  /// The HTTP status, which is also the body's `code`.
+  var httpStatus: Int { code.httpStatus }
+  /// The gRPC code name, e.g. `INVALID_ARGUMENT`.
+  var status: String { code.name }
 
-  /// 404 `NOT_FOUND`.
-  static func notFound(_ message: String) -> MockError {
-    MockError(httpStatus: 404, status: "NOT_FOUND", message: message)
-  }
-
-  /// 409 `ALREADY_EXISTS`.
-  static func alreadyExists(_ message: String) -> MockError {
-    MockError(httpStatus: 409, status: "ALREADY_EXISTS", message: message)
-  }
-
-  /// 409 `ABORTED`: transaction contention.
-  static func aborted(_ message: String) -> MockError {
-    MockError(httpStatus: 409, status: "ABORTED", message: message)
-  }
-
-  /// 403 `PERMISSION_DENIED`.
-  static func permissionDenied(_ message: String) -> MockError {
-    MockError(httpStatus: 403, status: "PERMISSION_DENIED", message: message)
-  }
-
-  /// 500 `UNKNOWN`, which the emulator sends without a message when it fails internally.
-  static func unknown(_ message: String = "") -> MockError {
-    MockError(httpStatus: 500, status: "UNKNOWN", message: message)
-  }
-
-  /// The gRPC code number of ``status`` (`UNKNOWN`, 2, for a name it does not know), as
-  /// stream statuses carry it.
-  var grpcCode: Int {
-    let names = [
-      "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED",
-      "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS",
-      "UNAUTHENTICATED",
-    ]
-    return names.firstIndex(of: status) ?? 2
-  }
+  /// `INVALID_ARGUMENT`: a malformed request.
+  static func invalidArgument(_ message: String) -> MockError { MockError(.invalidArgument, message) }
+  /// `FAILED_PRECONDITION`: a request the current state (or the emulator) cannot serve.
+  static func failedPrecondition(_ message: String) -> MockError { MockError(.failedPrecondition, message) }
+  /// `UNKNOWN`, which the emulator sends without a message when it fails internally.
+  static func unknown(_ message: String = "") -> MockError { MockError(.unknown, message) }
 
   /// The REST error body, members in the emulator's order (`code`, `message`, `status`).
   var json: JSONValue {

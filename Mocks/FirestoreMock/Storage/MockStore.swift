@@ -117,7 +117,7 @@ final class MockStore: @unchecked Sendable {
 
   private func checkReadTime(_ t: Timestamp, now: Timestamp) throws(MockError) {
     if t.seconds < now.seconds - readTimeWindow {
-      throw MockError(httpStatus: 400, status: "FAILED_PRECONDITION", message: "The requested 'read_time' is too old.")
+      throw MockError(.failedPrecondition, "The requested 'read_time' is too old.")
     }
     if t > now { throw .invalidArgument("read_time is in the future.") }
   }
@@ -314,17 +314,16 @@ final class MockStore: @unchecked Sendable {
     switch precondition {
     case nil: return
     case .exists(true):
-      if before == nil { throw MockError(httpStatus: 404, status: "NOT_FOUND", message: "no entity to update: \(path)") }
+      if before == nil { throw MockError(.notFound, "no entity to update: \(path)") }
     case .exists(false):
       if before != nil {
-        throw MockError(httpStatus: 409, status: "ALREADY_EXISTS", message: "entity already exists: \(db)/documents/\(path)")
+        throw MockError(.alreadyExists, "entity already exists: \(db)/documents/\(path)")
       }
     case .updateTime(let t):
-      guard let before else { throw MockError(httpStatus: 404, status: "NOT_FOUND", message: "no entity to update: \(path)") }
+      guard let before else { throw MockError(.notFound, "no entity to update: \(path)") }
       if before.updateTime != t {
         throw MockError(
-          httpStatus: 400, status: "FAILED_PRECONDITION",
-          message: "the stored version (\(before.updateTime.rfc3339)) does not match the required base version (\(t.rfc3339))")
+          .failedPrecondition, "the stored version (\(before.updateTime.rfc3339)) does not match the required base version (\(t.rfc3339))")
       }
     }
   }
@@ -355,7 +354,7 @@ final class MockStore: @unchecked Sendable {
         if holders.contains(where: { transactions[$0]?.waitingOn.contains(transaction) == true }) {
           transactions[transaction] = nil
           condition.broadcast()
-          throw MockError(httpStatus: 409, status: "ABORTED", message: "Transaction lock timeout.")
+          throw MockError(.aborted, "Transaction lock timeout.")
         }
         transactions[transaction]?.waitingOn = holders
         transactions[transaction]?.lastUsed = .now
@@ -365,7 +364,7 @@ final class MockStore: @unchecked Sendable {
           transactions[transaction] = nil
           condition.broadcast()
         }
-        throw MockError(httpStatus: 409, status: "ABORTED", message: "Transaction lock timeout.")
+        throw MockError(.aborted, "Transaction lock timeout.")
       }
       _ = condition.wait(until: Date().addingTimeInterval(0.05))
     }
