@@ -34,7 +34,8 @@ extension CLITests {
     @Test("HTTPS_PROXY sends the requests through the proxy, NO_PROXY bypasses it, --proxy sets one outright")
     func proxies() async throws {
       let project = Backend.emulator.project()
-      #expect(try await run(project, ["set", "fronts/p", #"{"n":1}"#]).status == 0)
+      let written = try await run(project, ["set", "fronts/p", #"{"n":1}"#])
+      #expect(written.status == 0, "\(written)")
 
       var before = TestFront.tunnels
       let proxied = try await run(project, ["get", "fronts/p"], environment: ["HTTPS_PROXY": TestFront.proxy])
