@@ -85,7 +85,8 @@ let package = Package(
     // unchanged but for the imports and the making of the instance, in Swift 5 language mode as
     // the apps it comes from; the conformance suite runs it against both backends.
     .executableTarget(
-      name: "apple-port", dependencies: ["FirestoreClient"], path: "Examples/ApplePort", swiftSettings: [.swiftLanguageMode(.v5)]),
+      name: "apple-port", dependencies: ["FirestoreClient"], path: "Examples/ApplePort", exclude: ["tsan-suppressions.txt"],
+      swiftSettings: [.swiftLanguageMode(.v5)]),
     // What the test targets share: the backends (mock, emulator, TLS front) and the ledger
     // of tests that reached the emulator, the built-executable locator and child-process
     // runner, `Blocking.run`, `PortProbe`.

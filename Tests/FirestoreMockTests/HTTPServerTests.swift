@@ -638,6 +638,7 @@ struct HTTPServerTests {
       (#"{"truncateAfterBytes":100,"route":null}"#, FaultRule(fault: .truncateStream(afterBytes: 100))),
       (#"{"stall":true,"remaining":"1"}"#, FaultRule(fault: .stall, remaining: 1)),
       (#"{"error":{"status":409}}"#, FaultRule(fault: .error(status: 409, grpcStatus: "ABORTED", message: "Injected fault."))),
+      (#"{"error":{"status":502}}"#, FaultRule(fault: .error(status: 502, grpcStatus: "UNAVAILABLE", message: "Injected fault."))),
       (
         #"{"replaceResponse":{"status":200,"contentType":"text/html","body":"<p>"}}"#,
         FaultRule(fault: .replaceResponse(status: 200, contentType: "text/html", body: Array("<p>".utf8)))

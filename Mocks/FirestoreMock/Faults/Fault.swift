@@ -102,25 +102,10 @@ public enum Fault: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  /// The gRPC status name Google's HTTP mapping gives an HTTP status, used when a JSON
-  /// fault rule names only the HTTP status. `409` maps to `ABORTED` (the retryable one).
+  /// The gRPC status name an HTTP status stands for (`RPCCode(httpStatus:)`), used
+  /// when a JSON fault rule names only the HTTP status. `409` maps to `ABORTED` (the
+  /// retryable one).
   public static func grpcStatusName(forHTTPStatus status: Int) -> String {
-    switch status {
-    case 200: return "OK"
-    case 400: return "INVALID_ARGUMENT"
-    case 401: return "UNAUTHENTICATED"
-    case 403: return "PERMISSION_DENIED"
-    case 404: return "NOT_FOUND"
-    case 409: return "ABORTED"
-    case 412: return "FAILED_PRECONDITION"
-    case 416: return "OUT_OF_RANGE"
-    case 429: return "RESOURCE_EXHAUSTED"
-    case 499: return "CANCELLED"
-    case 500: return "INTERNAL"
-    case 501: return "UNIMPLEMENTED"
-    case 503: return "UNAVAILABLE"
-    case 504: return "DEADLINE_EXCEEDED"
-    default: return "UNKNOWN"
-    }
+    RPCCode(httpStatus: status).statusName
   }
 }

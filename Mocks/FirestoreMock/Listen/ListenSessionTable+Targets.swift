@@ -10,7 +10,7 @@ extension ListenSessionTable {
   func add(_ target: Target, to session: inout ListenSession) {
     let id = target.targetID
     if session.targets[id] != nil {
-      session.enqueue(.data(Self.streamError(status: "INVALID_ARGUMENT", message: "Target ID \(id) already exists.")))
+      session.enqueue(.data(Self.streamError(.invalidArgument, message: "Target ID \(id) already exists.")))
       return
     }
     session.enqueue(.targetChange(.init(kind: .add, targetIDs: [id])))

@@ -212,7 +212,7 @@ final class ListenSessionTable: @unchecked Sendable {
     do {
       request = try ListenRequest(json: message)
     } catch {
-      session.enqueue(.data(Self.streamError(status: "INVALID_ARGUMENT", message: "Invalid ListenRequest: \(error)")))
+      session.enqueue(.data(Self.streamError(.invalidArgument, message: "Invalid ListenRequest: \(error)")))
       return
     }
     switch request.change {
@@ -226,8 +226,8 @@ final class ListenSessionTable: @unchecked Sendable {
   }
 
   /// `{"error":{"message":…,"status":…}}`: a stream error, as the emulator sends it.
-  static func streamError(status: String, message: String) -> JSONValue {
-    .object([("error", .object([("message", .string(message)), ("status", .string(status))]))])
+  static func streamError(_ code: RPCCode, message: String) -> JSONValue {
+    .object([("error", .object([("message", .string(message)), ("status", .string(code.statusName))]))])
   }
 
   // MARK: - Commits
