@@ -97,7 +97,7 @@ struct AppleSpellingTests {
     let ref = db.document(backend.collection().document("d").path)
     try await ref.setData(["v": 1])
     let collector = SnapshotCollector(ref.snapshots(includeMetadataChanges: true))
-    var snapshot = try await collector.next { !$0.metadata.isFromCache }
+    var snapshot = try await collector.nextFromServer()
     try await db.disableNetwork()
     snapshot = try await collector.next()
     #expect(snapshot.metadata.isFromCache && snapshot.get("v") as? Int == 1)

@@ -201,7 +201,7 @@ struct CacheConformanceTests {
     let db = backend.firestore()
     let favorites = db.collection(backend.collection().path)
     let collector = SnapshotCollector(favorites.order(by: "starredAt").snapshots(includeMetadataChanges: true))
-    #expect(try await collector.next().isEmpty)
+    #expect(try await collector.nextFromServer().isEmpty)
     try await favorites.document("meal1").setData(["starredAt": FieldValue.serverTimestamp(), "title": "Soup"])
     let pending = try await collector.next()
     #expect(pending.metadata.hasPendingWrites)
@@ -249,7 +249,7 @@ struct CacheConformanceTests {
     let items = db.collection(backend.collection().path)
     try await items.document("taken").setData(["v": 0])
     let collector = SnapshotCollector(items.snapshots(includeMetadataChanges: true))
-    let first = try await collector.next { !$0.metadata.isFromCache }
+    let first = try await collector.nextFromServer()
     #expect(first.documents.map(\.documentID) == ["taken"])
     // The batch fails as a whole (the create finds the document existing).
     let batch = db.batch()
@@ -292,7 +292,7 @@ struct CacheConformanceTests {
     let db = backend.firestore()
     let tasks = db.collection(backend.collection().path)
     let collector = SnapshotCollector(tasks.whereField("open", isEqualTo: true).snapshots(includeMetadataChanges: true))
-    #expect(try await collector.next().isEmpty)
+    #expect(try await collector.nextFromServer().isEmpty)
     try await tasks.document("open").setData(["open": true])
     let snapshot = try await collector.next { !$0.metadata.hasPendingWrites }
     #expect(snapshot.documents.map(\.documentID) == ["open"])

@@ -27,7 +27,7 @@ struct OfflineFaultTests {
     let db = client(first.hostAndPort)
     let items = db.collection("items")
     let collector = SnapshotCollector(items.snapshots(includeMetadataChanges: true))
-    var snapshot = try await collector.next { !$0.metadata.isFromCache }
+    var snapshot = try await collector.nextFromServer()
 
     first.stop()
     snapshot = try await collector.next()
@@ -88,7 +88,7 @@ struct OfflineFaultTests {
     let db = client(server.hostAndPort)
     try await db.document("c/d").setData(["v": 1])
     let collector = SnapshotCollector(db.document("c/d").snapshots(includeMetadataChanges: true))
-    var snapshot = try await collector.next { !$0.metadata.isFromCache }
+    var snapshot = try await collector.nextFromServer()
     server.faults.add(FaultRule(route: "Listen", fault: .error(status: 503, grpcStatus: "UNAVAILABLE", message: "down")))
     server.cutListenBackChannels()
     snapshot = try await collector.next()
@@ -98,4 +98,5 @@ struct OfflineFaultTests {
     #expect(!snapshot.metadata.isFromCache && snapshot.get("v") as? Int == 1)
     collector.cancel()
   }
+
 }

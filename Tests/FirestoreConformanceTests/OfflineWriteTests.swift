@@ -26,8 +26,8 @@ struct OfflineWriteTests {
     let db = client(backend)
     let items = db.collection(backend.collection().path)
     let collector = SnapshotCollector(items.snapshots(includeMetadataChanges: true))
-    let first = try await collector.next()
-    #expect(first.isEmpty && !first.metadata.isFromCache)
+    let first = try await collector.nextFromServer()
+    #expect(first.isEmpty)
 
     try await db.disableNetwork()
     var offline = try await collector.next()
@@ -89,7 +89,7 @@ struct OfflineWriteTests {
     let ref = db.document(backend.collection().document("doc").path)
     try await ref.setData(["v": 1])
     let collector = SnapshotCollector(ref.snapshots(includeMetadataChanges: true))
-    _ = try await collector.next { !$0.metadata.isFromCache }
+    _ = try await collector.nextFromServer()
     try await db.disableNetwork()
     // An update time the document does not have: the server refuses it.
     let refused = Task { try await ref.updateData(["v": 2], precondition: .updateTime(Timestamp(seconds: 1_000, nanoseconds: 0))) }

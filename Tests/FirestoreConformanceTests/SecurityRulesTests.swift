@@ -131,7 +131,7 @@ struct SecurityRulesTests {
     let own = SnapshotCollector(db.collection("users/\(a)/favorites").snapshots)
     let meal = SnapshotCollector(db.document("mealPlans/\(plan)").snapshots)
     #expect(try await own.next().documents.map(\.documentID) == ["first"])
-    #expect(try await meal.next().get("title") as? String == "Tacos")
+    #expect(try await meal.nextFromServer().get("title") as? String == "Tacos")
 
     let denied = SnapshotCollector(db.collection("users/\(b)/favorites").snapshots)
     let error = try await denied.failure(timeout: .seconds(60)) as? FirestoreError
@@ -173,7 +173,7 @@ struct SecurityRulesTests {
     // Snapshots from the server only: the local cache shows the documents just written
     // before the channel is even open.
     let alices = SnapshotCollector(db.collection("users/\(a)/favorites").snapshots(includeMetadataChanges: true))
-    let aliceSnapshot = try await alices.next { !$0.metadata.isFromCache }
+    let aliceSnapshot = try await alices.nextFromServer()
     #expect(aliceSnapshot.documents.map(\.documentID) == ["p1"])
     let handshakes = await db.listenManager.handshakeCount
 
@@ -183,7 +183,7 @@ struct SecurityRulesTests {
     try await auth.signIn(withEmail: "\(b)@example.com", password: "bob-password")
     try await db.document("users/\(b)/favorites/p2").setData(["x": 2])
     let bobs = SnapshotCollector(db.collection("users/\(b)/favorites").snapshots(includeMetadataChanges: true))
-    let bobSnapshot = try await bobs.next { !$0.metadata.isFromCache }
+    let bobSnapshot = try await bobs.nextFromServer()
     #expect(bobSnapshot.documents.map(\.documentID) == ["p2"])
     #expect(await db.listenManager.handshakeCount > handshakes)
     // Alice's listener, now re-added with bob's token, is refused by the rules.
