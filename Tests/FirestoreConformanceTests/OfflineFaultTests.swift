@@ -99,4 +99,23 @@ struct OfflineFaultTests {
     collector.cancel()
   }
 
+  @Test("one failure of a stream in sync, reopened at the first attempt, is not shown to listeners")
+  func listenerRidesOutOneFailure() async throws {
+    let server = try MockFirestoreServer.start()
+    defer { server.stop() }
+    let db = client(server.hostAndPort)
+    try await db.document("c/d").setData(["v": 1])
+    let collector = SnapshotCollector(db.document("c/d").snapshots(includeMetadataChanges: true))
+    _ = try await collector.nextFromServer()
+    // The cut fails the session (its back channel breaks mid-response); the next handshake succeeds.
+    server.cutListenBackChannels()
+    try await eventually("a second session") { await db.listenManager.handshakeCount == 2 }
+    #expect(await db.listenManager.lastCloseError?.code == .unavailable)
+    try await Firestore(projectID: "offline-faults", settings: .emulator(host: server.hostAndPort)).document("c/d").setData(["v": 2])
+    // As in the Apple SDK, the stream was online: one failure makes it unknown, not offline.
+    let snapshot = try await collector.next()
+    #expect(snapshot.get("v") as? Int == 2)
+    #expect(snapshot.metadata == SnapshotMetadata(isFromCache: false, hasPendingWrites: false))
+    collector.cancel()
+  }
 }

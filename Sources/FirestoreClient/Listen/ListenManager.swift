@@ -12,13 +12,19 @@ import Foundation
 /// opens a new channel and re-adds every live target with its resume token. A changed auth
 /// token, or the first `UNAUTHENTICATED` since data last flowed (with a refreshed token),
 /// reopens the channel the same way but at once.
+///
+/// Listeners are told the stream is down (their data turns `isFromCache`) as the Apple SDK
+/// decides it is offline: when a stream that never heard from the server fails, or when the
+/// first attempt to reopen a stream that was in sync fails too. One failure of a stream in
+/// sync is a blip the reconnect usually hides, not a reason to mark every listener stale.
 actor ListenManager {
   /// What a listener receives: a snapshot, or the error that ended it.
   typealias Handler = @Sendable (Result<WatchSnapshot, FirestoreError>) -> Void
 
   /// Who hears about the stream as a whole.
   struct Observer: Sendable {
-    /// The stream went down (it failed, or the network was disabled) while listeners remain.
+    /// The stream is down while listeners remain: the network was disabled, or it failed and
+    /// the manager counts it as offline (see the type's discussion).
     var connectionLost: @Sendable () -> Void = {}
     /// Every snapshot of one server message was handed to its listener.
     var roundDelivered: @Sendable () -> Void = {}
@@ -36,6 +42,9 @@ actor ListenManager {
   private var nextTargetID: Int32 = 2
   private var channel: ListenChannel?
   private var failedAttempts = 0
+  /// The server answered on the current stream since it last failed or was opened for new
+  /// credentials (the Apple SDK's `OnlineState.online`).
+  private var isOnline = false
   private var isBackingOff = false
   /// The next handshake must ask for a fresh token (the last one was rejected).
   private var forceRefreshToken = false
@@ -169,6 +178,7 @@ actor ListenManager {
     guard let channel else { return }
     self.channel = nil
     failedAttempts = 0
+    isOnline = false
     state.connectionLost()
     Task { await channel.terminate() }
   }
@@ -178,6 +188,7 @@ actor ListenManager {
     switch event {
     case .response(let response):
       failedAttempts = 0
+      isOnline = true
       retriedUnauthenticated = false
       var delivered = false
       for action in state.apply(response) {
@@ -188,14 +199,17 @@ actor ListenManager {
     case .tokenChanged:
       // Not a failure: the server is fine, the session just carries the old credentials.
       channel = nil
+      isOnline = false
       state.connectionLost()
       openChannel()
     case .closed(let error):
       channel = nil
       lastCloseError = error
       state.connectionLost()
+      let wasOnline = isOnline
+      isOnline = false
       guard !listeners.isEmpty else { return }
-      observer.connectionLost()
+      if !wasOnline { observer.connectionLost() }
       if error.code == .unauthenticated {
         // The token was rejected (or expired mid-session): retry at once with a fresh one.
         forceRefreshToken = true
