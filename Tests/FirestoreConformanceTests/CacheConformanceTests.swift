@@ -38,8 +38,8 @@ struct CacheConformanceTests {
     try await backend.db.document(users.path + "/ada").setData(["name": "Ada"])
     try await backend.db.document(users.path + "/bob").setData(["name": "Bob"])
     let cacheOnly = SnapshotListenOptions().withSource(.cache)
-    let queryListener = SnapshotCollector(users.snapshots(options: cacheOnly))
-    let documentListener = SnapshotCollector(users.document("ada").snapshots(options: cacheOnly))
+    let queryListener = SequenceCollector(users.snapshots(options: cacheOnly))
+    let documentListener = SequenceCollector(users.document("ada").snapshots(options: cacheOnly))
     #expect(try await queryListener.next().isEmpty)
     #expect(try await documentListener.next().exists == false)
 
@@ -72,7 +72,7 @@ struct CacheConformanceTests {
   func listenerUpdatesCache(_ backend: Backend) async throws {
     let db = backend.firestore()
     let path = backend.collection().path + "/doc"
-    let collector = SnapshotCollector(db.document(path).snapshots)
+    let collector = SequenceCollector(db.document(path).snapshots)
     #expect(try await collector.next().exists == false)
     // Another client writes; this one learns it only through its listener.
     try await backend.db.document(path).setData(["v": 1])
@@ -174,7 +174,7 @@ struct CacheConformanceTests {
     let items = db.collection(backend.collection().path)
     try await backend.db.document(items.path + "/a").setData(["n": 1])
     _ = try await items.getDocuments()
-    let collector = SnapshotCollector(items.snapshots(includeMetadataChanges: true))
+    let collector = SequenceCollector(items.snapshots(includeMetadataChanges: true))
     let first = try await collector.next()
     #expect(first.metadata == SnapshotMetadata(isFromCache: true, hasPendingWrites: false))
     #expect(first.documents.map(\.documentID) == ["a"])
@@ -186,7 +186,7 @@ struct CacheConformanceTests {
     collector.cancel()
 
     // Without metadata changes the server's identical answer is not delivered again.
-    let quiet = SnapshotCollector(items.snapshots)
+    let quiet = SequenceCollector(items.snapshots)
     #expect(try await quiet.next().metadata.isFromCache)
     try await backend.db.document(items.path + "/b").setData(["n": 2])
     // Generous: an emulator on a busy machine can take seconds to deliver a change.
@@ -200,7 +200,7 @@ struct CacheConformanceTests {
   func latencyCompensation(_ backend: Backend) async throws {
     let db = backend.firestore()
     let favorites = db.collection(backend.collection().path)
-    let collector = SnapshotCollector(favorites.order(by: "starredAt").snapshots(includeMetadataChanges: true))
+    let collector = SequenceCollector(favorites.order(by: "starredAt").snapshots(includeMetadataChanges: true))
     #expect(try await collector.nextFromServer().isEmpty)
     try await favorites.document("meal1").setData(["starredAt": FieldValue.serverTimestamp(), "title": "Soup"])
     let pending = try await collector.next()
@@ -226,8 +226,8 @@ struct CacheConformanceTests {
   func ownWriteOnce(_ backend: Backend) async throws {
     let db = backend.firestore()
     let items = db.collection(backend.collection().path)
-    let query = SnapshotCollector(items.snapshots)
-    let document = SnapshotCollector(items.document("a").snapshots)
+    let query = SequenceCollector(items.snapshots)
+    let document = SequenceCollector(items.document("a").snapshots)
     #expect(try await query.next().isEmpty)
     #expect(try await !document.next().exists)
     for value in 1...3 {
@@ -248,7 +248,7 @@ struct CacheConformanceTests {
     let db = backend.firestore()
     let items = db.collection(backend.collection().path)
     try await items.document("taken").setData(["v": 0])
-    let collector = SnapshotCollector(items.snapshots(includeMetadataChanges: true))
+    let collector = SequenceCollector(items.snapshots(includeMetadataChanges: true))
     let first = try await collector.nextFromServer()
     #expect(first.documents.map(\.documentID) == ["taken"])
     // The batch fails as a whole (the create finds the document existing).
@@ -291,7 +291,7 @@ struct CacheConformanceTests {
   func settledWritesForgotten(_ backend: Backend) async throws {
     let db = backend.firestore()
     let tasks = db.collection(backend.collection().path)
-    let collector = SnapshotCollector(tasks.whereField("open", isEqualTo: true).snapshots(includeMetadataChanges: true))
+    let collector = SequenceCollector(tasks.whereField("open", isEqualTo: true).snapshots(includeMetadataChanges: true))
     #expect(try await collector.nextFromServer().isEmpty)
     try await tasks.document("open").setData(["open": true])
     let snapshot = try await collector.next { !$0.metadata.hasPendingWrites }

@@ -73,7 +73,7 @@ struct CacheFaultTests {
     let (server, db) = try makeServer()
     defer { server.stop() }
     let favorites = db.collection("users/u1/favorites")
-    let collector = SnapshotCollector(favorites.snapshots(includeMetadataChanges: true))
+    let collector = SequenceCollector(favorites.snapshots(includeMetadataChanges: true))
     #expect(try await collector.next().isEmpty)
     server.faults.add(FaultRule(route: "commit", fault: .latency(milliseconds: 3000), remaining: 1))
     let done = Locked(false)
@@ -99,7 +99,7 @@ struct CacheFaultTests {
     defer { server.stop() }
     let favorites = db.collection("users/u1/favorites")
     try await favorites.document("keep").setData(["v": 1])
-    let collector = SnapshotCollector(favorites.snapshots)
+    let collector = SequenceCollector(favorites.snapshots)
     _ = try await collector.next { !$0.metadata.isFromCache || !$0.documents.isEmpty }
     server.faults.add(FaultRule(route: "commit", fault: .latency(milliseconds: 300), remaining: 1))
     server.faults.add(

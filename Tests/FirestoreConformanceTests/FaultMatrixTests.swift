@@ -275,7 +275,7 @@ struct FaultMatrixTests {
   private func runListen(_ cell: Cell, server: MockFirestoreServer, db: Firestore, writer: Firestore) async throws {
     if cell.fault == .delayPastDeadline { await db.listenManager.setBackChannelSilence(Self.shortDeadline) }
     let limit = Self.deadline + Self.hangAllowance
-    let collector = SnapshotCollector(db.collection("m").snapshots)
+    let collector = SequenceCollector(db.collection("m").snapshots)
     var replica = ListenReplica(field: "n")
     replica.apply(try await collector.next(timeout: limit))
     #expect(replica.documents == ["d": 1])

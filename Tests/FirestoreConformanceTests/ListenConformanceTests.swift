@@ -6,128 +6,11 @@ import Testing
 
 @testable import FirestoreClient
 
-/// Collects the elements of a listen sequence in the background, so tests can await the
-/// next one with a time limit instead of hanging on a bug.
-final class SnapshotCollector<Element: Sendable>: Sendable {
-  private struct State {
-    var buffer: [Element] = []
-    var error: (any Error)?
-    var finished = false
-  }
-
-  private final class Storage: Sendable {
-    let state = Locked(State())
-  }
-
-  private let storage = Storage()
-  private let task = Locked<Task<Void, Never>?>(nil)
-
-  init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == Element {
-    let storage = self.storage
-    let task = Task {
-      do {
-        for try await element in sequence { storage.state.withLock { $0.buffer.append(element) } }
-        storage.state.withLock { $0.finished = true }
-      } catch {
-        storage.state.withLock {
-          $0.error = error
-          $0.finished = true
-        }
-      }
-    }
-    self.task.withLock { $0 = task }
-  }
-
-  /// The next element; fails the test (and throws) after `timeout`.
-  func next(timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) async throws -> Element {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      let (element, error, finished): (Element?, (any Error)?, Bool) = storage.state.withLock { state in
-        if !state.buffer.isEmpty { return (state.buffer.removeFirst(), nil, false) }
-        return (nil, state.error, state.finished)
-      }
-      if let element { return element }
-      if let error { throw error }
-      if finished { throw ListenTestFailure("the sequence ended without an element") }
-      try await Task.sleep(for: .milliseconds(2))
-    }
-    Issue.record("no snapshot within \(timeout)", sourceLocation: sourceLocation)
-    throw ListenTestFailure("timed out")
-  }
-
-  /// The next element that meets `condition`, the ones before it skipped (as a snapshot
-  /// from the cache before the server's); fails the test (and throws) as ``next(timeout:sourceLocation:)``.
-  func next(
-    timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation, where condition: (Element) -> Bool
-  ) async throws -> Element {
-    var element = try await next(timeout: timeout, sourceLocation: sourceLocation)
-    while !condition(element) { element = try await next(timeout: timeout, sourceLocation: sourceLocation) }
-    return element
-  }
-
-  /// The error that ended the sequence, waiting up to `timeout` for it.
-  func failure(timeout: Duration = .seconds(30)) async throws -> (any Error)? {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      if let done = storage.state.withLock({ $0.finished ? Optional($0.error) : nil }) { return done }
-      try await Task.sleep(for: .milliseconds(20))
-    }
-    return nil
-  }
-
-  /// How many elements arrived and were not taken yet.
-  var pending: Int { storage.state.withLock { $0.buffer.count } }
-
-  /// Cancels the iterating task (which stops the listen).
-  func cancel() { task.withLock { $0?.cancel() } }
-
-  deinit { task.withLock { $0?.cancel() } }
-}
-
-/// A listener's snapshot: it says whether its data came from the server.
-protocol ListenedSnapshot: Sendable {
-  var metadata: SnapshotMetadata { get }
-}
-
-extension QuerySnapshot: ListenedSnapshot {}
-extension DocumentSnapshot: ListenedSnapshot {}
-
-extension SnapshotCollector where Element: ListenedSnapshot {
-  /// The next snapshot of the server's data, the ones from the cache before it skipped.
-  ///
-  /// A listener shows the cache first, even empty, when its first attempt to reach the
-  /// server fails (a proxy answered 502 three times, a handshake timed out on a loaded
-  /// machine), as the Apple SDK does; what a test checks of the server's answer comes after.
-  /// Only for an answer that differs from what the cache held, or with metadata changes
-  /// included: otherwise the server's answer changes nothing a listener is told of.
-  func nextFromServer(timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) async throws -> Element {
-    try await next(timeout: timeout, sourceLocation: sourceLocation) { !$0.metadata.isFromCache }
-  }
-}
-
-struct ListenTestFailure: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
-}
-
 /// The last error a callback saw.
 final class ErrorBox: Sendable {
   private let error = Locked<(any Error)?>(nil)
   func set(_ value: (any Error)?) { error.withLock { $0 = value } }
   var value: (any Error)? { error.withLock { $0 } }
-}
-
-/// Polls `condition` until it holds or `timeout` passes.
-func eventually(
-  _ what: String, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation,
-  _ condition: @Sendable () async -> Bool
-) async throws {
-  let deadline = ContinuousClock.now + timeout
-  while ContinuousClock.now < deadline {
-    if await condition() { return }
-    try await Task.sleep(for: .milliseconds(20))
-  }
-  Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
 }
 
 @Suite("Conformance: real-time listeners")
@@ -152,7 +35,7 @@ struct ListenConformanceTests {
     try await cities.document("a").setData(["pop": 1])
     let db = backend.firestore()
     let listened = db.collection(cities.path).order(by: "pop")
-    let collector = SnapshotCollector(listened.snapshots)
+    let collector = SequenceCollector(listened.snapshots)
     let first = try await collector.nextFromServer()
     #expect(first.documents.map(\.documentID) == ["a", "b"])
     #expect(summary(first) == ["added a -1→0", "added b -1→1"])
@@ -168,7 +51,7 @@ struct ListenConformanceTests {
     try await cities.document("a").setData(["pop": 1])
     try await cities.document("b").setData(["pop": 2])
     let db = backend.firestore()
-    let collector = SnapshotCollector(db.collection(cities.path).whereField("pop", isGreaterThanOrEqualTo: 1).order(by: "pop").snapshots)
+    let collector = SequenceCollector(db.collection(cities.path).whereField("pop", isGreaterThanOrEqualTo: 1).order(by: "pop").snapshots)
     #expect(summary(try await collector.nextFromServer()) == ["added a -1→0", "added b -1→1"])
 
     try await cities.document("c").setData(["pop": 3])
@@ -196,7 +79,7 @@ struct ListenConformanceTests {
     let cities = backend.collection()
     try await cities.document("a").setData(["pop": 1])
     let db = backend.firestore()
-    let collector = SnapshotCollector(db.collection(cities.path).whereField("pop", isGreaterThanOrEqualTo: 1).snapshots)
+    let collector = SequenceCollector(db.collection(cities.path).whereField("pop", isGreaterThanOrEqualTo: 1).snapshots)
     _ = try await collector.nextFromServer()
     // A write to the collection outside the query: the emulator RESETs the target and
     // re-sends "a" unchanged.
@@ -214,7 +97,7 @@ struct ListenConformanceTests {
     let cities = backend.collection()
     for (id, pop) in [("a", 1), ("b", 2), ("c", 3)] { try await cities.document(id).setData(["pop": pop]) }
     let db = backend.firestore()
-    let collector = SnapshotCollector(db.collection(cities.path).order(by: "pop").limit(toLast: 2).snapshots)
+    let collector = SequenceCollector(db.collection(cities.path).order(by: "pop").limit(toLast: 2).snapshots)
     var snapshot = try await collector.nextFromServer()
     #expect(snapshot.documents.map(\.documentID) == ["b", "c"])
     #expect(summary(snapshot) == ["added b -1→0", "added c -1→1"])
@@ -228,7 +111,7 @@ struct ListenConformanceTests {
   func documentListener(_ backend: Backend) async throws {
     let ref = backend.collection().document("doc")
     let db = backend.firestore()
-    let collector = SnapshotCollector(db.document(ref.path).snapshots)
+    let collector = SequenceCollector(db.document(ref.path).snapshots)
     // From the server, or from the cache when the first attempt to reach it failed: missing either way.
     var snapshot = try await collector.next()
     #expect(!snapshot.exists)
@@ -249,8 +132,8 @@ struct ListenConformanceTests {
     let cities = backend.collection()
     try await cities.document("a").setData(["pop": 1])
     let db = backend.firestore()
-    let queryListener = SnapshotCollector(db.collection(cities.path).snapshots)
-    let documentListener = SnapshotCollector(db.document(cities.document("a").path).snapshots)
+    let queryListener = SequenceCollector(db.collection(cities.path).snapshots)
+    let documentListener = SequenceCollector(db.document(cities.document("a").path).snapshots)
     // Whichever listener's answer reaches the cache first, the other may show it from there.
     _ = try await queryListener.next { $0.count == 1 }
     _ = try await documentListener.next(where: \.exists)
@@ -280,7 +163,7 @@ struct ListenConformanceTests {
     let db = backend.firestore()
     let rounds = 12
     for round in 1...rounds {
-      let listener = SnapshotCollector(db.document(counter.path).snapshots)
+      let listener = SequenceCollector(db.document(counter.path).snapshots)
       _ = try await listener.next()
       // An increment is not idempotent: a lost reply cannot be papered over by a resend.
       try await db.document(counter.path).setData(["n": FieldValue.increment(1)], merge: true)
@@ -322,7 +205,7 @@ struct ListenConformanceTests {
   func taskCancellation(_ backend: Backend) async throws {
     let cities = backend.collection()
     let db = backend.firestore()
-    let collector = SnapshotCollector(db.collection(cities.path).snapshots)
+    let collector = SequenceCollector(db.collection(cities.path).snapshots)
     _ = try await collector.next()
     collector.cancel()
     try await eventually("the target to go") { await db.listenManager.listenerCount == 0 }
@@ -348,7 +231,7 @@ struct ListenConformanceTests {
   @Test("an invalid query fails the listener before anything is sent", arguments: Backend.all)
   func invalidQuery(_ backend: Backend) async throws {
     let db = backend.firestore()
-    let collector = SnapshotCollector(db.collection("cities").limit(toLast: 2).snapshots)
+    let collector = SequenceCollector(db.collection("cities").limit(toLast: 2).snapshots)
     let error = try await collector.failure()
     #expect((error as? FirestoreError)?.code == .invalidArgument)
 

@@ -1,4 +1,5 @@
 import FirestoreMock
+import FirestoreTestSupport
 import Foundation
 import Testing
 
@@ -18,8 +19,8 @@ struct ListenFaultTests {
     let db = Firestore(projectID: "listen-faults", settings: settings)
     let items = db.collection("items")
     // Two listeners on one session: all items, and a filtered view that documents enter and leave.
-    let all = SnapshotCollector(items.snapshots)
-    let even = SnapshotCollector(items.whereField("even", isEqualTo: true).snapshots)
+    let all = SequenceCollector(items.snapshots)
+    let even = SequenceCollector(items.whereField("even", isEqualTo: true).snapshots)
     var allReplica = ListenReplica(field: "v")
     var evenReplica = ListenReplica(field: "v")
     allReplica.apply(try await all.next())
@@ -90,7 +91,7 @@ struct ListenFaultTests {
     defer { server.stop() }
     let db = Firestore(projectID: "renewal", settings: .emulator(host: server.hostAndPort))
     let ref = db.document("c/doc")
-    let collector = SnapshotCollector(ref.snapshots)
+    let collector = SequenceCollector(ref.snapshots)
     _ = try await collector.next()
     for v in 1...3 {
       try await Task.sleep(for: .milliseconds(400))
@@ -115,7 +116,7 @@ struct ListenFaultTests {
       FaultRule(
         route: "POST /google.firestore.v1.Firestore/Listen/channel?CVER=",
         fault: .error(status: 502, grpcStatus: "UNAVAILABLE", message: "bad gateway"), remaining: 1))
-    let collector = SnapshotCollector(db.collection("c").snapshots(includeMetadataChanges: true))
+    let collector = SequenceCollector(db.collection("c").snapshots(includeMetadataChanges: true))
     let first = try await collector.next()
     #expect(first.documents.map(\.documentID) == ["doc"])
     #expect(!first.metadata.isFromCache)

@@ -1,4 +1,5 @@
 import FirestoreMock
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -26,7 +27,7 @@ struct OfflineFaultTests {
     let port = first.port
     let db = client(first.hostAndPort)
     let items = db.collection("items")
-    let collector = SnapshotCollector(items.snapshots(includeMetadataChanges: true))
+    let collector = SequenceCollector(items.snapshots(includeMetadataChanges: true))
     var snapshot = try await collector.nextFromServer()
 
     first.stop()
@@ -87,7 +88,7 @@ struct OfflineFaultTests {
     defer { server.stop() }
     let db = client(server.hostAndPort)
     try await db.document("c/d").setData(["v": 1])
-    let collector = SnapshotCollector(db.document("c/d").snapshots(includeMetadataChanges: true))
+    let collector = SequenceCollector(db.document("c/d").snapshots(includeMetadataChanges: true))
     var snapshot = try await collector.nextFromServer()
     server.faults.add(FaultRule(route: "Listen", fault: .error(status: 503, grpcStatus: "UNAVAILABLE", message: "down")))
     server.cutListenBackChannels()
@@ -105,7 +106,7 @@ struct OfflineFaultTests {
     defer { server.stop() }
     let db = client(server.hostAndPort)
     try await db.document("c/d").setData(["v": 1])
-    let collector = SnapshotCollector(db.document("c/d").snapshots(includeMetadataChanges: true))
+    let collector = SequenceCollector(db.document("c/d").snapshots(includeMetadataChanges: true))
     _ = try await collector.nextFromServer()
     // The cut fails the session (its back channel breaks mid-response); the next handshake succeeds.
     server.cutListenBackChannels()

@@ -25,7 +25,7 @@ struct OfflineWriteTests {
   func queuedWhileDisabled(_ backend: Backend) async throws {
     let db = client(backend)
     let items = db.collection(backend.collection().path)
-    let collector = SnapshotCollector(items.snapshots(includeMetadataChanges: true))
+    let collector = SequenceCollector(items.snapshots(includeMetadataChanges: true))
     let first = try await collector.nextFromServer()
     #expect(first.isEmpty)
 
@@ -88,7 +88,7 @@ struct OfflineWriteTests {
     let db = client(backend)
     let ref = db.document(backend.collection().document("doc").path)
     try await ref.setData(["v": 1])
-    let collector = SnapshotCollector(ref.snapshots(includeMetadataChanges: true))
+    let collector = SequenceCollector(ref.snapshots(includeMetadataChanges: true))
     _ = try await collector.nextFromServer()
     try await db.disableNetwork()
     // An update time the document does not have: the server refuses it.
@@ -154,7 +154,7 @@ struct OfflineWriteTests {
     let db = client(backend, cache: .memory(sizeBytes: LocalCacheSettings.minimumSizeBytes))
     let watched = db.collection(backend.collection("watched").path)
     for i in 0..<3 { try await watched.document("w\(i)").setData(["i": i]) }
-    let collector = SnapshotCollector(watched.snapshots(includeMetadataChanges: true))
+    let collector = SequenceCollector(watched.snapshots(includeMetadataChanges: true))
     _ = try await collector.next { !$0.metadata.isFromCache && $0.count >= 3 }
     // Read twice the cache's size of other documents.
     let filler = db.collection(backend.collection("filler").path)

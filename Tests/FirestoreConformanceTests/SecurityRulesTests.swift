@@ -128,16 +128,16 @@ struct SecurityRulesTests {
     let db = try await Self.user(a)
     try await db.document("users/\(a)/favorites/first").setData(["x": 1])
 
-    let own = SnapshotCollector(db.collection("users/\(a)/favorites").snapshots)
-    let meal = SnapshotCollector(db.document("mealPlans/\(plan)").snapshots)
+    let own = SequenceCollector(db.collection("users/\(a)/favorites").snapshots)
+    let meal = SequenceCollector(db.document("mealPlans/\(plan)").snapshots)
     #expect(try await own.next().documents.map(\.documentID) == ["first"])
     #expect(try await meal.nextFromServer().get("title") as? String == "Tacos")
 
-    let denied = SnapshotCollector(db.collection("users/\(b)/favorites").snapshots)
+    let denied = SequenceCollector(db.collection("users/\(b)/favorites").snapshots)
     let error = try await denied.failure(timeout: .seconds(60)) as? FirestoreError
     #expect(error?.code == .permissionDenied, "\(String(describing: error))")
     #expect(error?.message.contains("query on users/\(b)/favorites") == true, "\(String(describing: error))")
-    let deniedDocument = SnapshotCollector(db.document("users/\(b)/favorites/secret").snapshots)
+    let deniedDocument = SequenceCollector(db.document("users/\(b)/favorites/secret").snapshots)
     let documentError = try await deniedDocument.failure(timeout: .seconds(60)) as? FirestoreError
     let handshakes = await db.listenManager.handshakeCount
     #expect(
@@ -172,7 +172,7 @@ struct SecurityRulesTests {
 
     // Snapshots from the server only: the local cache shows the documents just written
     // before the channel is even open.
-    let alices = SnapshotCollector(db.collection("users/\(a)/favorites").snapshots(includeMetadataChanges: true))
+    let alices = SequenceCollector(db.collection("users/\(a)/favorites").snapshots(includeMetadataChanges: true))
     let aliceSnapshot = try await alices.nextFromServer()
     #expect(aliceSnapshot.documents.map(\.documentID) == ["p1"])
     let handshakes = await db.listenManager.handshakeCount
@@ -182,7 +182,7 @@ struct SecurityRulesTests {
     await auth.signOut()
     try await auth.signIn(withEmail: "\(b)@example.com", password: "bob-password")
     try await db.document("users/\(b)/favorites/p2").setData(["x": 2])
-    let bobs = SnapshotCollector(db.collection("users/\(b)/favorites").snapshots(includeMetadataChanges: true))
+    let bobs = SequenceCollector(db.collection("users/\(b)/favorites").snapshots(includeMetadataChanges: true))
     let bobSnapshot = try await bobs.nextFromServer()
     #expect(bobSnapshot.documents.map(\.documentID) == ["p2"])
     #expect(await db.listenManager.handshakeCount > handshakes)

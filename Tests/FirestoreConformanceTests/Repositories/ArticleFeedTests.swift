@@ -171,7 +171,7 @@ struct ArticleFeedTests {
     try await feed.load()
     let navigator = await feed.navigator(startingAt: "a03")
     #expect(await navigator.index == 2)
-    let states = Collected(feed.states())
+    let states = SequenceCollector(feed.states())
     defer { states.cancel() }
     await feed.startLiveUpdates()
     try await backend.db.collection(path).document("a99").setData([

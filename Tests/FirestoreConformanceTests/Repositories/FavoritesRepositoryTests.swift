@@ -55,8 +55,8 @@ struct FavoritesRepositoryTests {
   @Test("the merged list follows the user's stars, including one made by another client", arguments: Backend.all)
   func liveMergedList(_ backend: Backend) async throws {
     let (plans, uid, repository) = try await Self.setUpOwnClient(backend)
-    let lists = Collected(repository.list())
-    let starred = Collected(repository.list(starredOnly: true))
+    let lists = SequenceCollector(repository.list())
+    let starred = SequenceCollector(repository.list(starredOnly: true))
     defer {
       lists.cancel()
       starred.cancel()
@@ -85,7 +85,7 @@ struct FavoritesRepositoryTests {
   @Test("with latency compensation a star shows at once, pending until the server confirms it", arguments: Backend.all)
   func latencyCompensation(_ backend: Backend) async throws {
     let (_, _, repository) = try await Self.setUpOwnClient(backend)
-    let lists = Collected(repository.list())
+    let lists = SequenceCollector(repository.list())
     defer { lists.cancel() }
     _ = try await lists.wait("the first list") { _ in true }
     if backend == .mock {

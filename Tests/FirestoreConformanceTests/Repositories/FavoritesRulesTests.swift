@@ -44,7 +44,7 @@ struct FavoritesRulesTests {
     try await Self.seedPlans()
     let a = Self.uid("alice")
     let repository = try FavoritesRepository(firestore: try await Self.user(a), uid: a, itemType: MealPlan.self)
-    let lists = Collected(repository.list())
+    let lists = SequenceCollector(repository.list())
     defer { lists.cancel() }
     _ = try await lists.wait("the first list") { $0.ids.contains("curry") }
     try await repository.star("curry")
@@ -67,8 +67,8 @@ struct FavoritesRulesTests {
     #expect(unstar?.code == .permissionDenied)
     let read = await #expect(throws: FirestoreError.self) { try await intruder.isStarred("pho") }
     #expect(read?.code == .permissionDenied)
-    let lists = Collected(intruder.list())
-    try await RepositoryTestSupport.eventually("the listener's refusal") { lists.finished }
+    let lists = SequenceCollector(intruder.list())
+    try await eventually("the listener's refusal") { lists.finished }
     #expect((lists.error as? FirestoreError)?.code == .permissionDenied)
     #expect(lists.values.isEmpty)
     // Bob's star is intact.

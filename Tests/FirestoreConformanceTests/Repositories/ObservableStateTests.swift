@@ -10,18 +10,6 @@ import FirestoreTestSupport
   @Suite("Repositories: observable state")
   @MainActor
   struct ObservableStateTests {
-    /// Polls `condition` on the main actor; fails after 20 s.
-    func eventually(_ what: String, _ condition: () -> Bool) async throws {
-      let deadline = ContinuousClock.now + .seconds(20)
-      while !condition() {
-        guard ContinuousClock.now < deadline else {
-          Issue.record("timed out waiting for \(what)")
-          return
-        }
-        try await Task.sleep(for: .milliseconds(20))
-      }
-    }
-
     @Test("an observable profile follows the repository's live states", arguments: Backend.all)
     func observableProfile(_ backend: Backend) async throws {
       let uid = "obs-\(UUID().uuidString.prefix(8))"

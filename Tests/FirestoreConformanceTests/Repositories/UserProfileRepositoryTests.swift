@@ -102,7 +102,7 @@ struct UserProfileRepositoryTests {
   @Test("following a profile shows every change; .failed is never seen while loading", arguments: Backend.all)
   func follow(_ backend: Backend) async throws {
     let (uid, repository, _, _) = try await Self.namedUser("Linus", backend)
-    let states = Collected(repository.followProfile())
+    let states = SequenceCollector(repository.followProfile())
     defer { states.cancel() }
     _ = try await states.wait("the first value") { $0.value?.name == "Linus" && !$0.isLoading }
     try await backend.db.document("users/\(uid)").updateData(["name": "Linus T."])
