@@ -39,12 +39,14 @@ extension ListenSessionTable {
     session.enqueue(Self.globalChange(at: readTime))
   }
 
-  /// Queues what changed in every target of `session` up to `readTime`; targets that fail
-  /// get REMOVE with a cause. Returns whether anything was queued.
-  func refresh(_ session: inout ListenSession, at readTime: Timestamp) -> Bool {
+  /// Queues what changed up to `readTime` in every target of `session` (or only in those
+  /// that read any of `changedPaths`); targets that fail get REMOVE with a cause. Returns
+  /// whether anything was queued.
+  func refresh(_ session: inout ListenSession, at readTime: Timestamp, reading changedPaths: Set<String>? = nil) -> Bool {
     var queued = false
     for id in session.targets.keys.sorted() {
       guard var state = session.targets[id] else { continue }
+      if let changedPaths, !reads(state.target, anyOf: changedPaths, database: session.database) { continue }
       do {
         let changes = try changes(&state, database: session.database, at: readTime, initial: false)
         for change in changes { session.enqueue(change) }
@@ -113,6 +115,18 @@ extension ListenSessionTable {
       }
       let candidates = try store.candidates(database, parent: relative, selectors: query.from, consistency: .readTime(time))
       return try QueryEngine.execute(query, over: candidates.documents)
+    }
+  }
+
+  /// Whether `target` reads a document at any of `paths` (below the database's documents root).
+  private func reads(_ target: Target, anyOf paths: Set<String>, database: String) -> Bool {
+    let root = database + "/documents/"
+    switch target.kind {
+    case .documents(let names):
+      return names.contains { name in name.removingBytePrefix(root).map(paths.contains) ?? false }
+    case .query(let parent, let query):
+      let relative = parent.removingBytePrefix(root) ?? ""
+      return paths.contains { StructuredQuery.reads(query.from, documentAt: $0, under: relative) }
     }
   }
 

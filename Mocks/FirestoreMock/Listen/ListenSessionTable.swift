@@ -33,7 +33,7 @@ final class ListenSessionTable: @unchecked Sendable {
   init(store: MockStore, backChannelWait: Duration) {
     self.store = store
     self.backChannelWait = backChannelWait
-    store.addCommitObserver { [weak self] database in self?.databaseChanged(database) }
+    store.addCommitObserver { [weak self] database, changedPaths in self?.databaseChanged(database, changedPaths: changedPaths) }
   }
 
   /// The number of live sessions.
@@ -232,15 +232,17 @@ final class ListenSessionTable: @unchecked Sendable {
 
   // MARK: - Commits
 
-  /// Re-evaluates the targets of every session on `database` and queues the changes, each
-  /// session's followed by a global NO_CHANGE.
-  func databaseChanged(_ database: String) {
+  /// Re-evaluates the targets of every session on `database` that read any of
+  /// `changedPaths` (every target when `nil`) and queues the changes, each session's
+  /// followed by a global NO_CHANGE. A target that reads none of them cannot have changed,
+  /// and evaluating it would scan the store under this table's lock on every commit.
+  func databaseChanged(_ database: String, changedPaths: Set<String>?) {
     condition.lock()
     defer { condition.unlock() }
     let readTime = store.readTime()
     for id in sessions.keys {
       guard var session = sessions[id], session.database == database, !session.targets.isEmpty else { continue }
-      if refresh(&session, at: readTime) { session.enqueue(Self.globalChange(at: readTime)) }
+      if refresh(&session, at: readTime, reading: changedPaths) { session.enqueue(Self.globalChange(at: readTime)) }
       sessions[id] = session
     }
     condition.broadcast()

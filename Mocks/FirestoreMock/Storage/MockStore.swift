@@ -28,18 +28,20 @@ final class MockStore: @unchecked Sendable {
     self.transactionIdleTimeout = transactionIdleTimeout
   }
 
-  /// Called, outside the store's lock, with the database name after every commit that
-  /// carried writes and after every reset (Listen sessions re-evaluate their targets).
-  private let commitObservers = Locked<[@Sendable (String) -> Void]>([])
+  /// Called, outside the store's lock, after every commit that carried writes and after
+  /// every reset (Listen sessions re-evaluate the targets that read what changed).
+  private let commitObservers = Locked<[@Sendable (_ database: String, _ changedPaths: Set<String>?) -> Void]>([])
 
-  /// Registers a function called after each commit with writes and each reset; it runs on
-  /// the committing thread, after the store's lock is released, so it may read the store.
-  func addCommitObserver(_ observer: @escaping @Sendable (String) -> Void) {
+  /// Registers a function called after each commit with writes and each reset, with the
+  /// database's name and the paths written (below its documents root; `nil` after a reset,
+  /// which changes every document). It runs on the committing thread, after the store's
+  /// lock is released, so it may read the store.
+  func addCommitObserver(_ observer: @escaping @Sendable (_ database: String, _ changedPaths: Set<String>?) -> Void) {
     commitObservers.withLock { $0.append(observer) }
   }
 
-  private func notifyCommit(_ database: String) {
-    for observer in commitObservers.withLock({ $0 }) { observer(database) }
+  private func notifyCommit(_ database: String, changedPaths: Set<String>?) {
+    for observer in commitObservers.withLock({ $0 }) { observer(database, changedPaths) }
   }
 
   private func locked<T>(_ body: () throws(MockError) -> T) throws(MockError) -> T {
@@ -71,7 +73,7 @@ final class MockStore: @unchecked Sendable {
     for (id, tx) in transactions where tx.database == name { transactions[id] = nil }
     condition.broadcast()
     condition.unlock()
-    notifyCommit(name)
+    notifyCommit(name, changedPaths: nil)
   }
 
   // MARK: - Reads
@@ -143,20 +145,11 @@ final class MockStore: @unchecked Sendable {
       let context = try readContext(db, consistency)
       let database = database(db)
       let prefix = parent.isEmpty ? "" : parent + "/"
-      let parentDepth = parent.isEmpty ? 0 : parent.slashSegments.count
       var documents: [Document] = []
       // No sorting here: the query engine orders its results (always by key last).
-      for path in database.histories.keys where path.hasBytePrefix(prefix) {
-        let segments = path.slashSegments
-        let collection = String(segments[segments.count - 2])
-        let matches = selectors.contains { s in
-          let idMatches = s.collectionID.isEmpty || s.collectionID == collection
-          return idMatches && (s.allDescendants || segments.count == parentDepth + 2)
-        }
-        // `from: []` means the parent's direct collections, whatever their IDs.
-        if matches || (selectors.isEmpty && segments.count == parentDepth + 2) {
-          if let doc = database.document(path, at: context.time) { documents.append(doc) }
-        }
+      for path in database.histories.keys
+      where path.hasBytePrefix(prefix) && StructuredQuery.reads(selectors, documentAt: path, under: parent) {
+        if let doc = database.document(path, at: context.time) { documents.append(doc) }
       }
       return (documents, context)
     }
@@ -231,7 +224,10 @@ final class MockStore: @unchecked Sendable {
   /// Applies writes atomically; waits for locks held by other transactions.
   func commit(_ db: String, writes: [Write], transaction: String?) throws(MockError) -> CommitResponse {
     let response = try applyCommit(db, writes: writes, transaction: transaction)
-    if !writes.isEmpty { notifyCommit(db) }
+    if !writes.isEmpty {
+      // The commit checked every name: none fails here.
+      notifyCommit(db, changedPaths: Set(writes.compactMap { try? relativePath($0.documentName, db: db) }))
+    }
     return response
   }
 

@@ -101,14 +101,6 @@ enum CachePath {
     return (collection, String(collectionSegments.last ?? ""), parent)
   }
 
-  /// Whether the document at `path` belongs to the query's collection(s).
-  static func matches(_ path: String, parent: String, collectionID: String, allDescendants: Bool) -> Bool {
-    let (collection, id, documentParent) = split(path)
-    guard id == collectionID else { return false }
-    if !allDescendants { return documentParent == parent }
-    return parent.isEmpty || collection.hasBytePrefix(parent + "/")
-  }
-
   /// The bytes a document takes for eviction: its Firestore storage size.
   static func size(of document: Document, path: String) -> Int {
     DocumentSize.of(name: path, fields: document.fields)

@@ -15,7 +15,8 @@ enum ViewQuery: Sendable {
     switch self {
     case .document(_, let own): return own == path
     case .query(_, let parent, let collectionID, let allDescendants):
-      return CachePath.matches(path, parent: parent, collectionID: collectionID, allDescendants: allDescendants)
+      let selector = StructuredQuery.CollectionSelector(collectionID: collectionID, allDescendants: allDescendants)
+      return StructuredQuery.reads([selector], documentAt: path, under: parent)
     }
   }
 
