@@ -66,9 +66,9 @@ struct ListenChannelTests {
   }
 
   private struct Unexpected: Error, CustomStringConvertible {
-    let response: ListenResponse
-    init(_ response: ListenResponse) { self.response = response }
-    var description: String { "unexpected \(response.json)" }
+    let description: String
+    init(_ response: ListenResponse) { description = "unexpected \(response.json)" }
+    init(_ message: WebChannelMessage) { description = "unexpected \(message)" }
   }
 
   @Test func handshakeReturnsCreated() throws {
@@ -227,7 +227,7 @@ struct ListenChannelTests {
       try client.openBackChannel()
       let entry = try client.nextEntry()
       #expect(entry.id == before + 1)
-      guard case .data(let json) = entry.message else { throw Unexpected(.filter(.init(targetID: 0, count: 0))) }
+      guard case .data(let json) = entry.message else { throw Unexpected(entry.message) }
       #expect(changedName(try ListenResponse(json: json)) == client.documentsRoot + "/cities/c3")
       try expectGlobal(client)
       #expect(try client.nextEntry().message == .noop)
