@@ -104,11 +104,9 @@ extension ListenSessionTable {
       let paths = try names.map { name throws(MockError) in try store.relativePath(name, db: database) }
       return try store.get(database, paths: paths, consistency: .readTime(time)).documents.compactMap(\.1)
     case .query(let parent, let query):
-      let root = database + "/documents"
-      guard parent == root || parent.hasBytePrefix(root + "/") else {
+      guard let relative = Self.relativeParent(parent, database: database) else {
         throw .invalidArgument("Query parent \"\(parent)\" is not in database \(database).")
       }
-      let relative = parent == root ? "" : parent.removingBytePrefix(root + "/") ?? ""
       if !relative.isEmpty { _ = try store.relativePath(parent, db: database) }
       for selector in query.from where selector.collectionID.contains("/") {
         throw .invalidArgument("Collection id \"\(selector.collectionID)\" is invalid because it contains \"/\".")
@@ -120,14 +118,21 @@ extension ListenSessionTable {
 
   /// Whether `target` reads a document at any of `paths` (below the database's documents root).
   private func reads(_ target: Target, anyOf paths: Set<String>, database: String) -> Bool {
-    let root = database + "/documents/"
     switch target.kind {
     case .documents(let names):
+      let root = database + "/documents/"
       return names.contains { name in name.removingBytePrefix(root).map(paths.contains) ?? false }
     case .query(let parent, let query):
-      let relative = parent.removingBytePrefix(root) ?? ""
+      guard let relative = Self.relativeParent(parent, database: database) else { return false }
       return paths.contains { StructuredQuery.reads(query.from, documentAt: $0, under: relative) }
     }
+  }
+
+  /// A query parent's path below the database's documents root (`""` for the root itself),
+  /// or `nil` when it is not in that database.
+  private static func relativeParent(_ parent: String, database: String) -> String? {
+    let root = database + "/documents"
+    return parent == root ? "" : parent.removingBytePrefix(root + "/")
   }
 
   private static func view(_ documents: [Document]) -> [String: Timestamp] {

@@ -223,15 +223,15 @@ final class MockStore: @unchecked Sendable {
 
   /// Applies writes atomically; waits for locks held by other transactions.
   func commit(_ db: String, writes: [Write], transaction: String?) throws(MockError) -> CommitResponse {
-    let response = try applyCommit(db, writes: writes, transaction: transaction)
-    if !writes.isEmpty {
-      // The commit checked every name: none fails here.
-      notifyCommit(db, changedPaths: Set(writes.compactMap { try? relativePath($0.documentName, db: db) }))
-    }
+    let (response, paths) = try applyCommit(db, writes: writes, transaction: transaction)
+    if !writes.isEmpty { notifyCommit(db, changedPaths: Set(paths)) }
     return response
   }
 
-  private func applyCommit(_ db: String, writes: [Write], transaction: String?) throws(MockError) -> CommitResponse {
+  /// Applies `writes` under the store's lock; returns the response and the paths written.
+  private func applyCommit(
+    _ db: String, writes: [Write], transaction: String?
+  ) throws(MockError) -> (response: CommitResponse, paths: [String]) {
     try locked { () throws(MockError) in
       if let transaction {
         guard let tx = transactions[transaction], tx.database == db else {
@@ -302,7 +302,7 @@ final class MockStore: @unchecked Sendable {
       }
       databases[db] = database
       if let transaction { finish(transaction) }
-      return CommitResponse(writeResults: results, commitTime: writes.isEmpty && transaction != nil ? nil : commitTime)
+      return (CommitResponse(writeResults: results, commitTime: writes.isEmpty && transaction != nil ? nil : commitTime), paths)
     }
   }
 
