@@ -61,6 +61,61 @@ struct LocalViewTests {
     #expect(store.unsettledBatchCount == 0)
   }
 
+  @Test(
+    "a pending increment shows its own result, also over a server version that has it already",
+    arguments: [nil, 5] as [Int64?])
+  func pendingIncrementOnce(_ before: Int64?) {
+    let store = store()
+    let (id, delivered) = addView(store)
+    let name = "\(Self.root)/favorites/c"
+    func counter(_ n: Int64, at seconds: Int64) -> Document {
+      Document(
+        name: name, fields: ["n": .integer(n)], createTime: Timestamp(seconds: 1, nanoseconds: 0),
+        updateTime: Timestamp(seconds: seconds, nanoseconds: 0))
+    }
+    func shown() -> Value? { delivered.last?.documents.first { $0.name == name }?.fields["n"] }
+    store.applyWatch(
+      id,
+      WatchSnapshot(
+        documents: before.map { [counter($0, at: 1)] } ?? [], changes: [], readTime: Timestamp(seconds: 2, nanoseconds: 0),
+        isInitial: true))
+    let increment = Write(
+      operation: .update(Document(name: name, fields: [:])), updateMask: [],
+      updateTransforms: [FieldTransform(fieldPath: "n", kind: .increment(.integer(1)))])
+    let expected = (before ?? 0) + 1
+    // Twice in one batch, then once more: each starts where the one before it left off.
+    let (first, _) = store.enqueue([increment, increment], body: Data())
+    #expect(shown() == .integer(expected + 1))
+    let (second, _) = store.enqueue([increment], body: Data())
+    #expect(shown() == .integer(expected + 2))
+    // The listen answers before the first commit does, with that commit applied.
+    store.applyWatch(
+      id,
+      WatchSnapshot(
+        documents: [counter(expected + 1, at: 3)], changes: [], readTime: Timestamp(seconds: 3, nanoseconds: 0), isInitial: false))
+    #expect(shown() == .integer(expected + 2), "an increment the server version has was added again")
+    #expect(delivered.last?.pendingNames == [name])
+    let commit = Timestamp(seconds: 3, nanoseconds: 0)
+    _ = store.finishSend(
+      first,
+      .acknowledged([
+        WriteResult(updateTime: commit, commitTime: commit, transformResults: [.integer(expected)]),
+        WriteResult(updateTime: commit, commitTime: commit, transformResults: [.integer(expected + 1)]),
+      ]))
+    #expect(shown() == .integer(expected + 2))
+    let later = Timestamp(seconds: 4, nanoseconds: 0)
+    _ = store.finishSend(
+      second, .acknowledged([WriteResult(updateTime: later, commitTime: later, transformResults: [.integer(expected + 2)])]))
+    store.applyWatch(
+      id,
+      WatchSnapshot(
+        documents: [counter(expected + 2, at: 4)], changes: [], readTime: Timestamp(seconds: 5, nanoseconds: 0), isInitial: false))
+    #expect(shown() == .integer(expected + 2))
+    #expect(delivered.last?.pendingNames.isEmpty == true)
+    let values = delivered.snapshots.withLock { $0 }.compactMap { $0.documents.first { $0.name == name }?.fields["n"] }
+    #expect(values.allSatisfy { if case .integer(let n) = $0 { n <= expected + 2 } else { false } }, "shown: \(values)")
+  }
+
   @Test("the stream going down marks the view from the cache; its target back in sync unmarks it")
   func staleWhileDisconnected() {
     let store = store()

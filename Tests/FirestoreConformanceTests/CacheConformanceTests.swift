@@ -220,6 +220,26 @@ struct CacheConformanceTests {
     collector.cancel()
   }
 
+  /// The server's version of a document can reach a listener before the commit that
+  /// changed it answers, with the change in it. A pending increment applied again over that
+  /// version would show the sum twice, then fall back once the commit answers.
+  @Test("a listener shows each increment of a counter once, also when the listen answers before the commit", arguments: Backend.all)
+  func incrementShownOnce(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let counter = db.document(backend.collection().path + "/counter")
+    let collector = SequenceCollector(counter.snapshots(includeMetadataChanges: true))
+    #expect(try await !collector.nextFromServer().exists)
+    for round in 1...20 {
+      try await counter.setData(["n": FieldValue.increment(1)], merge: true)
+      let shown = collector.values.compactMap { $0.get("n") as? Int }
+      // Only this client writes: every value shown so far is an increment it made, in order.
+      #expect(shown.allSatisfy { $0 <= round } && shown == shown.sorted(), "after \(round) increments: \(shown)")
+    }
+    let settled = try await collector.wait("the confirmed count") { !$0.metadata.hasPendingWrites && !$0.metadata.isFromCache }
+    #expect(settled.get("n") as? Int == 20)
+    collector.cancel()
+  }
+
   /// As the Apple SDK: the confirmation of a write whose data the listener already shows
   /// changes only metadata, which a listener without metadata changes does not hear of.
   @Test("without metadata changes, a listener hears of its own write once", arguments: Backend.all)

@@ -27,6 +27,12 @@ struct ListenConformanceTests {
     }
   }
 
+  /// A document snapshot's `n` and metadata, for a failure message.
+  private static func describe(_ snapshot: DocumentSnapshot) -> String {
+    let n = snapshot.exists ? (snapshot.get("n") as? Int).map(String.init) ?? "no n" : "missing"
+    return "\(n)\(snapshot.metadata.isFromCache ? " cache" : "")\(snapshot.metadata.hasPendingWrites ? " pending" : "")"
+  }
+
   @Test("a query listener's first snapshot holds the current results, all added", arguments: Backend.all)
   func initialQuerySnapshot(_ backend: Backend) async throws {
     let writer = backend.db
@@ -167,7 +173,8 @@ struct ListenConformanceTests {
       _ = try await listener.next()
       // An increment is not idempotent: a lost reply cannot be papered over by a resend.
       try await db.document(counter.path).setData(["n": FieldValue.increment(1)], merge: true)
-      #expect(try await listener.next().get("n") as? Int == round)
+      let shown = try await listener.next().get("n") as? Int
+      #expect(shown == round, "round \(round), every snapshot: \(listener.values.map(Self.describe))")
       listener.cancel()
     }
     #expect(try await counter.getDocument().get("n") as? Int == rounds)

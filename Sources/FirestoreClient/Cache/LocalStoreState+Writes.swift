@@ -15,11 +15,26 @@ extension LocalStoreState {
       }
     }
     nextBatchID = id + 1
-    let batch = MutationBatch(id: id, writes: writes, localWriteTime: localWriteTime, commitBody: body)
+    let batch = MutationBatch(
+      id: id, writes: writes, localWriteTime: localWriteTime, commitBody: body,
+      incrementBases: incrementBases(of: writes, localWriteTime: localWriteTime))
     batches.append(batch)
     let actions = queue.enqueue(Self.queueEntry(batch))
     refreshViews(showing: batch.documentNames)
     return (id, actions)
+  }
+
+  /// What the increments of `writes`, a new batch, start from: the documents as this
+  /// client shows them now, each after the batch's earlier writes to it.
+  mutating func incrementBases(of writes: [Write], localWriteTime: Timestamp) -> [[String: Value]] {
+    guard writes.contains(where: WriteBuilder.increments) else { return [] }
+    var written: [String: Document?] = [:]
+    return writes.map { write in
+      let name = write.documentName
+      let before = written[name] ?? localDocument(name).document
+      written[name] = .some(LocalWriteApplier.apply(write, to: before, localWriteTime: localWriteTime, transformResults: nil))
+      return LocalWriteApplier.incrementBases(of: write, on: before)
+    }
   }
 
   /// The queue's entry for a batch.
@@ -94,8 +109,11 @@ extension LocalStoreState {
     }
     for mutation in stored {
       nextBatchID = max(nextBatchID, mutation.id + 1)
+      // What the increments started from is not stored: the documents as the cache and the
+      // batches before this one show them are the closest this process knows.
       let batch = MutationBatch(
-        id: mutation.id, writes: mutation.writes, localWriteTime: mutation.localWriteTime, commitBody: mutation.commitBody)
+        id: mutation.id, writes: mutation.writes, localWriteTime: mutation.localWriteTime, commitBody: mutation.commitBody,
+        incrementBases: incrementBases(of: mutation.writes, localWriteTime: mutation.localWriteTime))
       if mutation.attempted && !batch.isIdempotent {
         let documents = batch.documentNames.compactMap { path(of: $0) }.sorted().joined(separator: ", ")
         log(

@@ -14,7 +14,17 @@ enum LocalWriteApplier {
   ///   - base: the document before the write, `nil` when it does not exist.
   ///   - localWriteTime: when the write was made; pending server timestamps carry it.
   ///   - transformResults: the commit's results for this write, or `nil` while pending.
-  static func apply(_ write: Write, to base: Document?, localWriteTime: Timestamp, transformResults: [Value]?) -> Document? {
+  ///   - incrementBases: while pending, the values the write's increments start from when
+  ///     `base` exists (see ``incrementBases(of:on:)``).
+  static func apply(
+    _ write: Write, to base: Document?, localWriteTime: Timestamp, transformResults: [Value]?,
+    incrementBases: [String: Value] = [:]
+  ) -> Document? {
+    var base = base
+    if transformResults == nil, !incrementBases.isEmpty, var document = base {
+      for (fieldPath, value) in incrementBases { FieldMap.set(&document.fields, QueryEvaluator.segments(fieldPath), value) }
+      base = document
+    }
     switch write.currentDocument {
     case .exists(true)?, .updateTime?:
       if base == nil { return nil }
@@ -52,6 +62,24 @@ enum LocalWriteApplier {
     }
     return Document(
       name: write.documentName, fields: fields, createTime: base?.createTime, updateTime: base?.updateTime)
+  }
+
+  /// The values the increments of `write` start from, by field path: each field's number
+  /// in `document` as the write is made, 0 when it holds none.
+  ///
+  /// An increment is the one transform that must not be applied twice. While the write is
+  /// pending, a listener's server version of the document may already contain it (the
+  /// listen can answer before the commit does); applied over these values instead of that
+  /// version's, the write shows its own result, not the sum twice. The Apple SDK records
+  /// the same values as a batch's base mutations.
+  static func incrementBases(of write: Write, on document: Document?) -> [String: Value] {
+    var bases: [String: Value] = [:]
+    for transform in write.updateTransforms {
+      guard case .increment = transform.kind else { continue }
+      let current = document.flatMap { FieldMap.get($0.fields, QueryEvaluator.segments(transform.fieldPath)) }
+      bases[transform.fieldPath] = TransformEvaluator.incrementBase(current)
+    }
+    return bases
   }
 
   /// Whether the write's outcome does not depend on the document before it: a delete, or a

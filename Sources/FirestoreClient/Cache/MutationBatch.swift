@@ -23,16 +23,20 @@ struct MutationBatch: Sendable {
   /// The commit request body (`{"writes": […]}`), encoded once for every attempt; empty for
   /// a batch that is not sent (a committed transaction's outcome).
   let commitBody: Data
+  /// Per write, what its increments start from while the batch is pending (see
+  /// ``LocalWriteApplier/incrementBases(of:on:)``); empty when no write increments.
+  let incrementBases: [[String: Value]]
   /// The commit time, once the server has accepted the batch.
   var commitTime: Timestamp?
   /// One per write, once the server has accepted the batch.
   var acknowledgements: [Acknowledgement]?
 
-  init(id: Int, writes: [Write], localWriteTime: Timestamp, commitBody: Data = Data()) {
+  init(id: Int, writes: [Write], localWriteTime: Timestamp, commitBody: Data = Data(), incrementBases: [[String: Value]] = []) {
     self.id = id
     self.writes = writes
     self.localWriteTime = localWriteTime
     self.commitBody = commitBody
+    self.incrementBases = incrementBases
     isIdempotent = WriteBuilder.isIdempotent(writes)
   }
 
@@ -45,6 +49,7 @@ struct MutationBatch: Sendable {
   /// The document after write `index` of this batch, applied to `base`.
   func apply(_ index: Int, to base: Document?) -> Document? {
     LocalWriteApplier.apply(
-      writes[index], to: base, localWriteTime: localWriteTime, transformResults: acknowledgements?[index].transformResults)
+      writes[index], to: base, localWriteTime: localWriteTime, transformResults: acknowledgements?[index].transformResults,
+      incrementBases: index < incrementBases.count ? incrementBases[index] : [:])
   }
 }

@@ -124,8 +124,13 @@ enum WriteBuilder {
       case .exists(true): if case .delete = w.operation { return false }
       case nil: break
       }
-      return !w.updateTransforms.contains { if case .increment = $0.kind { return true } else { return false } }
+      return !increments(w)
     }
+  }
+
+  /// Whether `write` increments a field: the one transform that adds again when repeated.
+  static func increments(_ write: Write) -> Bool {
+    write.updateTransforms.contains { if case .increment = $0.kind { return true } else { return false } }
   }
 
   /// Validates `mergeFields`: no path may lie inside another (which would be ambiguous:

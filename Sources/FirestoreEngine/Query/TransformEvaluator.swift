@@ -59,15 +59,21 @@ public enum TransformEvaluator {
     return []
   }
 
+  /// The number an increment of `current` adds to: `current` when it is a number, else 0.
+  public static func incrementBase(_ current: Value?) -> Value {
+    if let current, isNumber(current) { return current }
+    return .integer(0)
+  }
+
   private static func increment(_ current: Value?, by operand: Value) -> Value {
-    switch (current, operand) {
-    case (.integer(let a)?, .integer(let b)):
+    switch (incrementBase(current), operand) {
+    case (.integer(let a), .integer(let b)):
       let (sum, overflow) = a.addingReportingOverflow(b)
       if overflow { return .integer(b > 0 ? .max : .min) }
       return .integer(sum)
-    case (.integer(let a)?, .double(let b)): return .double(Double(a) + b)
-    case (.double(let a)?, .integer(let b)): return .double(a + Double(b))
-    case (.double(let a)?, .double(let b)): return .double(a + b)
+    case (.integer(let a), .double(let b)): return .double(Double(a) + b)
+    case (.double(let a), .integer(let b)): return .double(a + Double(b))
+    case (.double(let a), .double(let b)): return .double(a + b)
     default: return operand
     }
   }
