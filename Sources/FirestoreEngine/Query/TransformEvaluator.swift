@@ -66,14 +66,16 @@ public enum TransformEvaluator {
   }
 
   private static func increment(_ current: Value?, by operand: Value) -> Value {
-    switch (incrementBase(current), operand) {
-    case (.integer(let a), .integer(let b)):
+    // Over no number the field is set to the operand as given (Firestore's documented rule),
+    // not to 0 + operand.
+    switch (current, operand) {
+    case (.integer(let a)?, .integer(let b)):
       let (sum, overflow) = a.addingReportingOverflow(b)
       if overflow { return .integer(b > 0 ? .max : .min) }
       return .integer(sum)
-    case (.integer(let a), .double(let b)): return .double(Double(a) + b)
-    case (.double(let a), .integer(let b)): return .double(a + Double(b))
-    case (.double(let a), .double(let b)): return .double(a + b)
+    case (.integer(let a)?, .double(let b)): return .double(Double(a) + b)
+    case (.double(let a)?, .integer(let b)): return .double(a + Double(b))
+    case (.double(let a)?, .double(let b)): return .double(a + b)
     default: return operand
     }
   }
