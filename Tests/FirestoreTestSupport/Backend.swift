@@ -60,8 +60,14 @@ public enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible
   /// `http://host:port` or, for the front, `https://host:port`.
   public var baseURL: String { (self == .http2 ? "https://" : "http://") + host }
 
-  /// Settings for this backend: its host, TLS for the front, the owner token.
+  /// Settings for this backend: its host, TLS for the front, the owner token. Records the
+  /// test in the ``Ledger``, as does every way to a client of this backend.
   public func settings() -> FirestoreSettings {
+    Ledger.record(self)
+    return connectionSettings()
+  }
+
+  private func connectionSettings() -> FirestoreSettings {
     var settings = FirestoreSettings.emulator(host: host)
     if self == .http2 {
       settings.isSSLEnabled = true
@@ -72,7 +78,12 @@ public enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible
 
   /// A client for this backend's database.
   public func firestore(database: String = "(default)", configure: (inout FirestoreSettings) -> Void = { _ in }) -> Firestore {
-    var settings = settings()
+    Ledger.record(self)
+    return client(database: database, configure: configure)
+  }
+
+  private func client(database: String = "(default)", configure: (inout FirestoreSettings) -> Void = { _ in }) -> Firestore {
+    var settings = connectionSettings()
     settings.timeout = .seconds(30)
     configure(&settings)
     return Firestore(projectID: Self.projectID, database: database, settings: settings)
@@ -107,12 +118,13 @@ public enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible
   }
 
   // Every backend, not only those of `all`: the transport's own tests use the front's too.
-  private static let clients: [Backend: Firestore] = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.firestore()) })
+  // Made without recording: whichever test first touches one gets them all.
+  private static let clients: [Backend: Firestore] = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.client()) })
 
   /// The shared client of this backend.
   public var db: Firestore {
     Ledger.record(self)
-    return Self.clients[self] ?? firestore()
+    return Self.clients[self] ?? client()
   }
 
   /// A collection no other test uses.
