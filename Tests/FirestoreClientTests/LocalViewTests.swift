@@ -62,10 +62,10 @@ struct LocalViewTests {
   }
 
   @Test(
-    "a pending increment shows its own result, also over a server version that has it already",
-    arguments: [nil, 5] as [Int64?])
-  func pendingIncrementOnce(_ before: Int64?) {
-    let store = store()
+    "a pending increment shows its own result, also over a server version that has it already, with a cache or none",
+    arguments: [nil, 5] as [Int64?], [.memory(), .none] as [LocalCacheSettings])
+  func pendingIncrementOnce(_ before: Int64?, cache: LocalCacheSettings) {
+    let store = store(cache)
     let (id, delivered) = addView(store)
     let name = "\(Self.root)/favorites/c"
     func counter(_ n: Int64, at seconds: Int64) -> Document {

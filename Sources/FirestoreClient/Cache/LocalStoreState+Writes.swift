@@ -31,7 +31,9 @@ extension LocalStoreState {
     var written: [String: Document?] = [:]
     return writes.map { write in
       let name = write.documentName
-      let before = written[name] ?? localDocument(name).document
+      // Without a cache (``LocalCacheSettings/none``) only the listeners hold what is shown.
+      let listened = storage == nil ? views.values.lazy.compactMap { $0.server?[name] }.first : nil
+      let before = written[name] ?? localDocument(name, serverVersion: listened).document
       written[name] = .some(LocalWriteApplier.apply(write, to: before, localWriteTime: localWriteTime, transformResults: nil))
       return LocalWriteApplier.incrementBases(of: write, on: before)
     }

@@ -180,10 +180,11 @@ struct LocalStoreState {
 
   // MARK: - Local documents
 
-  /// The document as this client sees it: cached server version with pending writes
-  /// applied. `known` is `false` when neither the cache nor a write says anything about it.
-  mutating func localDocument(_ name: String) -> (document: Document?, known: Bool, pending: Bool) {
-    var document = cached(name)
+  /// The document as this client sees it: cached server version (or `serverVersion`, when
+  /// the cache has none) with pending writes applied. `known` is `false` when neither the
+  /// server version nor a write says anything about it.
+  mutating func localDocument(_ name: String, serverVersion: Document? = nil) -> (document: Document?, known: Bool, pending: Bool) {
+    var document = cached(name) ?? serverVersion
     var known = document != nil
     var pending = false
     for batch in batches where !batch.isAcknowledged {
