@@ -28,14 +28,12 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/packages.sh
+source "$ROOT/scripts/packages.sh"
 
 # The test target whose skipped tests count as a skipped emulator suite (xunit classname, ERE).
 EMULATOR_TEST_MODULES_RE='^FirestoreConformanceTests(\.|$)'
 NO_EMULATOR_MSG="Firestore emulator not found (install Debian package google-cloud-cli-firestore-emulator and Java 17); running unit tests only — the emulator suite will be SKIPPED."
-
-# Packages the build needs (a missing one fails the build), and those the tests need.
-BUILD_PACKAGES=(libcurl4-openssl-dev zlib1g-dev libssl-dev libsqlite3-dev)
-TEST_PACKAGES=(nghttp2-proxy tinyproxy openssl)
 
 FRONT_DIR=""     # temp dir of the TLS front and the proxy (certificates, configs, logs, pgids)
 EMU_DIR=""       # temp dir of the emulator this script started (pgid file, gcloud config)
@@ -98,41 +96,6 @@ stop_emulator() {
   rm -rf "$EMU_DIR"
   EMU_DIR=""
   EMU_PID=""
-}
-
-# --- system packages -------------------------------------------------------------------
-
-package_installed() {
-  [[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) == "install ok installed" ]]
-}
-
-# Installs what is missing when root; otherwise says what to install. A missing build
-# package is an error; missing test packages only mean those tests cannot run here.
-ensure_packages() {
-  command -v dpkg-query >/dev/null 2>&1 || return 0 # not Debian: nothing to check
-  local -a missing=()
-  local p
-  for p in "${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}"; do
-    package_installed "$p" || missing+=("$p")
-  done
-  ((${#missing[@]})) || return 0
-  if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null 2>&1; then
-    log "installing missing packages: ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq || true
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" || true
-  fi
-  local -a still=()
-  for p in "${BUILD_PACKAGES[@]}"; do
-    package_installed "$p" || still+=("$p")
-  done
-  if ((${#still[@]})); then
-    err "the build needs ${still[*]}: install with: sudo apt-get install ${still[*]}"
-    exit 1
-  fi
-  for p in "${TEST_PACKAGES[@]}"; do
-    package_installed "$p" || echo "note: $p is not installed (sudo apt-get install $p); the tests that need it will not run"
-  done
 }
 
 # --- TLS + HTTP/2 front and HTTPS proxy ---------------------------------------------------
@@ -435,19 +398,13 @@ run_step() {  # $1 = title, rest = command
 
 main() {
   cd "$ROOT"
-  if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then
-    export PATH="/opt/swift/usr/bin:$PATH"
-  fi
-  command -v swift >/dev/null 2>&1 || {
-    err "swift not found on PATH (install a Swift 6 toolchain)"
-    exit 1
-  }
+  ensure_swift
 
   trap on_exit EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM
 
-  ensure_packages
+  ensure_packages test
   setup_emulator
 
   run_step "swift build --package-path Examples/QuickStart" \
