@@ -32,13 +32,13 @@ final class Counter: Sendable {
 }
 
 extension DocumentReference {
-  /// Sets `v` to 1, then, a moment later so that the two writes have distinct times, to 2.
+  /// Sets `v` to 1, then to 2, in two commits whose times differ.
   ///
   /// - Returns: the update time of the first write, at which a read sees `v` still 1.
   func writeTwoVersions() async throws -> Timestamp {
     let first = try await setData(["v": 1])
-    try await Task.sleep(for: .milliseconds(20))
-    try await setData(["v": 2])
+    let second = try await setData(["v": 2])
+    try #require(second.updateTime > first.updateTime, "a later commit of the document has a later time")
     return first.updateTime
   }
 }

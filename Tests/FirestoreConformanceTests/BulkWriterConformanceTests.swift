@@ -119,7 +119,7 @@ struct BulkWriterConformanceTests {
         return pair!
       }
       _ = try await free.result()
-      for _ in 0..<400 where blocked.attempts < 2 { try await Task.sleep(for: .milliseconds(50)) }
+      try await eventually("the blocked write to be tried again") { blocked.attempts >= 2 }
       return ()
     }
     let (blocked, free) = try #require(operations.withLock { $0 })

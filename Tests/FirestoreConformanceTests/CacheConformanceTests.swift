@@ -267,10 +267,15 @@ struct CacheConformanceTests {
       #expect(shown.documentChanges.map(\.type) == [value == 1 ? .added : .modified])
       #expect(try await document.next().get("v") as? Int == value)
     }
-    // Each write is acknowledged by now (setData returned) and its listen echo arrives
-    // within milliseconds: a repeat would be here well within this pause.
-    try await Task.sleep(for: .milliseconds(500))
-    #expect(query.pending == 0 && document.pending == 0, "\(query.pending) and \(document.pending) extra snapshots")
+    // Sentinels written by another client, so they reach the listeners through the server's
+    // stream, after any repeat of this client's writes: the next snapshot of each must be
+    // the sentinel's change alone.
+    let other = backend.db
+    try await other.document("\(items.path)/z").setData(["v": 0])
+    let sentinel = try await query.next()
+    #expect(sentinel.documentChanges.map(\.document.documentID) == ["z"], "a repeat of a's write came first")
+    try await other.document("\(items.path)/a").setData(["v": 4])
+    #expect(try await document.next().get("v") as? Int == 4, "a repeat of a's write came first")
   }
 
   @Test("a rejected write is rolled back in listeners and its error reaches the caller", arguments: Backend.all)

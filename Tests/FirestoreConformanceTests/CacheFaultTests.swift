@@ -75,17 +75,21 @@ struct CacheFaultTests {
     let favorites = db.collection("users/u1/favorites")
     let collector = SequenceCollector(favorites.snapshots(includeMetadataChanges: true))
     #expect(try await collector.next().isEmpty)
-    server.faults.add(FaultRule(route: "commit", fault: .latency(milliseconds: 3000), remaining: 1))
+    // The commit is held until the pending snapshot has been seen.
+    server.faults.add(FaultRule(route: "commit", fault: .hold("commit"), remaining: 1))
     let done = Locked(false)
     let write = Task {
       try await favorites.document("meal1").setData(["starredAt": FieldValue.serverTimestamp()])
       done.withLock { $0 = true }
     }
-    let pending = try await collector.next(timeout: .seconds(2))
+    let pending = try await collector.next()
     #expect(done.withLock { $0 } == false, "the pending snapshot must come before the commit answers")
     #expect(pending.documents.map(\.documentID) == ["meal1"])
     #expect(pending.metadata == SnapshotMetadata(isFromCache: false, hasPendingWrites: true))
     #expect((pending.documents.first?.get("starredAt") as? NSNull) != nil)
+    try await eventually("the commit to reach the server") { server.faults.arrivals(at: "commit") == 1 }
+    #expect(done.withLock { $0 } == false)
+    server.faults.release("commit")
     try await write.value
     let settled = try await collector.next { !$0.metadata.hasPendingWrites }
     #expect(settled.documents.map(\.documentID) == ["meal1"])
@@ -101,16 +105,17 @@ struct CacheFaultTests {
     try await favorites.document("keep").setData(["v": 1])
     let collector = SequenceCollector(favorites.snapshots)
     _ = try await collector.next { !$0.metadata.isFromCache || !$0.documents.isEmpty }
-    server.faults.add(FaultRule(route: "commit", fault: .latency(milliseconds: 300), remaining: 1))
+    // Held, so that the listener shows the write before the server refuses it.
+    server.faults.add(FaultRule(route: "commit", fault: .hold("commit"), remaining: 1))
     server.faults.add(
       FaultRule(route: "commit", fault: .error(status: 403, grpcStatus: "PERMISSION_DENIED", message: "denied"), remaining: 1))
-    let error = await #expect(throws: FirestoreError.self) {
-      try await favorites.document("keep").setData(["v": 2])
-    }
-    #expect(error?.code == .permissionDenied)
+    let write = Task { try await favorites.document("keep").setData(["v": 2]) }
     let shown = try await collector.next()
     #expect(shown.documents.first?.get("v") as? Int == 2)
     #expect(shown.metadata.hasPendingWrites)
+    server.faults.release("commit")
+    let error = await #expect(throws: FirestoreError.self) { try await write.value }
+    #expect(error?.code == .permissionDenied)
     let rolledBack = try await collector.next()
     #expect(rolledBack.documents.first?.get("v") as? Int == 1)
     #expect(!rolledBack.metadata.hasPendingWrites)

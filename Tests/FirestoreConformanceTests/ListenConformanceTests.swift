@@ -92,10 +92,12 @@ struct ListenConformanceTests {
     try await cities.document("outside").setData(["pop": -1])
     // Then a real change, which must be the very next snapshot and carry only its change.
     try await cities.document("b").setData(["pop": 2])
-    let snapshot = try await collector.next()
+    var snapshot = try await collector.next()
     #expect(summary(snapshot) == ["added b -1→1"])
-    try await Task.sleep(for: .milliseconds(300))
-    #expect(collector.pending == 0)
+    // A sentinel change: the snapshot after b's must be its own, with nothing between.
+    try await cities.document("c").setData(["pop": 3])
+    snapshot = try await collector.next()
+    #expect(summary(snapshot) == ["added c -1→2"])
   }
 
   @Test("a limit(toLast:) listener delivers documents in the query's order", arguments: Backend.all)
@@ -204,7 +206,11 @@ struct ListenConformanceTests {
     try await eventually("the target to go") { await db.listenManager.listenerCount == 0 }
     #expect(await db.listenManager.currentChannel == nil)
     try await cities.document("x").setData(["v": 1])
-    try await Task.sleep(for: .milliseconds(500))
+    // A listener of the same instance started after the write sees it: had the removed one
+    // still been attached, it would have been called by then.
+    let sentinel = SequenceCollector(db.collection(cities.path).snapshots)
+    _ = try await sentinel.next { !$0.metadata.isFromCache && $0.count == 1 }
+    sentinel.cancel()
     #expect(calls.value == 1)
   }
 
@@ -217,14 +223,14 @@ struct ListenConformanceTests {
     collector.cancel()
     try await eventually("the target to go") { await db.listenManager.listenerCount == 0 }
     try await cities.document("x").setData(["v": 1])
-    try await Task.sleep(for: .milliseconds(500))
-    #expect(collector.pending == 0)
 
-    // Breaking out of a loop stops it too, and a new listen opens a new session.
+    // Breaking out of a loop stops it too, and a new listen opens a new session. Its
+    // snapshot shows the write, so a cancelled listen still attached would have had it too.
     for try await snapshot in db.collection(cities.path).snapshots {
       #expect(snapshot.count == 1)
       break
     }
+    #expect(collector.pending == 0)
     try await eventually("the target to go") { await db.listenManager.listenerCount == 0 }
     // The second session; more only to recover from a lost one (a cold emulator sometimes
     // holds a handshake past the request timeout, and the client then opens one more).

@@ -53,9 +53,8 @@ struct ListenFaultTests {
         // Wait for the client to reopen the back channel, so that the next cut cuts a
         // channel that is open (a cut with none open changes nothing).
         cutsSeen = cuts
-        let deadline = ContinuousClock.now + .seconds(10)
-        while server.requestLog.count(matching: "/Listen/channel", method: "GET") - getsBefore < cuts, ContinuousClock.now < deadline {
-          try await Task.sleep(for: .milliseconds(1))
+        try await eventually("the client to reopen the back channel", interval: .milliseconds(1)) {
+          server.requestLog.count(matching: "/Listen/channel", method: "GET") - getsBefore >= cuts
         }
       }
       let id = "d\(Int.random(in: 0..<15, using: &generator))"
@@ -86,20 +85,20 @@ struct ListenFaultTests {
 
   @Test("the back channel is renewed when the server ends it, and the listen goes on in the same session")
   func backChannelRenewal() async throws {
-    // The emulator ends a back channel after about 45 s; this mock after 300 ms.
-    let server = try MockFirestoreServer.start(backChannelWait: .milliseconds(300))
+    // The emulator ends a back channel after about 45 s; this mock at its first flush, so
+    // that every change the listener gets comes on a back channel of its own.
+    let server = try MockFirestoreServer.start(backChannelWait: .zero)
     defer { server.stop() }
     let db = Firestore(projectID: "renewal", settings: .emulator(host: server.hostAndPort))
     let ref = db.document("c/doc")
     let collector = SequenceCollector(ref.snapshots)
     _ = try await collector.next()
     for v in 1...3 {
-      try await Task.sleep(for: .milliseconds(400))
       try await ref.setData(["v": v])
       _ = try await collector.next { $0.get("v") as? Int == v }
     }
     #expect(await db.listenManager.handshakeCount == 1)
-    #expect(server.requestLog.count(matching: "/Listen/channel", method: "GET") >= 3)
+    #expect(server.requestLog.count(matching: "/Listen/channel", method: "GET") >= 4)
   }
 
   /// A gateway in front of the server answers 502 when it hands a request a connection the

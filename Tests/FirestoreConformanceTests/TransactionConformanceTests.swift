@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreTestSupport
 import Foundation
 import Synchronization
@@ -41,13 +42,20 @@ struct TransactionConformanceTests {
     let counter = backend.collection().document("counter")
     try await counter.setData(["n": 0])
     let attempts = Counter()
+    // Both first attempts read before either writes, so both read 0 and one must retry.
+    let firstReads = Counter()
     try await withThrowingTaskGroup(of: Void.self) { group in
       for _ in 0..<2 {
         group.addTask {
+          let first = Locked(true)
           try await backend.db.runTransaction { tx in
             attempts.increment()
             let n = try await tx.getDocument(counter).get("n") as? Int ?? 0
-            try await Task.sleep(for: .milliseconds(30))
+            if first.withLock({ $0 }) {
+              first.withLock { $0 = false }
+              firstReads.increment()
+              try await eventually("both transactions to have read") { firstReads.value >= 2 }
+            }
             tx.updateData(["n": n + 1], forDocument: counter)
             return ()
           }
@@ -56,7 +64,7 @@ struct TransactionConformanceTests {
       try await group.waitForAll()
     }
     #expect(try await counter.getDocument().get("n") as? Int == 2)
-    #expect(attempts.value >= 2)
+    #expect(attempts.value >= 3, "one of the two transactions ran again")
   }
 
   @Test("the body's own error rolls back, is rethrown unchanged, and releases the lock", arguments: Backend.all)
@@ -88,7 +96,7 @@ struct TransactionConformanceTests {
         return ()
       }
     }
-    while locked.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
+    try await eventually("the transaction to hold its lock") { locked.value > 0 }
     task.cancel()
     _ = await task.result
     try await expectLockReleased(ref, backend)

@@ -26,6 +26,12 @@ public enum Fault: Sendable, Equatable, CustomStringConvertible {
   /// Holds the request without answering until the server stops, the client hangs up or
   /// the stall limit (300 s) passes, then closes the connection without a response.
   case stall
+  /// Holds the request until ``FaultInjector/release(_:)`` is called with this name, then
+  /// handles it as usual; ``MockHTTPServer/stop()`` closes the connection without a response
+  /// instead. ``FaultInjector/arrivals(at:)`` counts the requests that reached the hold, so
+  /// a test can wait for a request to be in flight and then let it go: what a latency fault
+  /// does, with the test instead of a timer deciding when.
+  case hold(String)
   /// On a Listen back channel (`GET …/Listen/channel`), writes this many frames, then cuts
   /// the connection without ending the chunked body (the client sees a broken stream). The
   /// session survives: a reopen with `AID` re-sends every array above it. Ignored by other
@@ -65,6 +71,7 @@ public enum Fault: Sendable, Equatable, CustomStringConvertible {
     case .dropConnection(let n): return "dropConnection(after \(n) response bytes)"
     case .truncateStream(let n): return "truncateStream(after \(n) body bytes)"
     case .stall: return "stall"
+    case .hold(let name): return "hold(\(name))"
     case .dropAfterFrames(let n): return "dropAfterFrames(\(n))"
     case .stallAfterFrames(let n): return "stallAfterFrames(\(n))"
     case .closeSessionAfterFrames(let n): return "closeSessionAfterFrames(\(n))"
@@ -86,6 +93,7 @@ public enum Fault: Sendable, Equatable, CustomStringConvertible {
     case .dropConnection(let n): return ("dropAfterBytes", .integer(Int64(n)))
     case .truncateStream(let n): return ("truncateAfterBytes", .integer(Int64(n)))
     case .stall: return ("stall", .bool(true))
+    case .hold(let name): return ("hold", .string(name))
     case .dropAfterFrames(let n): return ("dropAfterFrames", .integer(Int64(n)))
     case .stallAfterFrames(let n): return ("stallAfterFrames", .integer(Int64(n)))
     case .closeSessionAfterFrames(let n): return ("closeSessionAfterFrames", .integer(Int64(n)))

@@ -10,6 +10,8 @@ import FirestoreWire
 /// whichever response is written.
 public final class FaultInjector: Sendable {
   private let state = Locked<[FaultRule]>([])
+  /// Per ``Fault/hold(_:)`` name: how many requests reached it, and whether it is released.
+  private let holds = Locked<[String: (arrivals: Int, released: Bool)]>([:])
 
   /// Creates an injector with no rules.
   public init() {}
@@ -34,6 +36,26 @@ public final class FaultInjector: Sendable {
   /// The rules still active, in the order they were added, with their remaining counts.
   public var rules: [FaultRule] {
     state.withLock { $0 }
+  }
+
+  /// Lets every request held at `name` go on, and those that reach it later pass at once.
+  public func release(_ name: String) {
+    holds.withLock { $0[name, default: (0, false)].released = true }
+  }
+
+  /// How many requests reached the hold `name` so far (held now or let go).
+  public func arrivals(at name: String) -> Int {
+    holds.withLock { $0[name]?.arrivals ?? 0 }
+  }
+
+  /// Notes a request reaching the hold `name`.
+  func arrive(at name: String) {
+    holds.withLock { $0[name, default: (0, false)].arrivals += 1 }
+  }
+
+  /// Whether the hold `name` lets requests go on.
+  func isReleased(_ name: String) -> Bool {
+    holds.withLock { $0[name]?.released ?? false }
   }
 
   /// The faults for one request (`query` is its raw query string, without the `?`): uses up

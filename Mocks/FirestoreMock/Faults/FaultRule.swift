@@ -64,6 +64,7 @@ public struct FaultRule: Sendable, Equatable {
   /// * `"dropAfterBytes": 10`
   /// * `"truncateAfterBytes": 100`
   /// * `"stall": true`
+  /// * `"hold": "name"` (released with `POST /mock/v1/faults:release {"hold":"name"}`)
   /// * `"dropAfterFrames": 2`, `"stallAfterFrames": 2`, `"closeSessionAfterFrames": 2`
   ///   (Listen back channel only; see ``Fault/dropAfterFrames(_:)``)
   /// * `"replaceResponse": {"status": 200, "contentType": "text/html", "body": "<html>"}`;
@@ -104,6 +105,9 @@ public struct FaultRule: Sendable, Equatable {
       case "stall":
         guard value == .bool(true) else { throw WireFormatError("fault rule: \"stall\" must be true") }
         faults.append(.stall)
+      case "hold":
+        guard let name = value.stringValue else { throw WireFormatError("fault rule: \"hold\" must be a string, got \(value.kindName)") }
+        faults.append(.hold(name))
       case "error":
         faults.append(try errorFault(value))
       case "replaceResponse":
@@ -114,8 +118,8 @@ public struct FaultRule: Sendable, Equatable {
     }
     guard faults.count == 1 else {
       let names =
-        #""latencyMs", "error", "dropAfterBytes", "truncateAfterBytes", "stall", "dropAfterFrames", "stallAfterFrames", "#
-        + #""closeSessionAfterFrames", "replaceResponse""#
+        #""latencyMs", "error", "dropAfterBytes", "truncateAfterBytes", "stall", "hold", "dropAfterFrames", "#
+        + #""stallAfterFrames", "closeSessionAfterFrames", "replaceResponse""#
       throw WireFormatError("fault rule: expected exactly one of \(names); got \(faults.count)")
     }
     return FaultRule(route: route, fault: faults[0], remaining: remaining)

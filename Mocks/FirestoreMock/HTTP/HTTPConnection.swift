@@ -81,6 +81,13 @@ final class HTTPConnection {
     if plan.latencyMilliseconds > 0 {
       guard HTTPSocket.sleep(milliseconds: plan.latencyMilliseconds, wake: runtime.wakeRead) else { return .closeQuietly }
     }
+    for name in plan.holds {
+      runtime.faults.arrive(at: name)
+      // Polled: the connection's thread has nothing else to do, and a stop must still end it.
+      while !runtime.faults.isReleased(name) {
+        guard HTTPSocket.sleep(milliseconds: 2, wake: runtime.wakeRead) else { return .closeQuietly }
+      }
+    }
     if plan.stall {
       HTTPSocket.waitForStopOrHangup(fd, wake: runtime.wakeRead, timeoutMilliseconds: configuration.stallLimitMilliseconds)
       return .closeQuietly

@@ -430,7 +430,9 @@ struct FirestoreService: Sendable {
 
   // MARK: - Admin
 
-  /// `/mock/v1/faults` (POST a rule, DELETE all), `/mock/v1/requests` (GET the log, DELETE to
+  /// `/mock/v1/faults` (POST a rule, DELETE all), `/mock/v1/faults:release` (POST
+  /// `{"hold":"name"}`: let the requests held there go on; answers how many arrived),
+  /// `/mock/v1/requests` (GET the log, DELETE to
   /// clear), `/mock/v1/listen:cut` (POST: cut every open Listen back channel, as a dropped
   /// connection would).
   private func admin(_ request: MockHTTPRequest) throws(MockError) -> MockHTTPResponse {
@@ -441,6 +443,10 @@ struct FirestoreService: Sendable {
       return .json(200, .object([("rules", .array(faults.rules.map(\.json)))]))
     case ("GET", "/mock/v1/faults"):
       return .json(200, .object([("rules", .array(faults.rules.map(\.json)))]))
+    case ("POST", "/mock/v1/faults:release"):
+      guard let name = try body(request)["hold"]?.stringValue else { throw .invalidArgument("expected {\"hold\": \"name\"}") }
+      faults.release(name)
+      return .json(200, .object([("arrivals", .integer(Int64(faults.arrivals(at: name))))]))
     case ("DELETE", "/mock/v1/faults"):
       faults.removeAll()
       return .json(200, .object([]))
