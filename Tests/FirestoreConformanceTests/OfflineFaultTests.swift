@@ -54,7 +54,8 @@ struct OfflineFaultTests {
       try await db.runTransaction { tx in try await tx.getDocument(items.document("a")).exists }
     }
     #expect(transaction?.code == .unavailable)
-    #expect(transaction?.message.contains("was not started") == true, "refused at once, not after retries: \(String(describing: transaction))")
+    #expect(
+      transaction?.message.contains("was not started") == true, "refused at once, not after retries: \(String(describing: transaction))")
 
     let second = try MockFirestoreServer.start(port: port)
     defer { second.stop() }
