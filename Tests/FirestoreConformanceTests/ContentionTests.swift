@@ -22,10 +22,11 @@ struct ContentionTests {
   func counter(_ backend: Backend) async throws {
     let increments = backend.reachesEmulator ? Self.emulatorIncrementsPerWorker : Self.incrementsPerWorker
     let db = backend.firestore { settings in
-      // Jittered waits of up to seconds spread the retries out, so that fewer of them meet
-      // again in the same lock conflict (each costs 2 s on the emulator).
-      settings.retryPolicy.initialBackoff = .milliseconds(500)
-      settings.retryPolicy.maximumBackoff = .seconds(4)
+      // On the emulator, jittered waits of up to seconds spread the retries out, so that
+      // fewer of them meet again in the same lock conflict (each costs 2 s there). The mock
+      // finds a conflict at once, and short waits keep its 400 increments quick.
+      settings.retryPolicy.initialBackoff = backend.reachesEmulator ? .milliseconds(500) : .milliseconds(5)
+      settings.retryPolicy.maximumBackoff = backend.reachesEmulator ? .seconds(4) : .milliseconds(100)
     }
     let counter = db.document(backend.collection().document("counter").path)
     try await counter.setData(["n": 0])
@@ -54,7 +55,9 @@ struct ContentionTests {
   /// makes the retry safe with a marker document written in the same transaction.
   @Test("with faults injected on begin, reads and commits, still exactly 400 and no write doubled")
   func counterUnderFaults() async throws {
-    let server = try MockFirestoreServer.start(lockTimeout: .milliseconds(300))
+    // A write held by another transaction's lock gives up soon: the faults leave
+    // transactions open, and every wait for one is time the test only spends waiting.
+    let server = try MockFirestoreServer.start(lockTimeout: .milliseconds(50))
     defer { server.stop() }
     var settings = FirestoreSettings.emulator(host: server.hostAndPort)
     settings.timeout = .seconds(20)
