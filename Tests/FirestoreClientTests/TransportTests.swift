@@ -1,4 +1,5 @@
 import FirestorePlatform
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -77,44 +78,82 @@ struct TransportTests {
       var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
       settings.transport = transport
       settings.timeout = timeout
-      settings.retryPolicy = RetryPolicy(maximumAttempts: 5, initialBackoff: initialBackoff)
+      settings.retryPolicy = RetryPolicy(maximumAttempts: 5, initialBackoff: initialBackoff, maximumBackoff: initialBackoff)
       settings.retryPolicy.jitter = { $0 }
       settings.retryPolicy.sleep = { _ in }
       let db = Firestore(projectID: "p", settings: settings)
       let error = try await #require(throws: FirestoreError.self) { try await db.document("c/d1").getDocument() }
       return (error, transport.requests.count)
     }
+    // The timeout is real time. A run counts once its attempts were done before it passed
+    // (the call then ends with the server's error, not a deadline error).
     // A retry that could only start after the deadline is not tried: the server's own
     // error is reported at once, not a deadline error later.
-    let (late, lateCount) = try await run(initialBackoff: .seconds(5), timeout: .seconds(2))
-    #expect(late.code == .unavailable && lateCount == 1)
-    // Backoffs that fit are all taken (a roomy budget: a loaded test machine is slow).
-    let (quick, quickCount) = try await run(initialBackoff: .milliseconds(1), timeout: .seconds(30))
-    #expect(quick.code == .unavailable && quickCount == 5, "\(quick) after \(quickCount) attempts")
+    try await withGrowingMargin("one attempt within the timeout") { timeout in
+      let (late, lateCount) = try await run(initialBackoff: timeout * 3, timeout: timeout)
+      #expect(late.code == .unavailable || late.code == .deadlineExceeded, "\(late)")
+      #expect(lateCount <= 1, "\(late) after \(lateCount) attempts")
+      return late.code == .unavailable ? .conclusive : .tooShort
+    }
+    // Backoffs that fit are all taken.
+    try await withGrowingMargin("five attempts within the timeout") { timeout in
+      let (quick, quickCount) = try await run(initialBackoff: .milliseconds(1), timeout: timeout)
+      #expect(quick.code == .unavailable || quick.code == .deadlineExceeded, "\(quick)")
+      #expect(quickCount <= 5)
+      return quick.code == .unavailable && quickCount == 5 ? .conclusive : .tooShort
+    }
   }
 
   @Test("a transport that ignores cancellation cannot hold a call past its deadline")
   func stuckTransport() async throws {
-    /// Hangs for 3 s whatever happens, as a wedged connection might.
+    /// Ignores cancellation, as a wedged connection might: only `release()` ends a send.
     final class StuckTransport: Transport {
-      let released = Locked(0)
+      private let state = Locked((enteredInTime: 0, released: 0, isOpen: false, held: [CheckedContinuation<Void, Never>]()))
+      /// Sends that began before the call's deadline cancelled them.
+      var enteredInTime: Int { state.withLock { $0.enteredInTime } }
+      var released: Int { state.withLock { $0.released } }
       func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let end = ContinuousClock.now + .seconds(3)
-        while ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(10)) }
-        released.withLock { $0 += 1 }
+        let inTime = !Task.isCancelled
+        await withCheckedContinuation { continuation in
+          let isOpen = state.withLock { state in
+            if inTime { state.enteredInTime += 1 }
+            if !state.isOpen { state.held.append(continuation) }
+            return state.isOpen
+          }
+          if isOpen { continuation.resume() }
+        }
+        state.withLock { $0.released += 1 }
         throw FirestoreError(.unavailable, "released")
       }
+      func release() {
+        let held = state.withLock { state in
+          state.isOpen = true
+          defer { state.held = [] }
+          return state.held
+        }
+        for continuation in held { continuation.resume() }
+      }
     }
-    let transport = StuckTransport()
-    var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
-    settings.transport = transport
-    settings.timeout = .milliseconds(100)
-    settings.retryPolicy = .none
-    let error = try await #require(throws: FirestoreError.self) {
-      try await Firestore(projectID: "p", settings: settings).document("c/d").getDocument()
+    // The deadline is real time; a run counts once the request reached the transport
+    // before it passed (a send that starts later starts cancelled).
+    try await withGrowingMargin("the request reaching the transport before the deadline", from: .milliseconds(100)) { timeout in
+      let transport = StuckTransport()
+      var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+      settings.transport = transport
+      settings.timeout = timeout
+      settings.retryPolicy = .none
+      let error = try await #require(throws: FirestoreError.self) {
+        try await Firestore(projectID: "p", settings: settings).document("c/d").getDocument()
+      }
+      #expect(error.code == .deadlineExceeded)
+      // The call returned while the transport was still stuck; it ends only now.
+      #expect(transport.released == 0)
+      let reached = transport.enteredInTime == 1
+      transport.release()
+      guard reached else { return .tooShort }
+      try await eventually("the stuck send to end once released") { transport.released == 1 }
+      return .conclusive
     }
-    #expect(error.code == .deadlineExceeded)
-    #expect(transport.released.withLock { $0 } == 0)  // the call returned while the transport was still stuck
   }
 
   @Test("a non-idempotent commit is not retried on UNAVAILABLE (it may have landed)")

@@ -1,4 +1,5 @@
 import FirestorePlatform
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -23,14 +24,20 @@ private func delete(_ id: Int, doc: String = docName) -> String {
   #"{"documentDelete":{"document":"\#(doc)","removedTargetIds":[\#(id)],"readTime":"2026-01-01T00:00:01Z"}}"#
 }
 
-/// Waits (up to 5 s) for `condition`.
-private func until(_ what: String, _ condition: @Sendable () async -> Bool) async throws {
-  for _ in 0..<250 {
-    if await condition() { return }
-    try await Task.sleep(for: .milliseconds(20))
-  }
-  Issue.record("timed out waiting for \(what)")
-  throw CancellationError()
+/// Pushes a change of rooms/r1 to value 2 as arrays `firstArray` and `firstArray + 1` of the
+/// newest back channel, and waits for the snapshot it makes, the listener's `count + 1`th.
+/// Snapshots reach a listener in order, so a snapshot that anything pushed before would
+/// have made (one the test says must not come) would be there first: the last snapshot
+/// must be the sentinel's, right after the `count` there were.
+private func expectOnlySentinelAfter(
+  _ count: Int, _ received: Received, _ transport: FakeWebChannelTransport, firstArray: Int,
+  sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+  transport.push([(firstArray, change(2, value: 2, second: 30)), (firstArray + 1, global(30))])
+  try await eventually("the sentinel's snapshot", sourceLocation: sourceLocation) { received.snapshots.count > count }
+  let snapshots = received.snapshots
+  #expect(snapshots.count == count + 1, "a snapshot came before the sentinel's", sourceLocation: sourceLocation)
+  #expect(snapshots.last?.get("v") as? Int == 2, sourceLocation: sourceLocation)
 }
 
 /// Collects snapshots from a callback listener.
@@ -98,7 +105,7 @@ struct WebChannelListenClientTests {
   func handshake() async throws {
     let transport = FakeWebChannelTransport()
     let (db, received, registration) = listen(transport)
-    try await until("the back channel") { transport.backChannelCount == 1 }
+    try await eventually("the back channel") { transport.backChannelCount == 1 }
     let handshake = transport.requests[0]
     #expect(handshake.method == "POST")
     #expect(handshake.url.path == "/google.firestore.v1.Firestore/Listen/channel")
@@ -115,10 +122,10 @@ struct WebChannelListenClientTests {
     #expect(back["SID"] == "SID1" && back["AID"] == "0" && back["RID"] == "rpc" && back["CI"] == "0")
 
     transport.push([(1, add(2)), (2, delete(2)), (3, current(2)), (4, global(1))])
-    try await until("the first snapshot") { received.snapshots.count == 1 }
+    try await eventually("the first snapshot") { received.snapshots.count == 1 }
     #expect(received.snapshots[0].exists == false)
     registration.remove()
-    try await until("the terminate") {
+    try await eventually("the terminate") {
       transport.requests.contains { FakeWebChannelTransport.params($0)["TYPE"] == "terminate" }
     }
     #expect(await db.listenManager.currentChannel == nil)
@@ -129,15 +136,15 @@ struct WebChannelListenClientTests {
     let transport = FakeWebChannelTransport()
     let (db, received, registration) = listen(transport)
     defer { registration.remove() }
-    try await until("the back channel") { transport.backChannelCount == 1 }
+    try await eventually("the back channel") { transport.backChannelCount == 1 }
     transport.push([(1, add(2)), (2, change(2, value: 1, second: 1)), (3, current(2)), (4, global(1))])
-    try await until("the first snapshot") { received.snapshots.count == 1 }
+    try await eventually("the first snapshot") { received.snapshots.count == 1 }
     transport.endBackChannel()
-    try await until("a second back channel") { transport.backChannelCount == 2 }
+    try await eventually("a second back channel") { transport.backChannelCount == 2 }
     #expect(FakeWebChannelTransport.params(transport.backChannelRequests[1])["AID"] == "4")
     // Array 4 again (as a delete, to make a re-application visible), then new data.
     transport.push([(4, delete(2)), (5, change(2, value: 2, second: 5)), (6, global(6))])
-    try await until("the second snapshot") { received.snapshots.count == 2 }
+    try await eventually("the second snapshot") { received.snapshots.count == 2 }
     #expect(received.snapshots[1].exists)
     #expect(received.snapshots[1].get("v") as? Int == 2)
     #expect(await db.listenManager.handshakeCount == 1)
@@ -154,13 +161,13 @@ struct WebChannelListenClientTests {
     let received = Received()
     let registration = db.document("rooms/r1").addSnapshotListener { received.record($0, $1) }
     defer { registration.remove() }
-    try await until("the back channel") { transport.backChannelCount == 1 }
+    try await eventually("the back channel") { transport.backChannelCount == 1 }
     transport.push([(1, add(2)), (2, change(2, value: 1, second: 1)), (3, current(2, token: "cmVzdW1lKy8=")), (4, global(1))])
-    try await until("the first snapshot") { received.snapshots.count == 1 }
+    try await eventually("the first snapshot") { received.snapshots.count == 1 }
 
     transport.rejectNextBackChannel()
     transport.endBackChannel()
-    try await until("a new session") { transport.sessionCount == 2 }
+    try await eventually("a new session") { transport.sessionCount == 2 }
     #expect(sleeps.value == 1)
     let handshakes = transport.requests.filter { $0.method == "POST" && FakeWebChannelTransport.params($0)["SID"] == nil }
     let body = String(decoding: handshakes[1].body ?? Data(), as: UTF8.self)
@@ -174,11 +181,10 @@ struct WebChannelListenClientTests {
     #expect(body.contains("%2B") || !body.contains("+"))
     // The old session was terminated; the listener goes on without a spurious snapshot.
     #expect(transport.requests.contains { FakeWebChannelTransport.params($0)["TYPE"] == "terminate" })
-    try await until("the new back channel") { transport.backChannelCount == 2 }
+    try await eventually("the new back channel") { transport.backChannelCount == 2 }
     transport.push([(1, add(2)), (2, #"{"targetChange":{"targetChangeType":"RESET","targetIds":[2]}}"#)])
     transport.push([(3, change(2, value: 1, second: 1)), (4, current(2)), (5, global(9))])
-    try await Task.sleep(for: .milliseconds(200))
-    #expect(received.snapshots.count == 1)
+    try await expectOnlySentinelAfter(1, received, transport, firstArray: 6)
     #expect(received.failures.isEmpty)
     #expect(await db.listenManager.handshakeCount == 2)
   }
@@ -188,11 +194,11 @@ struct WebChannelListenClientTests {
     let transport = FakeWebChannelTransport()
     let (db, received, registration) = listen(transport)
     defer { registration.remove() }
-    try await until("the back channel") { transport.backChannelCount == 1 }
+    try await eventually("the back channel") { transport.backChannelCount == 1 }
     let other = Received()
     let second = db.document("rooms/r2").addSnapshotListener { other.record($0, $1) }
     defer { second.remove() }
-    try await until("the forward POST") {
+    try await eventually("the forward POST") {
       transport.requests.contains { $0.method == "POST" && FakeWebChannelTransport.params($0)["SID"] != nil }
     }
     let forward = try #require(transport.requests.first { $0.method == "POST" && FakeWebChannelTransport.params($0)["SID"] != nil })
@@ -203,7 +209,7 @@ struct WebChannelListenClientTests {
     transport.push([
       (1, add(4)), (2, #"{"targetChange":{"targetChangeType":"REMOVE","targetIds":[4],"cause":{"code":7,"message":"denied"}}}"#),
     ])
-    try await until("the error") { other.failures.count == 1 }
+    try await eventually("the error") { other.failures.count == 1 }
     #expect((other.failures[0] as? FirestoreError)?.code == .permissionDenied)
     #expect(received.failures.isEmpty)
     #expect(await db.listenManager.listenerCount == 1)
@@ -229,9 +235,9 @@ struct WebChannelListenClientAuthTests {
   private func firstListener(_ db: Firestore, _ transport: FakeWebChannelTransport) async throws -> (Received, ListenerRegistration) {
     let received = Received()
     let registration = db.document("rooms/r1").addSnapshotListener { received.record($0, $1) }
-    try await until("the back channel") { transport.backChannelCount == 1 }
+    try await eventually("the back channel") { transport.backChannelCount == 1 }
     transport.push([(1, add(2)), (2, change(2, value: 1, second: 1)), (3, current(2)), (4, global(1))])
-    try await until("the first snapshot") { received.snapshots.count == 1 }
+    try await eventually("the first snapshot") { received.snapshots.count == 1 }
     return (received, registration)
   }
 
@@ -265,12 +271,12 @@ struct WebChannelListenClientAuthTests {
   /// Answers the second session's back channel for both targets (rooms/r1 unchanged, rooms/r2
   /// missing) and waits for the second listener's snapshot.
   private func answerBothTargets(_ transport: FakeWebChannelTransport, _ other: Received) async throws {
-    try await until("the new back channel") { transport.backChannelCount == 2 }
+    try await eventually("the new back channel") { transport.backChannelCount == 2 }
     transport.push([
       (1, add(2)), (2, add(4)), (3, change(2, value: 1, second: 1)), (4, delete(4, doc: second)), (5, current(2)),
       (6, current(4)), (7, global(9)),
     ])
-    try await until("the second listener's snapshot") { other.snapshots.count == 1 }
+    try await eventually("the second listener's snapshot") { other.snapshots.count == 1 }
   }
 
   @Test("a token change before a forward POST opens a new session carrying the new token and every target")
@@ -282,7 +288,7 @@ struct WebChannelListenClientAuthTests {
     tokens.current = "bob"
     let (other, otherRegistration) = secondListener(db)
     defer { otherRegistration.remove() }
-    try await until("a new session") { transport.sessionCount == 2 }
+    try await eventually("a new session") { transport.sessionCount == 2 }
     let handshakes = transport.handshakeRequests
     #expect(try authorization(handshakes[0]) == "Bearer alice")
     #expect(try authorization(handshakes[1]) == "Bearer bob")
@@ -294,8 +300,7 @@ struct WebChannelListenClientAuthTests {
 
     try await answerBothTargets(transport, other)
     #expect(other.snapshots[0].exists == false)
-    try await Task.sleep(for: .milliseconds(100))
-    #expect(received.snapshots.count == 1)  // the re-sent document is no change
+    try await expectOnlySentinelAfter(1, received, transport, firstArray: 8)  // the re-sent document is no change
     #expect(received.failures.isEmpty && other.failures.isEmpty)
     #expect(await db.listenManager.handshakeCount == 2)
   }
@@ -308,7 +313,7 @@ struct WebChannelListenClientAuthTests {
 
     tokens.current = "bob"
     transport.endBackChannel()
-    try await until("a new session") { transport.sessionCount == 2 }
+    try await eventually("a new session") { transport.sessionCount == 2 }
     #expect(try authorization(transport.handshakeRequests[1]) == "Bearer bob")
     #expect(try addedTargets(transport.handshakeRequests[1]).map(\.targetID) == [2])
     // No back channel was reopened on the old session.
@@ -327,28 +332,28 @@ struct WebChannelListenClientAuthTests {
     let received = Received()
     let registration = db.document("rooms/r1").addSnapshotListener { received.record($0, $1) }
     defer { registration.remove() }
-    try await until("a third session") { transport.sessionCount == 3 }
+    try await eventually("a third session") { transport.sessionCount == 3 }
     #expect(sleeps.value == 1)
     #expect(tokens.calls == [false, true, true])
     #expect(try transport.handshakeRequests.map(authorization) == ["Bearer alice", "Bearer alice+", "Bearer alice++"])
 
     // Data flows, then the stream fails UNAUTHENTICATED: immediate again.
-    try await until("the third back channel") { transport.backChannelCount == 1 }
+    try await eventually("the third back channel") { transport.backChannelCount == 1 }
     transport.push([(1, add(2)), (2, change(2, value: 1, second: 1)), (3, current(2)), (4, global(1))])
-    try await until("the first snapshot") { received.snapshots.count == 1 }
+    try await eventually("the first snapshot") { received.snapshots.count == 1 }
     transport.push([(5, #"{"error":{"code":16,"status":"UNAUTHENTICATED","message":"token expired"}}"#)])
-    try await until("a fourth session") { transport.sessionCount == 4 }
+    try await eventually("a fourth session") { transport.sessionCount == 4 }
     #expect(sleeps.value == 1)
     #expect(try authorization(transport.handshakeRequests[3]) == "Bearer alice+++")
 
     // A forward POST answering 401 does the same once data has flowed again.
-    try await until("the fourth back channel") { transport.backChannelCount == 2 }
-    transport.push([(1, add(2)), (2, current(2)), (3, global(2))])
-    try await Task.sleep(for: .milliseconds(100))
+    try await eventually("the fourth back channel") { transport.backChannelCount == 2 }
+    transport.push([(1, add(2)), (2, change(2, value: 2, second: 2)), (3, current(2)), (4, global(2))])
+    try await eventually("the data on the fourth session delivered") { received.snapshots.count == 2 }
     transport.rejectNextForwardPOST(status: 401)
     let other = db.document("rooms/r2").addSnapshotListener { _, _ in }
     defer { other.remove() }
-    try await until("a fifth session") { transport.sessionCount == 5 }
+    try await eventually("a fifth session") { transport.sessionCount == 5 }
     #expect(sleeps.value == 1)
     #expect(try addedTargets(transport.handshakeRequests[4]).map(\.targetID) == [2, 4])
     #expect(received.failures.isEmpty)
@@ -359,20 +364,26 @@ struct WebChannelListenClientAuthTests {
     let transport = FakeWebChannelTransport()
     defer { transport.releaseHeld() }
     let db = firestore(transport)
-    await db.listenManager.setRequestTimeout(.milliseconds(100))
+    // The request timeout passes when the test says so, once the forward POST is held.
+    let timer = ManualTimer()
+    await db.listenManager.setRequestTimer { try await timer.wait($0) }
     let (received, registration) = try await firstListener(db, transport)
     defer { registration.remove() }
 
     transport.holdNextForwardPOST()
     let (other, otherRegistration) = secondListener(db)
     defer { otherRegistration.remove() }
-    try await until("the held forward POST") { transport.forwardRequests.count == 1 }
-    try await until("a new session") { transport.sessionCount == 2 }
+    try await eventually("the held forward POST") { transport.forwardRequests.count == 1 }
+    // The handshake's timer ended with its reply; the one left is the forward POST's.
+    try await eventually("the forward POST's timer") { timer.pending.count == 1 }
+    #expect(timer.pending == [ListenChannel.Configuration.defaultRequestTimeout])
+    #expect(transport.sessionCount == 1)
+    timer.expireAll()
+    try await eventually("a new session") { transport.sessionCount == 2 }
     try expectReplacedWithBothTargets(transport)
 
     try await answerBothTargets(transport, other)
-    try await Task.sleep(for: .milliseconds(100))
-    #expect(received.snapshots.count == 1)
+    try await expectOnlySentinelAfter(1, received, transport, firstArray: 8)
     #expect(received.failures.isEmpty && other.failures.isEmpty)
     #expect(await db.listenManager.handshakeCount == 2)
   }

@@ -43,9 +43,18 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
   ///     plain `http`; by default `FIREBASE_AUTH_EMULATOR_HOST`, else production over https.
   ///   - environment: where `FIREBASE_AUTH_EMULATOR_HOST` is read.
   ///   - transport: what carries the requests.
-  public init(
+  public convenience init(
     apiKey: String, emulatorHost: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
     transport: (any Transport)? = nil
+  ) {
+    self.init(apiKey: apiKey, emulatorHost: emulatorHost, environment: environment, transport: transport, now: { .now })
+  }
+
+  /// Creates a signed-out provider whose token cache reads the time from `now` (a clock
+  /// tests move).
+  init(
+    apiKey: String, emulatorHost: String?, environment: [String: String], transport: (any Transport)?,
+    now: @escaping @Sendable () -> ContinuousClock.Instant
   ) {
     let host =
       emulatorHost ?? environment["FIREBASE_AUTH_EMULATOR_HOST"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
@@ -56,7 +65,7 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
     let session = Locked<Session?>(nil)
     self.session = session
     let refreshURL = Self.url(service: "securetoken.googleapis.com", path: "/v1/token", apiKey: apiKey, emulatorHost: host)
-    refresher = TokenRefresher {
+    refresher = TokenRefresher(now: now) {
       guard let refreshToken = session.value?.refreshToken else {
         throw FirestoreError(.unauthenticated, "no Firebase Auth user is signed in")
       }

@@ -27,11 +27,16 @@ public final class IDTokenProvider: TokenProvider, CustomStringConvertible, Cust
   /// - Parameters:
   ///   - idToken: the ID token (a JWT).
   ///   - refresh: returns a new ID token; `nil` when the app replaces tokens itself.
-  public init(idToken: String, refresh: (@Sendable () async throws -> String)? = nil) {
+  public convenience init(idToken: String, refresh: (@Sendable () async throws -> String)? = nil) {
+    self.init(idToken: idToken, now: { .now }, refresh: refresh)
+  }
+
+  /// Creates a provider whose token cache reads the time from `now` (a clock tests move).
+  init(idToken: String, now: @escaping @Sendable () -> ContinuousClock.Instant, refresh: (@Sendable () async throws -> String)?) {
     let current = Locked(idToken)
     self.current = current
     refresher = refresh.map { refresh in
-      TokenRefresher(initial: .init(value: idToken, lifetime: Self.lifetime(of: idToken))) {
+      TokenRefresher(initial: .init(value: idToken, lifetime: Self.lifetime(of: idToken)), now: now) {
         let token = try await refresh()
         current.withLock { $0 = token }
         return TokenRefresher.Fetched(value: token, lifetime: Self.lifetime(of: token))

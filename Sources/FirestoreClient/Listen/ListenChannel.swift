@@ -34,6 +34,10 @@ actor ListenChannel {
     /// The default ``requestTimeout``: the server answers these at once, so a reply this
     /// late means the request is stuck, and a new session is the way out.
     static let defaultRequestTimeout: Duration = .seconds(10)
+    /// Waits out a ``requestTimeout``; tests replace it with a wait they end themselves.
+    var requestTimer: @Sendable (Duration) async throws -> Void = Configuration.defaultRequestTimer
+    /// The default ``requestTimer``: real time.
+    static let defaultRequestTimer: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     /// A back channel silent this long is reopened.
     var backChannelSilence: Duration = Configuration.defaultBackChannelSilence
     /// The default ``backChannelSilence``: 1.5 × the server's 30 s keep-alive noop.
@@ -313,9 +317,10 @@ actor ListenChannel {
     requestSerial += 1
     let serial = requestSerial
     let limit = configuration.requestTimeout
+    let wait = configuration.requestTimer
     requestTimer?.cancel()
     requestTimer = Task {
-      guard (try? await Task.sleep(for: limit)) != nil else { return }
+      guard (try? await wait(limit)) != nil else { return }
       self.requestTimedOut(serial, FirestoreError(.deadlineExceeded, "\(what) did not finish within \(limit)"))
     }
     defer {

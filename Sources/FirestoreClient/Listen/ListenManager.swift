@@ -54,6 +54,8 @@ actor ListenManager {
   private var retriedUnauthenticated = false
   /// The handshake and forward POST timeout given to new channels.
   private var requestTimeout = ListenChannel.Configuration.defaultRequestTimeout
+  /// What waits out the request timeout of new channels.
+  private var requestTimer = ListenChannel.Configuration.defaultRequestTimer
   /// How long a back channel of a new channel may stay silent before it is reopened.
   private var backChannelSilence = ListenChannel.Configuration.defaultBackChannelSilence
   /// Whether a stream may be opened (``Firestore/disableNetwork()`` clears it).
@@ -100,6 +102,13 @@ actor ListenManager {
     configuration?.requestTimeout = timeout
   }
 
+  /// Sets what waits out the request timeout of channels opened from now on (for tests,
+  /// which end the wait when they choose).
+  func setRequestTimer(_ timer: @escaping @Sendable (Duration) async throws -> Void) {
+    requestTimer = timer
+    configuration?.requestTimer = timer
+  }
+
   /// Sets how long back channels of channels opened from now on may stay silent (for tests).
   func setBackChannelSilence(_ silence: Duration) {
     backChannelSilence = silence
@@ -113,7 +122,8 @@ actor ListenManager {
         // A back channel holds its connection for as long as the listen lasts; the socket
         // transport opens connections as needed (no per-host limit), so listens share it.
         baseURL: settings.baseURL, database: database, transport: settings.effectiveTransport,
-        tokenProvider: settings.tokenProvider, requestTimeout: requestTimeout, backChannelSilence: backChannelSilence)
+        tokenProvider: settings.tokenProvider, requestTimeout: requestTimeout, requestTimer: requestTimer,
+        backChannelSilence: backChannelSilence)
       retryPolicy = settings.retryPolicy
     }
     let id = nextTargetID

@@ -35,6 +35,10 @@ final class BodyChannel: Sendable {
 
   private let state = Locked(State())
 
+  /// Whether the producer was told to pause and has not been resumed yet (for tests: a
+  /// reader that falls behind waits for this, not for time).
+  var isPaused: Bool { state.withLock { $0.paused } }
+
   /// Connects the producer; until then resume and abort requests are dropped.
   func connect(_ producer: Producer) {
     state.withLock { $0.producer = producer }

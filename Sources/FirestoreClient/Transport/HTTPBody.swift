@@ -63,6 +63,13 @@ public struct HTTPBody: AsyncSequence, Sendable {
     if case .channel(let reader) = source { reader.channel.clearDeadline() }
   }
 
+  /// Whether the transport paused the transfer because the reader is behind (for tests);
+  /// `false` for a body that is not fed by a transport's channel.
+  var transferIsPaused: Bool {
+    if case .channel(let reader) = source { return reader.channel.isPaused }
+    return false
+  }
+
   public func makeAsyncIterator() -> AsyncIterator {
     switch source {
     case .stream(let stream): return AsyncIterator(stream: stream.makeAsyncIterator(), reader: nil, observer: observer)

@@ -92,7 +92,9 @@ struct ApplicationDefaultCredentialsTests {
     defer { dir.cleanUp() }
     var env = Self.bare(dir)
     env["GCE_METADATA_HOST"] = server.hostAndPort
-    let adc = try await ApplicationDefaultCredentials.find(environment: env)
+    // The metadata probe's timeout only guards against a hang here: the mock answers, and a
+    // busy machine must not make it look absent.
+    let adc = try await ApplicationDefaultCredentials.find(environment: env, metadataTimeout: .seconds(60))
     #expect(adc.source == .metadataServer(host: server.hostAndPort))
     #expect(adc.projectID == "meta-project")
     #expect(try await adc.tokenProvider.token(forceRefresh: false) == "ya29.meta-1")
@@ -101,7 +103,7 @@ struct ApplicationDefaultCredentialsTests {
 
     // A server that does not answer as a metadata server is not one.
     server.update { $0.metadataEnabled = false }
-    #expect(await MetadataServerTokenProvider.isAvailable(host: server.hostAndPort) == false)
+    #expect(await MetadataServerTokenProvider.isAvailable(host: server.hostAndPort, timeout: .seconds(60)) == false)
   }
 
   @Test("when nothing applies, the error lists everything that was tried")

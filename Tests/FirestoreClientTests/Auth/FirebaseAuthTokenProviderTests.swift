@@ -83,15 +83,18 @@ struct FirebaseAuthTokenProviderTests {
     let server = try MockAuthServer.start(firebaseProjectID: "demo-idt")
     defer { server.stop() }
     let calls = Counter()
-    let provider = IDTokenProvider(idToken: server.idToken(uid: "bob", serial: 1)) {
-      calls.increment()
-      return server.idToken(uid: "bob", serial: 2)
-    }
+    let clock = TestClock()
+    let provider = IDTokenProvider(
+      idToken: server.idToken(uid: "bob", serial: 1), now: { clock.now },
+      refresh: {
+        calls.increment()
+        return server.idToken(uid: "bob", serial: 2)
+      })
     let first = try await provider.token(forceRefresh: false)
     #expect(JWT.claims(of: first ?? "")?["serial"] == .number("1"))
     #expect(try await provider.projectID() == "demo-idt")
     #expect(provider.description == "IDTokenProvider(uid: bob)")
-    try await Task.sleep(for: TokenRefresher.forcedRefreshReuse + .milliseconds(100))
+    clock.advance(TokenRefresher.forcedRefreshReuse + .milliseconds(100))  // past the reuse window
     let second = try await provider.token(forceRefresh: true)
     #expect(JWT.claims(of: second ?? "")?["serial"] == .number("2"))
     #expect(calls.value == 1)

@@ -1,5 +1,6 @@
 import FirestoreMock
 import FirestorePlatform
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -21,11 +22,13 @@ struct RESTAuthRetryTests {
     let transport = GatekeeperTransport(rejecting: ["ya29.sa-1"])
     var settings = FirestoreSettings.emulator(host: Self.firestore.hostAndPort)
     settings.transport = transport
-    settings.tokenProvider = try ServiceAccountTokenProvider(credentials: AuthFixtures.serviceAccount(), tokenURL: auth.tokenURL)
+    let clock = TestClock()
+    settings.tokenProvider = try ServiceAccountTokenProvider(
+      credentials: AuthFixtures.serviceAccount(), tokenURL: auth.tokenURL, transport: nil, now: { clock.now })
     let db = Firestore(projectID: "demo-auth-retry", settings: settings)
-    // The forced refresh must not reuse the token fetched moments ago; wait out the reuse window.
+    // The forced refresh must not reuse the token fetched moments ago; move the clock past the reuse window.
     _ = try await settings.tokenProvider!.token(forceRefresh: false)
-    try await Task.sleep(for: TokenRefresher.forcedRefreshReuse + .milliseconds(100))
+    clock.advance(TokenRefresher.forcedRefreshReuse + .milliseconds(100))
     try await db.document("c/d").setData(["x": 1])
     #expect(transport.authorizations(pathContaining: "/documents") == ["Bearer ya29.sa-1", "Bearer ya29.sa-2"])
     #expect(auth.snapshot.issued["sa"] == 2)
@@ -40,11 +43,15 @@ struct RESTAuthRetryTests {
     let transport = GatekeeperTransport(rejecting: ["ya29.sa-1"])
     var settings = FirestoreSettings.emulator(host: Self.firestore.hostAndPort)
     settings.transport = transport
-    let provider = try ServiceAccountTokenProvider(credentials: AuthFixtures.serviceAccount(), tokenURL: auth.tokenURL)
+    // The reuse window runs on the test's clock: moved past it once, so the rejections force
+    // a refresh, and then still, so that rejections arriving late reuse that refresh.
+    let clock = TestClock()
+    let provider = try ServiceAccountTokenProvider(
+      credentials: AuthFixtures.serviceAccount(), tokenURL: auth.tokenURL, transport: nil, now: { clock.now })
     settings.tokenProvider = provider
     let db = Firestore(projectID: "demo-auth-retry", settings: settings)
     _ = try await provider.token(forceRefresh: false)
-    try await Task.sleep(for: TokenRefresher.forcedRefreshReuse + .milliseconds(100))
+    clock.advance(TokenRefresher.forcedRefreshReuse + .milliseconds(100))
     let results = try await withThrowingTaskGroup(of: Bool.self) { group in
       for i in 0..<50 { group.addTask { try await db.document("many/d\(i)").getDocument().exists } }
       return try await group.reduce(into: [Bool]()) { $0.append($1) }
@@ -76,7 +83,7 @@ struct RESTAuthRetryTests {
       if let snapshot, !snapshot.metadata.isFromCache, let n = snapshot.get("n") as? Int { first.withLock { $0.append(n) } }
     }
     defer { a.remove() }
-    try await waitUntil { first.withLock { $0 } == [1] }
+    try await eventually("the first snapshot from the server") { first.withLock { $0 } == [1] }
 
     clock.advance(.seconds(3500))  // the token is now inside its refresh margin
     let second = Locked<[Int]>([])
@@ -84,9 +91,9 @@ struct RESTAuthRetryTests {
       if let snapshot { second.withLock { $0.append(snapshot.exists ? 1 : 0) } }
     }
     defer { b.remove() }
-    try await waitUntil { !second.withLock { $0 }.isEmpty }
+    try await eventually("the second listener's snapshot") { !second.withLock { $0 }.isEmpty }
     try await db.document("l/a").setData(["n": 2])
-    try await waitUntil { first.withLock { $0 }.last == 2 }
+    try await eventually("the first listener seeing n == 2") { first.withLock { $0 }.last == 2 }
 
     let handshakes = transport.requests.filter {
       $0.method == "POST" && $0.url.path.hasSuffix("/Listen/channel") && !($0.url.query ?? "").contains("SID=")
@@ -96,16 +103,5 @@ struct RESTAuthRetryTests {
         .value
     }
     #expect(tokens == ["Bearer ya29.sa-1", "Bearer ya29.sa-2"])
-  }
-
-  private func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-      guard ContinuousClock.now < deadline else {
-        Issue.record("condition not met within \(timeout)")
-        return
-      }
-      try await Task.sleep(for: .milliseconds(10))
-    }
   }
 }

@@ -33,12 +33,15 @@ struct SecretLeakTests {
 
     // Service account: the provider, its credentials, a refused exchange.
     let credentials = try AuthFixtures.serviceAccount()
-    let sa = try ServiceAccountTokenProvider(credentials: credentials, tokenURL: server.tokenURL)
+    // The forced refreshes below must not reuse the token just fetched: the reuse window
+    // runs on this clock, which the test moves past it.
+    let clock = TestClock()
+    let sa = try ServiceAccountTokenProvider(credentials: credentials, tokenURL: server.tokenURL, transport: nil, now: { clock.now })
     let saToken = try #require(try await sa.token(forceRefresh: false))
     record(sa)
     record(credentials)
     server.update { $0.failures = [400, 401] }
-    try await Task.sleep(for: TokenRefresher.forcedRefreshReuse + .milliseconds(100))
+    clock.advance(TokenRefresher.forcedRefreshReuse + .milliseconds(100))
     await recordError { _ = try await sa.token(forceRefresh: true) }
     await recordError { _ = try await sa.token(forceRefresh: true) }
 
@@ -57,7 +60,8 @@ struct SecretLeakTests {
     }
 
     // Firebase: signed-in provider, wrong password, refresh with a revoked refresh token.
-    let firebase = FirebaseAuthTokenProvider(apiKey: server.apiKey, emulatorHost: server.hostAndPort)
+    let firebase = FirebaseAuthTokenProvider(
+      apiKey: server.apiKey, emulatorHost: server.hostAndPort, environment: [:], transport: nil, now: { clock.now })
     try await firebase.signIn(withEmail: "ada@example.com", password: "correct-horse-battery")
     let idToken = try #require(try await firebase.token(forceRefresh: false))
     record(firebase)
@@ -66,7 +70,7 @@ struct SecretLeakTests {
         withEmail: "ada@example.com", password: "wrong-horse-battery")
     }
     server.update { $0.refreshTokens = [:] }
-    try await Task.sleep(for: TokenRefresher.forcedRefreshReuse + .milliseconds(100))
+    clock.advance(TokenRefresher.forcedRefreshReuse + .milliseconds(100))
     await recordError { _ = try await firebase.token(forceRefresh: true) }
 
     // Caller-supplied and emulator tokens, and the static one.

@@ -1,4 +1,5 @@
 import FirestoreMock
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Synchronization
@@ -76,22 +77,31 @@ struct ServiceAccountTokenProviderTests {
     let server = try MockAuthServer.start()
     defer { server.stop() }
     server.update { $0.delayMilliseconds = 300 }
-    let provider = try ServiceAccountTokenProvider(credentials: AuthFixtures.serviceAccount(), tokenURL: server.tokenURL)
-    let tokens = try await withThrowingTaskGroup(of: String?.self) { group in
-      for _ in 0..<50 { group.addTask { try await provider.token(forceRefresh: false) } }
-      return try await group.reduce(into: [String?]()) { $0.append($1) }
+    // The reuse window runs on the test's clock: however slowly the callers arrive, the
+    // ones that come after a refresh are inside it until the clock is moved.
+    let (provider, clock) = try clockedProvider(server)
+    func fifty(forceRefresh: Bool) async throws -> [String?] {
+      try await withThrowingTaskGroup(of: String?.self) { group in
+        for _ in 0..<50 { group.addTask { try await provider.token(forceRefresh: forceRefresh) } }
+        return try await group.reduce(into: [String?]()) { $0.append($1) }
+      }
     }
+    let tokens = try await fifty(forceRefresh: false)
     #expect(tokens.count == 50 && Set(tokens) == ["ya29.sa-1"])
     #expect(server.snapshot.issued["sa"] == 1)
     #expect(await provider.refresher.fetchCount == 1)
 
-    let forced = try await withThrowingTaskGroup(of: String?.self) { group in
-      for _ in 0..<50 { group.addTask { try await provider.token(forceRefresh: true) } }
-      return try await group.reduce(into: [String?]()) { $0.append($1) }
-    }
     // A forced refresh right after a refresh reuses it; one refresh serves everyone.
-    #expect(Set(forced).count == 1)
-    #expect(server.snapshot.issued["sa"]! <= 2)
+    let forced = try await fifty(forceRefresh: true)
+    #expect(forced.count == 50 && Set(forced) == ["ya29.sa-1"])
+    #expect(server.snapshot.issued["sa"] == 1)
+
+    // Past the reuse window, 50 forced callers still cause one refresh between them.
+    clock.advance(TokenRefresher.forcedRefreshReuse + .seconds(1))
+    let forcedLater = try await fifty(forceRefresh: true)
+    #expect(forcedLater.count == 50 && Set(forcedLater) == ["ya29.sa-2"])
+    #expect(server.snapshot.issued["sa"] == 2)
+    #expect(await provider.refresher.fetchCount == 2)
   }
 
   @Test("a forced refresh after the reuse window gets a new token")
@@ -125,22 +135,27 @@ struct ServiceAccountTokenProviderTests {
 
   @Test("a hanging token endpoint fails the Firestore call at its deadline")
   func hangingEndpointHonoursDeadline() async throws {
-    let server = try MockAuthServer.start()
-    defer { server.stop() }
-    server.update { $0.delayMilliseconds = 60_000 }  // cut short by stop()
-    var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
-    settings.tokenProvider = try ServiceAccountTokenProvider(credentials: AuthFixtures.serviceAccount(), tokenURL: server.tokenURL)
-    // Long enough for the token request to reach the server on a loaded machine (the
-    // whole suite in parallel on two cores); far shorter than the endpoint's hold.
-    settings.timeout = .seconds(5)
-    settings.retryPolicy = .none
-    let error = try await #require(throws: FirestoreError.self) {
-      try await Firestore(projectID: "p", settings: settings).document("c/d").getDocument()
+    // The deadline is real time (FirestoreSettings.timeout). A run counts once the token
+    // request reached the endpoint before it passed; the endpoint holds every request
+    // until stop(), so the call can only end by its deadline.
+    try await withGrowingMargin("the token request reaching the endpoint before the deadline") { timeout in
+      let server = try MockAuthServer.start()
+      defer { server.stop() }
+      server.update { $0.delayMilliseconds = 3_600_000 }  // cut short by stop()
+      var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+      settings.tokenProvider = try ServiceAccountTokenProvider(credentials: AuthFixtures.serviceAccount(), tokenURL: server.tokenURL)
+      settings.timeout = timeout
+      settings.retryPolicy = .none
+      let error = try await #require(throws: FirestoreError.self) {
+        try await Firestore(projectID: "p", settings: settings).document("c/d").getDocument()
+      }
+      #expect(error.code == .deadlineExceeded)
+      let seen = server.snapshot
+      #expect(seen.issued["sa"] == nil)
+      #expect((seen.hits["/token"] ?? 0) <= 1)
+      // The call ended while the token endpoint was still holding the request.
+      return seen.hits["/token"] == 1 ? .conclusive : .tooShort
     }
-    #expect(error.code == .deadlineExceeded)
-    // The call ended while the token endpoint was still holding the request.
-    #expect(server.snapshot.hits["/token"] == 1)
-    #expect(server.snapshot.issued["sa"] == nil)
   }
 
   @Test("the project ID comes from the key file")

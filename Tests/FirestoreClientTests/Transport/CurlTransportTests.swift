@@ -1,4 +1,5 @@
 import FirestorePlatform
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -37,9 +38,11 @@ import Testing
     let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64 << 10)
     let chunks = 256  // 16 MiB
     let written = Locked(0)
+    let socket = Locked<Int32?>(nil)
     let server = try RawHTTPServer { connection, _ in
       guard connection.readRequest() != nil else { return }
       connection.limitSendBuffer(64 << 10)
+      socket.withLock { $0 = connection.fd }
       connection.write("HTTP/1.1 200 OK\r\nContent-Length: \(chunk.count * chunks)\r\n\r\n")
       for _ in 0..<chunks {
         guard connection.write(bytes: chunk) else { return }
@@ -48,7 +51,10 @@ import Testing
     }
     defer { server.stop() }
     let response = try await CurlTransport().send(HTTPRequest(method: "GET", url: server.url("/big")))
-    try await Task.sleep(for: .milliseconds(500))
+    // Settled: the transport paused the transfer, and then the server could write no more.
+    try await eventually("the transfer to pause") { response.body.transferIsPaused }
+    let fd = try #require(socket.withLock { $0 })
+    try await eventually("the server's writes to block") { !RawHTTPServer.Connection.isWritable(fd) }
     // While nobody reads: the transport's buffer plus the two sockets' buffers, far from 16 MiB.
     let whileIdle = written.withLock { $0 }
     #expect(whileIdle < 8 << 20, "the server wrote \(whileIdle) bytes while the reader was idle")
@@ -60,16 +66,26 @@ import Testing
   /// The deadline on a request is kept by the transport: a server that never answers costs
   /// the caller the deadline, no more.
   @Test func deadlineEndsAHangingRequest() async throws {
-    let server = try RawHTTPServer { connection, _ in
-      _ = connection.readRequest()
-      sleep(5)
+    // The deadline is real time; a run counts once the request reached the server before
+    // the call failed. The server holds it until the test is done, and without the
+    // deadline its close would end the call then, as unavailable.
+    try await withGrowingMargin("the request reaching the server before the deadline", from: .milliseconds(300)) { margin in
+      let requests = RequestCount()
+      let release = DispatchSemaphore(value: 0)
+      let server = try RawHTTPServer { connection, _ in
+        if connection.readRequest() != nil { requests.value.withLock { $0 += 1 } }
+        release.wait()
+      }
+      defer {
+        release.signal()
+        server.stop()
+      }
+      let error = await #expect(throws: FirestoreError.self) {
+        _ = try await CurlTransport().send(HTTPRequest(method: "GET", url: server.url("/slow"), deadline: .now + margin))
+      }
+      #expect(error?.code == .deadlineExceeded, "\(String(describing: error))")
+      return requests.value.withLock { $0 } == 1 ? .conclusive : .tooShort
     }
-    defer { server.stop() }
-    // Without the deadline the server's close would end it, five seconds on, as unavailable.
-    let error = await #expect(throws: FirestoreError.self) {
-      _ = try await CurlTransport().send(HTTPRequest(method: "GET", url: server.url("/slow"), deadline: .now + .milliseconds(300)))
-    }
-    #expect(error?.code == .deadlineExceeded, "\(String(describing: error))")
   }
 
   /// A body dropped before its end aborts its transfer: the connection is not reused.
@@ -79,7 +95,7 @@ import Testing
       if index == 1 {
         connection.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nfirst\r\n")
         // Hold the connection open; the client must give up on it by itself.
-        while connection.isOpen { usleep(20_000) }
+        connection.waitUntilClosed()
         return
       }
       connection.write(Self.ok)
@@ -234,7 +250,7 @@ import Testing
   /// A streamed body arrives piece by piece, and cancelling the reader shuts the
   /// connection down: the next request needs a new one.
   @Test func streamingAndCancellation() async throws {
-    let release = Locked(false)
+    let release = DispatchSemaphore(value: 0)
     let server = try RawHTTPServer { connection, index in
       guard index == 1 else {
         while connection.readRequest() != nil { connection.write(Self.ok) }
@@ -243,20 +259,25 @@ import Testing
       guard connection.readRequest() != nil else { return }
       connection.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nfirst\r\n")
       // Hold the rest until the test says so; the client must see "first" before then.
-      while !release.withLock({ $0 }) { usleep(1000) }
+      release.wait()
       connection.write("6\r\nsecond\r\n")
     }
     defer { server.stop() }
     let transport = CurlTransport()
     let response = try await transport.send(HTTPRequest(method: "GET", url: server.url("/listen")))
+    let seen = Locked<[String]>([])
     let reader = Task { () -> [String] in
       var pieces: [String] = []
-      for try await chunk in response.body { pieces.append(String(decoding: chunk, as: UTF8.self)) }
+      for try await chunk in response.body {
+        pieces.append(String(decoding: chunk, as: UTF8.self))
+        seen.withLock { $0 = pieces }
+      }
       return pieces
     }
-    try await Task.sleep(for: .milliseconds(50))
+    try await eventually("the first piece") { !seen.withLock { $0 }.isEmpty }
+    #expect(seen.withLock { $0 } == ["first"])
     reader.cancel()
-    release.withLock { $0 = true }
+    release.signal()
     let pieces = try? await reader.value
     #expect(pieces == nil || pieces?.first == "first")
     let next = try await transport.send(HTTPRequest(method: "GET", url: server.url("/again")))

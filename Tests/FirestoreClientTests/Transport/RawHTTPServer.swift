@@ -44,11 +44,26 @@ final class RawHTTPServer: Sendable {
       bytes.withUnsafeBytes { POSIXSocket.sendAll(fd, $0) }
     }
 
-    /// Whether the client still has the connection open (it has not closed or reset it).
-    var isOpen: Bool {
-      var byte: UInt8 = 0
-      let n = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-      return n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+    /// Blocks until the client closes or resets the connection, discarding what it sends.
+    func waitUntilClosed() {
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while true {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        if poll(&entry, 1, -1) < 0 {
+          if errno == EINTR { continue }
+          return
+        }
+        let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        if n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { return }
+      }
+    }
+
+    /// Whether a write to the connection `fd` would go through now: `false` once the
+    /// client stopped taking bytes and the buffers between are full. Callable from any
+    /// thread, while the script is blocked writing.
+    static func isWritable(_ fd: Int32) -> Bool {
+      var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+      return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLOUT) != 0
     }
 
     /// Shrinks the socket's send buffer, so that a client that stops reading blocks the

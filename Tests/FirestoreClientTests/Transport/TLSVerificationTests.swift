@@ -53,27 +53,45 @@ import Testing
       try #require(process.terminationStatus == 0, "openssl \(arguments.first ?? "") failed")
     }
 
-    /// Starts `openssl arguments…` in the directory.
-    func start(_ arguments: [String]) throws -> Process {
+    /// Starts `openssl arguments…` in the directory, its standard output to `output` (or
+    /// discarded).
+    func start(_ arguments: [String], output: Pipe? = nil) throws -> Process {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
       process.arguments = ["openssl"] + arguments
       process.currentDirectoryURL = directory
-      process.standardOutput = FileHandle.nullDevice
+      process.standardOutput = output ?? FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
       try process.run()
       return process
     }
 
-    /// Starts an `s_server` answering HTTP with `certificate`/`key`; returns it and its port.
+    /// Starts an `s_server` answering HTTP with `certificate`/`key` on a port it picks, and
+    /// returns it and the port once it says it accepts connections (`ACCEPT [::]:port`).
     func server(certificate: String, key: String) async throws -> (Process, Int) {
-      let port = try Self.freePort()
-      let process = try start(["s_server", "-accept", "\(port)", "-cert", certificate, "-key", key, "-www", "-quiet"])
-      let deadline = ContinuousClock.now + .seconds(10)
-      while ContinuousClock.now < deadline, !PortProbe.isListening(port) {
-        try await Task.sleep(for: .milliseconds(50))
-      }
+      let output = Pipe()
+      let process = try start(["s_server", "-accept", "0", "-cert", certificate, "-key", key, "-www"], output: output)
+      let (found, said) = try await Blocking.run { Self.acceptedPort(output.fileHandleForReading) }
+      if found == nil { Self.stop(process) }
+      let port = try #require(found, "openssl s_server ended before accepting connections: \(said)")
       return (process, port)
+    }
+
+    /// Reads `s_server`'s output up to its `ACCEPT` line and returns the port there, or
+    /// `nil` and what it said if it ends first. The rest is read and dropped on a thread of
+    /// its own, so that the server never blocks on a full pipe.
+    static func acceptedPort(_ output: FileHandle) -> (port: Int?, said: String) {
+      var text = ""
+      while true {
+        let data = output.availableData
+        guard !data.isEmpty else { return (nil, text) }
+        text += String(decoding: data, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()  // complete lines
+        if let line = lines.first(where: { $0.hasPrefix("ACCEPT") }), let port = line.split(separator: ":").last.flatMap({ Int($0) }) {
+          Thread.detachNewThread { while !output.availableData.isEmpty {} }
+          return (port, text)
+        }
+      }
     }
 
     /// Stops an `s_server` for good: SIGKILL, since a test runner may hand its children an
@@ -81,13 +99,6 @@ import Testing
     static func stop(_ process: Process) {
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
-    }
-
-    /// A port nothing listens on right now.
-    static func freePort() throws -> Int {
-      let server = try RawHTTPServer { _, _ in }
-      defer { server.stop() }
-      return server.port
     }
   }
 
@@ -112,7 +123,6 @@ import Testing
     var settings = FirestoreSettings(environment: [:])
     settings.host = "localhost:\(port)"
     settings.tokenProvider = StaticTokenProvider("a-token-that-must-not-leave")
-    settings.timeout = .seconds(10)
     let db = Firestore(projectID: "tls-test", settings: settings)
     let error = await #expect(throws: FirestoreError.self) { _ = try await db.document("a/b").getDocument(source: .server) }
     #expect(error?.code == .unavailable)
