@@ -77,7 +77,7 @@ struct FaultMatrixCell: Sendable, CustomTestStringConvertible {
     /// The mock fault for `call`.
     func fault(for call: Call) -> FirestoreMock.Fault {
       switch self {
-      case .delayPastDeadline: return .latency(milliseconds: 12_000)
+      case .delayPastDeadline: return .hold(Self.delayHold)
       case .unavailable503: return .error(status: 503, grpcStatus: "UNAVAILABLE", message: "The service is currently unavailable.")
       case .resourceExhausted429: return .error(status: 429, grpcStatus: "RESOURCE_EXHAUSTED", message: "Quota exceeded.")
       case .internal500: return .error(status: 500, grpcStatus: "INTERNAL", message: "Internal error encountered.")
@@ -96,6 +96,9 @@ struct FaultMatrixCell: Sendable, CustomTestStringConvertible {
         return .error(status: 401, grpcStatus: "UNAUTHENTICATED", message: "Request had invalid authentication credentials.")
       }
     }
+
+    /// The hold a delayed request waits at: let go once the caller has its outcome.
+    static let delayHold = "past-deadline"
 
     private static func reply(_ status: Int, _ contentType: String, _ body: String) -> FirestoreMock.Fault {
       .replaceResponse(status: status, contentType: contentType, body: Array(body.utf8))

@@ -1,4 +1,5 @@
 import FirestoreMock
+import FirestoreTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -104,11 +105,13 @@ struct FaultMatrixTests {
     ]
   }
 
-  /// The per-call deadline of the delay cells, and of the others. The deadline is wall-clock
-  /// time kept by the transport's own thread, so it must outlast the seconds a task can
-  /// wait for a thread while the whole suite runs in parallel on two cores.
-  static let shortDeadline: Duration = .seconds(5)
+  /// The per-call deadline of the cells whose fault is not a delay (their calls end by
+  /// themselves well before it), and the first one of the delay cells, which is doubled
+  /// until it lets the delayed request reach the server: the deadline is wall-clock time
+  /// kept by the transport's own thread, and a busy machine can hold a request back longer
+  /// than any fixed figure.
   static let deadline: Duration = .seconds(10)
+  static let firstDelayDeadline: Duration = .milliseconds(250)
   /// A cell with no outcome this long after its deadline hangs.
   static let hangAllowance: Duration = .seconds(15)
 
@@ -124,12 +127,24 @@ struct FaultMatrixTests {
 
   @Test("cell", arguments: cells)
   func cell(_ cell: Cell) async throws {
+    guard cell.fault == .delayPastDeadline else {
+      _ = try await run(cell, deadline: Self.deadline)
+      return
+    }
+    try await withGrowingMargin("\(cell.testDescription): the delayed request reaching the server", from: Self.firstDelayDeadline) {
+      try await run(cell, deadline: $0)
+    }
+  }
+
+  /// Runs one cell on a server of its own; ``MarginRun/tooShort`` when `deadline` passed
+  /// before the delayed request reached the server (its outcome is still checked).
+  private func run(_ cell: Cell, deadline: Duration) async throws -> MarginRun {
     let server = try MockFirestoreServer.start()
     defer { server.stop() }
     let refreshes = Counter()
     var settings = FirestoreSettings.emulator(host: server.hostAndPort)
     settings.retryPolicy.sleep = { _ in }
-    settings.timeout = cell.fault == .delayPastDeadline ? Self.shortDeadline : Self.deadline
+    settings.timeout = deadline
     // A pool of its own: what the client sends does not depend on connections other
     // clients left (a listen's requests, never pooled, then always get fresh connections).
     settings.transport = CurlTransport()
@@ -144,9 +159,9 @@ struct FaultMatrixTests {
     try await seeder.document("counters/c").setData(["n": 0])
 
     if cell.call == .listen {
-      try await runListen(cell, server: server, db: db, writer: seeder)
-    } else {
-      try await runCall(cell, server: server, db: db, deadline: settings.timeout)
+      try await runListen(cell, server: server, db: db, writer: seeder, deadline: deadline)
+    } else if try await runCall(cell, server: server, db: db, deadline: deadline) == .tooShort {
+      return .tooShort
     }
     if cell.fault == .unauthenticated401 {
       // A call refreshes once, then reports the error; a listener refreshes on each new session.
@@ -155,13 +170,14 @@ struct FaultMatrixTests {
     } else {
       #expect(refreshes.value == 0, "\(cell.testDescription): \(refreshes.value) token refreshes")
     }
+    return .conclusive
   }
 
   // MARK: - Calls
 
   /// Runs a REST call under the cell's fault and checks its outcome, the requests it took
   /// and, for writes, the database afterwards.
-  private func runCall(_ cell: Cell, server: MockFirestoreServer, db: Firestore, deadline: Duration) async throws {
+  private func runCall(_ cell: Cell, server: MockFirestoreServer, db: Firestore, deadline: Duration) async throws -> MarginRun {
     let runs = Counter()
     let count = { server.requestLog.count(matching: Self.pathSuffix(cell.call), method: cell.call == .get ? "GET" : "POST") }
     let before = count()
@@ -171,9 +187,21 @@ struct FaultMatrixTests {
     }
     guard let result else {
       Issue.record("\(cell.testDescription): no outcome within \(deadline + Self.hangAllowance) (a hang)")
-      return
+      return .conclusive
     }
     let requests = count() - before
+    let delayed = cell.fault == .delayPastDeadline
+    // The delayed request goes on now, so that a commit's outcome is settled below.
+    let reachedServer = server.faults.arrivals(at: Cell.Fault.delayHold) > 0
+    server.faults.release(Cell.Fault.delayHold)
+    if delayed && !reachedServer {
+      // The deadline passed before the request reached the server: what the caller got
+      // is still checked, the rest only with a longer deadline.
+      let error: FirestoreError? = if case .failure(let failure) = result { failure as? FirestoreError } else { nil }
+      #expect(error?.code == .deadlineExceeded, "\(cell.testDescription): \(result)")
+      #expect(error?.message.contains(cell.fault.namedIn) == true, "\(cell.testDescription): \(result)")
+      return .tooShort
+    }
     switch (cell.outcome, result) {
     case (.succeedsAfterRetry(let expected), .success(let value)):
       #expect(value == Self.expectedResult(cell.call), "\(cell.testDescription): wrong result")
@@ -181,7 +209,7 @@ struct FaultMatrixTests {
     case (.fails(let code, let expected), .failure(let error)):
       guard let error = error as? FirestoreError else {
         Issue.record("\(cell.testDescription): an untyped error \(type(of: error)): \(error)")
-        return
+        return .conclusive
       }
       #expect(error.code == code, "\(cell.testDescription): \(error)")
       #expect(error.message.contains(cell.fault.namedIn), "\(cell.testDescription): the message does not name the problem: \(error)")
@@ -210,6 +238,7 @@ struct FaultMatrixTests {
       let n = try await db.document("counters/c").getDocument(source: .server).get("n") as? Int
       #expect(n == (applied == .once ? 1 : 0), "\(cell.testDescription): the counter is \(n.map(String.init) ?? "missing")")
     }
+    return .conclusive
   }
 
   private static func pathSuffix(_ call: Cell.Call) -> String {
@@ -272,8 +301,9 @@ struct FaultMatrixTests {
   /// Listens to collection `m`, has the server end the back channel so that the client
   /// reopens it into the fault, writes one document while the fault acts and one after,
   /// and checks that the listener saw each exactly once.
-  private func runListen(_ cell: Cell, server: MockFirestoreServer, db: Firestore, writer: Firestore) async throws {
-    if cell.fault == .delayPastDeadline { await db.listenManager.setBackChannelSilence(Self.shortDeadline) }
+  private func runListen(_ cell: Cell, server: MockFirestoreServer, db: Firestore, writer: Firestore, deadline: Duration) async throws {
+    // A back channel held silent is given up after this and opened again.
+    if cell.fault == .delayPastDeadline { await db.listenManager.setBackChannelSilence(max(deadline, .seconds(1))) }
     let limit = Self.deadline + Self.hangAllowance
     let collector = SequenceCollector(db.collection("m").snapshots)
     var replica = ListenReplica(field: "n")
