@@ -24,7 +24,7 @@ import Testing
 /// backends, beside the other write validations.) Strings with unpaired
 /// UTF-16 surrogates cannot be made in Swift: every `String` initializer replaces them
 /// with U+FFFD.
-@Suite("Bad-input catalog")
+@Suite("Bad-input catalog", .requires(.mock))
 struct BadInputCatalogTests {
   @Test("rejected before sending, with a message naming the input", arguments: BadInputCatalog.all)
   func rejected(_ row: BadInput) async throws {

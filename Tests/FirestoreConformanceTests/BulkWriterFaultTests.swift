@@ -30,7 +30,7 @@ final class ManualClock: Sendable {
 
 /// The bulk writer against a mock server of each test's own: request sizes from its
 /// request log, retries under injected faults, pacing with a manual clock.
-@Suite("Bulk writer: requests, faults and pacing")
+@Suite("Bulk writer: requests, faults and pacing", .requires(.mock))
 struct BulkWriterFaultTests {
   private func makeServer() throws -> (MockFirestoreServer, Firestore) {
     let server = try MockFirestoreServer.start()

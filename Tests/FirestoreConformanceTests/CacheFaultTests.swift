@@ -9,7 +9,7 @@ import Testing
 
 /// The local cache when the server is slow, failing or gone, and across restarts: each test
 /// has a mock server of its own, so its faults and request log are its own.
-@Suite("Local cache under faults and restarts")
+@Suite("Local cache under faults and restarts", .requires(.mock))
 struct CacheFaultTests {
   private func makeServer(cache: LocalCacheSettings = .memory()) throws -> (MockFirestoreServer, Firestore) {
     let server = try MockFirestoreServer.start()

@@ -56,7 +56,7 @@ struct ConnectionConformanceTests {
 
 /// What only the real emulator can show: settings read from its environment variable and
 /// its checking of bearer tokens (the mock accepts any token).
-@Suite("Emulator only: settings and tokens", .enabled(if: Emulator.isAvailable))
+@Suite("Emulator only: settings and tokens", .requires(.emulator))
 struct EmulatorOnlyTests {
   @Test("FIRESTORE_EMULATOR_HOST selects plain HTTP and the owner token")
   func environmentSelectsEmulator() {

@@ -53,7 +53,7 @@ struct ContentionTests {
   /// Under faults on every transaction call, an increment whose commit outcome is unknown is
   /// reported to the caller as `unavailable` — never re-sent by the client — and the caller
   /// makes the retry safe with a marker document written in the same transaction.
-  @Test("with faults injected on begin, reads and commits, still exactly 400 and no write doubled")
+  @Test("with faults injected on begin, reads and commits, still exactly 400 and no write doubled", .requires(.mock))
   func counterUnderFaults() async throws {
     // A write held by another transaction's lock gives up soon: the faults leave
     // transactions open, and every wait for one is time the test only spends waiting.

@@ -31,7 +31,7 @@ struct ExplainConformanceTests {
     return c
   }
 
-  @Test("the emulator runs an explained query without explaining it, even when asked only to plan", .enabled(if: Emulator.isAvailable))
+  @Test("the emulator runs an explained query without explaining it, even when asked only to plan", .requires(.emulator))
   func emulatorDoesNotExplain() async throws {
     let backend = Backend.emulator
     let c = try await seed(backend)

@@ -6,7 +6,7 @@ import Testing
 
 /// How the client behaves when the server misbehaves, injected through a mock server of
 /// each test's own (so that rules cannot touch other tests).
-@Suite("Client under injected faults")
+@Suite("Client under injected faults", .requires(.mock))
 struct FaultInjectionTests {
   private func makeServer() throws -> (MockFirestoreServer, Firestore) {
     let server = try MockFirestoreServer.start()

@@ -35,7 +35,7 @@ import Testing
 ///   the back channel or the session and resumes from the last consistent snapshot. A back
 ///   channel lost before the server answered it (a reset, or a gateway's 502 or 503) is sent
 ///   again within the session, as the WebChannel client does; no new session is opened.
-@Suite("Fault matrix")
+@Suite("Fault matrix", .requires(.mock))
 struct FaultMatrixTests {
   typealias Cell = FaultMatrixCell
 

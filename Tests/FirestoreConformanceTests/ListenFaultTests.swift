@@ -8,7 +8,7 @@ import Testing
 /// Listeners under a back channel that keeps breaking: the mock cuts it at random points
 /// while documents are added, changed and deleted, and every listener must still see a
 /// consistent story that ends in the server's state.
-@Suite("Listen under injected faults")
+@Suite("Listen under injected faults", .requires(.mock))
 struct ListenFaultTests {
   @Test("random back-channel drops over 120 writes: no duplicate, unknown or lost change; the end state matches")
   func dropsDuringWrites() async throws {

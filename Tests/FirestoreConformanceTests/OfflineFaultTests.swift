@@ -9,7 +9,7 @@ import Testing
 /// The write queue and listeners when the mock's faults stand in for the network: a server
 /// that refuses connections, answers `503`, or drops the listen stream. Mock only (each test
 /// has a server of its own); the emulator cannot be taken away like this.
-@Suite("Offline writes under faults")
+@Suite("Offline writes under faults", .requires(.mock))
 struct OfflineFaultTests {
   private func client(_ host: String) -> Firestore {
     var settings = FirestoreSettings.emulator(host: host)

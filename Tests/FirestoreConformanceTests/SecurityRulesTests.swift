@@ -17,7 +17,7 @@ import Testing
 ///
 /// Serialized: with two listen streams of one rules-protected project evaluated at once,
 /// the emulator was seen to hold a listen request for 30 s.
-@Suite("Emulator only: security rules (favorites)", .serialized, .enabled(if: Emulator.isAvailable))
+@Suite("Emulator only: security rules (favorites)", .serialized, .requires(.emulator))
 struct SecurityRulesTests {
   /// Rules are per project: this one is used by these tests alone.
   static let projectID = "demo-rules-\(UInt32.random(in: 0...UInt32.max))"

@@ -27,7 +27,7 @@ struct TransportConformanceTests {
     return collection
   }
 
-  @Test("a large reply comes gzip-compressed: the client asked for it, decoded it and moved fewer bytes")
+  @Test("a large reply comes gzip-compressed: the client asked for it, decoded it and moved fewer bytes", .requires(.mock))
   func compressedReplies() async throws {
     // A server of its own, so that its log holds this test's query alone.
     let server = try MockFirestoreServer.start()
@@ -56,7 +56,7 @@ struct TransportConformanceTests {
     #expect(wire * 4 < decoded, "\(wire) bytes on the wire for \(decoded) bytes of documents")
   }
 
-  @Test("over HTTP/2, 20 concurrent reads share one connection", .enabled(if: HTTP2Front.isAvailable))
+  @Test("over HTTP/2, 20 concurrent reads share one connection", .requires(.http2))
   func multiplexedReads() async throws {
     let collection = try await seed(.http2, count: 20)
     let transport = CurlTransport(trustedCertificates: HTTP2Front.certificateAuthority)
@@ -80,7 +80,7 @@ struct TransportConformanceTests {
     #expect(after.http2Requests - before.http2Requests == 20)
   }
 
-  @Test("a proxy set on the transport carries every request, over TLS to the front", .enabled(if: HTTP2Front.isAvailable))
+  @Test("a proxy set on the transport carries every request, over TLS to the front", .requires(.http2))
   func explicitProxy() async throws {
     let proxy = try #require(TestProxy.url)
     let front = try #require(HTTP2Front.host)

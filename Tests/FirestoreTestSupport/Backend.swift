@@ -133,3 +133,12 @@ public enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible
     return db.collection("\(clean.prefix(40))-\(String(UInt32.random(in: 0...UInt32.max), radix: 36))")
   }
 }
+
+extension Trait where Self == ConditionTrait {
+  /// Runs a test (or suite) only when `backend` is among this run's ``Backend/all``: for the
+  /// tests of one backend alone (the mock's fault injection, the emulator's security rules),
+  /// so that `FIRESTORE_CONFORMANCE_BACKENDS` narrows them with the cases of every backend.
+  public static func requires(_ backend: Backend) -> Self {
+    .enabled(if: Backend.all.contains(backend), "runs on \(backend.rawValue) only, which this run leaves out")
+  }
+}

@@ -12,7 +12,7 @@ import Testing
 /// ``FavoritesRepository`` under the favorites rules (`Examples/rules/favorites.rules`) on the
 /// emulator, in a project of its own, with per-user ID tokens: the repository works for
 /// its own user and is refused for anyone else's favorites.
-@Suite("Emulator only: favorites repository under the shipped rules", .serialized, .enabled(if: Emulator.isAvailable))
+@Suite("Emulator only: favorites repository under the shipped rules", .serialized, .requires(.emulator))
 struct FavoritesRulesTests {
   static let projectID = "demo-favrules-\(UInt32.random(in: 0...UInt32.max))"
 
