@@ -1,5 +1,6 @@
 import Dispatch
 import FirestorePlatform
+import FirestoreTestSupport
 import FirestoreWire
 import Testing
 
@@ -46,15 +47,16 @@ private func post(_ path: String, _ body: String, _ extraHeaders: String = "") -
   "POST \(path) HTTP/1.1\r\nHost: test\r\nContent-Length: \(body.utf8.count)\r\n\(extraHeaders)\r\n\(body)"
 }
 
-/// Polls `condition` for up to `seconds`.
-private func waitUntil(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-  let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-  while ContinuousClock.now < deadline {
-    if condition() { return true }
-    usleep(2_000)
-  }
-  return condition()
+/// Limits for tests that check what `stop()` reports: a stop timeout no stalled scheduler
+/// reaches when every thread is released, so `stop() == false` can only mean one was not.
+private var patientStop: MockHTTPServerConfiguration {
+  var configuration = MockHTTPServerConfiguration()
+  configuration.stopTimeoutMilliseconds = 120_000
+  return configuration
 }
+
+/// How long a handler blocked on a test's signal waits for it at most: only a hang guard.
+private let handlerHangGuard = DispatchTimeInterval.seconds(120)
 
 private func milliseconds(_ duration: Duration) -> Int {
   Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
@@ -294,11 +296,14 @@ struct HTTPServerTests {
     configuration.idleTimeoutMilliseconds = 200
     try withServer(configuration: configuration) { server in
       let client = try RawHTTPClient(port: server.port)
+      let sent = ContinuousClock.now
       try client.send(get("/x"))
       #expect(try client.readResponse().status == 200)
-      let start = ContinuousClock.now
+      // Closed by the server on its own: within the client's read timeout, which is far
+      // shorter than the default idle timeout, and never before the configured one.
       #expect(client.isClosedByServer())
-      #expect(milliseconds(start.duration(to: .now)) < 5_000)
+      #expect(milliseconds(sent.duration(to: .now)) >= 200)
+      #expect(server.requestLog.count() == 1)
     }
   }
 
@@ -306,19 +311,22 @@ struct HTTPServerTests {
   func manyConnections() throws {
     let count = 200
     let arrived = Locked(0)
+    let allArrived = DispatchSemaphore(value: 0)
     let handler: MockHTTPServer.Handler = { request in
       let seen = arrived.withLock { value -> Int in
         value += 1
         return value
       }
-      // The first round waits until every client's request is being handled at once.
+      // The first round waits until every client's request is being handled at once: the
+      // last to arrive lets them all go.
       if request.path == "/first" {
-        _ = waitUntil(seconds: 20) { arrived.withLock { $0 } >= count }
+        if seen == count { for _ in 0..<count { allArrived.signal() } }
+        _ = allArrived.wait(timeout: .now() + handlerHangGuard)
       }
       return .text(200, "\(seen) \(arrived.withLock { $0 })")
     }
     try withServer(handler: handler) { server in
-      let clients = try (0..<count).map { _ in try RawHTTPClient(port: server.port, timeoutSeconds: 30) }
+      let clients = try (0..<count).map { _ in try RawHTTPClient(port: server.port, timeoutSeconds: 180) }
       for client in clients { try client.send(get("/first")) }
       for client in clients {
         let response = try client.readResponse()
@@ -345,7 +353,7 @@ struct HTTPServerTests {
         body: .streaming { writer in
           try writer.write(Array("first".utf8))
           // Chunk 2 is only written after the test has received chunk 1.
-          let opened = gate.wait(timeout: .now() + 5) == .success
+          let opened = gate.wait(timeout: .now() + handlerHangGuard) == .success
           handlerSawGate.withLock { $0 = opened }
           try writer.write([])
           try writer.write(Array("second".utf8))
@@ -354,13 +362,12 @@ struct HTTPServerTests {
     try withServer(handler: handler) { server in
       let client = try RawHTTPClient(port: server.port)
       try client.send(get("/stream"))
-      let start = ContinuousClock.now
       let head = try client.readHead()
       #expect(head.status == 200)
       #expect(head.header("transfer-encoding") == "chunked")
       #expect(head.header("content-length") == nil)
+      // At once: chunk 1 arrives while the handler is still blocked before chunk 2.
       #expect(try client.readChunk() == Array("first".utf8))
-      #expect(milliseconds(start.duration(to: .now)) < 3_000)
       gate.signal()
       #expect(try client.readChunk() == Array("second".utf8))
       #expect(try client.readChunk() == nil)
@@ -520,16 +527,18 @@ struct HTTPServerTests {
         })
     }
     let faults = FaultInjector([FaultRule(route: "GET /stream", fault: .truncateStream(afterBytes: 12))])
-    try withServer(faults: faults, handler: handler) { server in
-      let client = try RawHTTPClient(port: server.port)
-      try client.send(get("/stream"))
-      #expect(try client.readHead().header("transfer-encoding") == "chunked")
-      #expect(try client.readChunk() == Array("aaaaa".utf8))
-      #expect(try client.readChunk() == Array("aaaaa".utf8))
-      #expect(try client.readChunk() == Array("aa".utf8))
-      #expect(throws: RawHTTPClient.ClientError.closed) { try client.readChunk() }
-      #expect(waitUntil { writes.withLock { $0 } == ["ok", "ok", "threw"] })
-    }
+    let server = try MockHTTPServer.start(faults: faults, configuration: patientStop, handler: handler)
+    defer { server.stop() }
+    let client = try RawHTTPClient(port: server.port)
+    try client.send(get("/stream"))
+    #expect(try client.readHead().header("transfer-encoding") == "chunked")
+    #expect(try client.readChunk() == Array("aaaaa".utf8))
+    #expect(try client.readChunk() == Array("aaaaa".utf8))
+    #expect(try client.readChunk() == Array("aa".utf8))
+    #expect(throws: RawHTTPClient.ClientError.closed) { try client.readChunk() }
+    // Once stop has seen every thread finish, the handler is done writing.
+    #expect(server.stop())
+    #expect(writes.withLock { $0 } == ["ok", "ok", "threw"])
   }
 
   @Test("replaceResponse answers with the given status, Content-Type and raw body, without calling the handler")
@@ -584,18 +593,21 @@ struct HTTPServerTests {
   }
 
   @Test("stall holds the request until the server stops")
-  func stall() throws {
+  func stall() async throws {
     let faults = FaultInjector([FaultRule(route: ":batchGet", fault: .stall)])
-    let server = try MockHTTPServer.start(faults: faults, handler: echo)
+    var configuration = patientStop
+    // Longer than stop waits: a stall that only its own limit ends leaves stop() false.
+    configuration.stallLimitMilliseconds = 3_600_000
+    let server = try MockHTTPServer.start(faults: faults, configuration: configuration, handler: echo)
     defer { server.stop() }
-    let client = try RawHTTPClient(port: server.port, timeoutSeconds: 1)
+    let client = try RawHTTPClient(port: server.port)
     try client.send(post("/v1/documents:batchGet", "{}"))
-    #expect(waitUntil { server.requestLog.count(matching: ":batchGet") == 1 })
-    // Held: nothing arrives within a second.
-    #expect(throws: RawHTTPClient.ClientError.timedOut) { try client.readToEOF() }
-    let start = ContinuousClock.now
-    server.stop()
-    #expect(milliseconds(start.duration(to: .now)) < 3_000)
+    try await eventually("the server has read the stalled request") { server.requestLog.count(matching: ":batchGet") == 1 }
+    // Held: the request has been read, and the connection is open with nothing sent.
+    #expect(client.isOpenAndSilent())
+    // stop() releases the stall: every thread finishes, and the client sees the close
+    // with nothing sent before it.
+    #expect(server.stop())
     #expect(try client.readToEOF().isEmpty)
     #expect(server.requestLog.entries.first?.status == nil)
     #expect(server.requestLog.entries.first?.faults == [.stall])
@@ -738,7 +750,7 @@ struct HTTPServerTests {
           }
         })
     }
-    let server = try MockHTTPServer.start(handler: streaming)
+    let server = try MockHTTPServer.start(configuration: patientStop, handler: streaming)
     let port = server.port
     let idle = try RawHTTPClient(port: port)
     try idle.send(get("/x"))
@@ -748,32 +760,37 @@ struct HTTPServerTests {
     _ = try streamer.readHead()
     #expect(try streamer.readChunk() == Array("tick".utf8))
 
-    let start = ContinuousClock.now
-    server.stop()
-    #expect(milliseconds(start.duration(to: .now)) < 3_000)
+    // Every thread finishes: the streaming handler's next write fails once its connection
+    // is shut, instead of stop() giving up on it.
+    #expect(server.stop())
     #expect(idle.isClosedByServer())
     _ = try? streamer.readToEOF()  // whatever ticks were in flight, then EOF
     #expect(streamer.isClosedByServer())
-    server.stop()
+    #expect(server.stop())
     #expect(throws: RawHTTPClient.ClientError.connectFailed(ECONNREFUSED)) { try RawHTTPClient(port: port) }
   }
 
   @Test("stop called from a handler does not deadlock")
   func stopFromHandler() throws {
     let box = Locked<MockHTTPServer?>(nil)
-    let server = try MockHTTPServer.start { _ in
-      box.withLock { $0 }?.stop()
+    let stopped = Locked<Bool?>(nil)
+    let stopReturned = DispatchSemaphore(value: 0)
+    let server = try MockHTTPServer.start(configuration: patientStop) { _ in
+      // Waiting for its own thread would never end: stop() would give up and say false.
+      let finished = box.withLock { $0 }?.stop()
+      stopped.withLock { $0 = finished }
+      stopReturned.signal()
       return .text(200, "bye")
     }
     box.withLock { $0 = server }
     let client = try RawHTTPClient(port: server.port)
-    let start = ContinuousClock.now
     try client.send(get("/stop"))
     _ = try? client.readToEOF()
-    #expect(milliseconds(start.duration(to: .now)) < 3_000)
-    // The client sees EOF as soon as stop() shuts the connections, a moment before the
-    // listener is closed.
-    #expect(waitUntil { (try? RawHTTPClient(port: server.port)) == nil })
+    // The client sees EOF as soon as stop() shuts the connections; the listener is closed
+    // by the time stop() returns in the handler.
+    #expect(stopReturned.wait(timeout: .now() + handlerHangGuard) == .success)
+    #expect(stopped.withLock { $0 } == true)
+    #expect((try? RawHTTPClient(port: server.port)) == nil)
     box.withLock { $0 = nil }
   }
 

@@ -78,7 +78,7 @@ final class ListenChannelClient {
 
   /// Opens a back channel with `AID` = ``lastArrayID``; returns the status.
   @discardableResult
-  func openBackChannel(timeoutSeconds: Int = 10) throws -> Int {
+  func openBackChannel(timeoutSeconds: Int = RawHTTPClient.defaultTimeoutSeconds) throws -> Int {
     let client = try RawHTTPClient(port: port, timeoutSeconds: timeoutSeconds)
     let params = WebChannelURL.backChannel(database: database, sessionID: sessionID, lastArrayID: lastArrayID, zx: "zx")
     try client.send("GET \(WebChannelURL.path)?\(WebChannelURL.query(params)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -88,6 +88,13 @@ final class ListenChannelClient {
     parser = WebChannelFrameParser()
     pending = []
     return head.status
+  }
+
+  /// Hands over the open back channel's connection and forgets it, so that a test can open
+  /// another one in the same session and still read the first.
+  func detachBackChannel() -> RawHTTPClient? {
+    defer { backChannel = nil }
+    return backChannel
   }
 
   /// The next array above ``lastArrayID`` (which it advances).

@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -59,15 +60,20 @@ struct MockServiceTests {
 
   @Test("a write to a document read by an open transaction waits, then fails with ABORTED")
   func lockBlocksWriters() async throws {
-    let server = try MockFirestoreServer.start(lockTimeout: .milliseconds(300))
+    let clock = MockClock.manual()
+    let server = try MockFirestoreServer.start(lockTimeout: .milliseconds(300), clock: clock)
     defer { server.stop() }
     let rest = REST(server: server)
     _ = try await rest.commitSet("a", 1)
     let tx = try await rest.begin()
     try await rest.lockRead("a", transaction: tx)
-    let (blocked, error) = try await rest.commitSet("a", 2)
+    async let blockedCommit = rest.commitSet("a", 2)
+    try await eventually("the write waits for the transaction's lock") { server.commitsWaitingForLocks == 1 }
+    clock.advance(by: .milliseconds(300))
+    let (blocked, error) = try await blockedCommit
     #expect(blocked == 409)
     #expect(error?["error"]?["status"]?.stringValue == "ABORTED")
+    #expect(server.commitsWaitingForLocks == 0)
     let (committed, _) = try await rest.commitSet("a", 3, transaction: tx)
     #expect(committed == 200)
     let (free, _) = try await rest.commitSet("a", 4)
@@ -76,7 +82,8 @@ struct MockServiceTests {
 
   @Test("two transactions that read the same document: one commits, the other is aborted")
   func contention() async throws {
-    let server = try MockFirestoreServer.start(lockTimeout: .seconds(5))
+    // The clock never moves, so no lock wait can time out: only deadlock detection ends one.
+    let server = try MockFirestoreServer.start(lockTimeout: .seconds(5), clock: .manual())
     defer { server.stop() }
     let rest = REST(server: server)
     _ = try await rest.commitSet("b", 0)
@@ -85,22 +92,26 @@ struct MockServiceTests {
     try await rest.lockRead("b", transaction: t1)
     try await rest.lockRead("b", transaction: t2)
     async let first = rest.commitSet("b", 1, transaction: t1)
-    try await Task.sleep(for: .milliseconds(100))
+    try await eventually("t1's commit waits for t2's lock") { server.commitsWaitingForLocks == 1 }
     let second = try await rest.commitSet("b", 2, transaction: t2)
-    let statuses = [try await first.0, second.0].sorted()
-    // A deadlock is detected at once rather than after the lock timeout.
+    let statuses = [try await first.0, second.0]
+    // A deadlock is detected at once rather than after the lock timeout: the commit that
+    // would close the cycle is the one aborted, and the waiting one goes through.
     #expect(statuses == [200, 409])
   }
 
   @Test("an abandoned transaction expires and stops blocking writers")
   func abandonedTransactionExpires() async throws {
-    // Idle limit roomy enough that a loaded machine cannot expire it between begin and read.
-    let server = try MockFirestoreServer.start(lockTimeout: .seconds(20), transactionIdleTimeout: .seconds(6))
+    let clock = MockClock.manual()
+    let server = try MockFirestoreServer.start(lockTimeout: .seconds(20), transactionIdleTimeout: .seconds(6), clock: clock)
     defer { server.stop() }
     let rest = REST(server: server)
     let tx = try await rest.begin()
     try await rest.lockRead("c", transaction: tx)
-    let (status, _) = try await rest.commitSet("c", 1)
+    async let write = rest.commitSet("c", 1)
+    try await eventually("the write waits for the abandoned transaction's lock") { server.commitsWaitingForLocks == 1 }
+    clock.advance(by: .seconds(6) + .milliseconds(1))
+    let (status, _) = try await write
     #expect(status == 200)
     let (late, _) = try await rest.commitSet("c", 2, transaction: tx)
     #expect(late == 400)  // the expired transaction is gone

@@ -11,8 +11,12 @@ import HTTP1Server
 /// A blocking HTTP/1.1 client over a raw TCP socket, for tests that must send exact bytes
 /// (malformed ones included) and read responses piece by piece (single chunks, up to EOF).
 /// Every read gives up after `timeoutSeconds`, so a broken server fails a test instead of
-/// hanging it.
+/// hanging it. The default only catches a hang: a test waits for what the server sends or
+/// closes, and on a loaded machine that can take seconds.
 final class RawHTTPClient {
+  /// The read and send timeout unless a test asks for another.
+  static let defaultTimeoutSeconds = 30
+
   /// A response as read from the wire.
   struct Response {
     /// The status code.
@@ -43,7 +47,7 @@ final class RawHTTPClient {
   private var buffer: [UInt8] = []
 
   /// Connects to `127.0.0.1:port`.
-  init(port: Int, timeoutSeconds: Int = 10) throws {
+  init(port: Int, timeoutSeconds: Int = RawHTTPClient.defaultTimeoutSeconds) throws {
     #if canImport(Darwin)
       let fd = socket(AF_INET, SOCK_STREAM, 0)
     #else
@@ -159,6 +163,18 @@ final class RawHTTPClient {
   /// that; any bytes read on the way are kept.
   func isClosedByServer() -> Bool {
     (try? fill()) == false
+  }
+
+  /// Whether, at this instant and without waiting, the connection is open and nothing from
+  /// the server is waiting to be read (bytes already buffered count as something).
+  func isOpenAndSilent() -> Bool {
+    guard buffer.isEmpty else { return false }
+    var byte: UInt8 = 0
+    while true {
+      let received = recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+      if received < 0 && errno == EINTR { continue }
+      return received < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+    }
   }
 
   /// Reads exactly `count` bytes.

@@ -81,10 +81,14 @@ public final class MockHTTPServer: Sendable {
   /// Stops the server: closes the listening socket and every open connection (a client in
   /// the middle of a response sees it end early), releases stalled requests, and waits for
   /// the server's threads to finish (at most 10 s; a handler that never returns is left
-  /// running). Safe to call more than once, from any thread, including from a handler.
-  public func stop() {
+  /// running). Safe to call more than once, from any thread, including from a handler
+  /// (which does not wait for its own thread).
+  ///
+  /// - Returns: `true` when every thread finished, `false` when one was left running.
+  @discardableResult
+  public func stop() -> Bool {
     runtime.beginStop()
-    runtime.waitForThreads()
+    return runtime.waitForThreads()
   }
 
   deinit {

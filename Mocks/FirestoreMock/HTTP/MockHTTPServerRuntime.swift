@@ -35,9 +35,11 @@ final class MockHTTPServerRuntime: Sendable {
   /// The read end of the stop pipe; readable once the server stops.
   let wakeRead: Int32
   private let wakeWrite: Int32
-  /// Names this server's connection threads, so `stop()` called from a handler does not
-  /// wait for its own thread.
+  /// Names this server's connection threads, and marks them in their thread dictionary
+  /// (under `connectionThreadKey`) so that `stop()` called from a handler does not wait for
+  /// its own thread: Linux cuts thread names to 15 bytes, too short to compare.
   private let connectionThreadName: String
+  private static let connectionThreadKey = "firestore-mock-http-connection"
   private let state = Locked(State())
 
   init(
@@ -97,6 +99,7 @@ final class MockHTTPServerRuntime: Sendable {
       let name = connectionThreadName
       let thread = Thread { [self] in
         Thread.current.name = name
+        Thread.current.threadDictionary[Self.connectionThreadKey] = name
         HTTPConnection(fd: fd, runtime: self).run()
         finishConnection(id: id, fd: fd)
       }
@@ -144,13 +147,14 @@ final class MockHTTPServerRuntime: Sendable {
   }
 
   /// Waits (bounded by the stop timeout) until the accept thread and every connection
-  /// thread but the caller's own have finished.
-  func waitForThreads() {
-    let ownThreads = Thread.current.name == connectionThreadName ? 1 : 0
+  /// thread but the caller's own have finished; `false` when the timeout left one running.
+  func waitForThreads() -> Bool {
+    let ownThreads = Thread.current.threadDictionary[Self.connectionThreadKey] as? String == connectionThreadName ? 1 : 0
     let deadline = ContinuousClock.now + .milliseconds(configuration.stopTimeoutMilliseconds)
     while true {
       let done = state.withLock { !$0.acceptRunning && $0.liveConnectionThreads <= ownThreads }
-      if done || ContinuousClock.now >= deadline { return }
+      if done { return true }
+      if ContinuousClock.now >= deadline { return false }
       usleep(2_000)
     }
   }

@@ -23,7 +23,8 @@ final class ListenSessionTable: @unchecked Sendable {
 
   /// The data the targets read.
   let store: MockStore
-  /// A back channel ends at its first flush after this long (the emulator's 45 s).
+  /// A back channel ends at its first flush after this long (the emulator's 45 s), on the
+  /// store's ``MockStore/clock``.
   let backChannelWait: Duration
   /// The longest a ``Fault/stallAfterFrames(_:)`` holds a back channel.
   let stallLimit: Duration = .seconds(300)
@@ -134,7 +135,7 @@ final class ListenSessionTable: @unchecked Sendable {
   /// - Throws: when the client went away, or to cut the connection for
   ///   ``Fault/dropAfterFrames(_:)``.
   func streamBackChannel(_ id: String, generation: Int, cursor start: Int, faults: [Fault], writer: any MockChunkWriter) throws {
-    let deadline = ContinuousClock.now + backChannelWait
+    let deadline = store.clock.now + backChannelWait
     var cursor = start
     var frames = 0
     condition.lock()
@@ -156,11 +157,14 @@ final class ListenSessionTable: @unchecked Sendable {
         continue
       }
       cursor = batch[batch.count - 1].id
+      // Decided when the batch is taken, not after the write: the flush of the first batch
+      // taken after the deadline is the last, however long the write took to return.
+      let last = store.clock.now >= deadline
       condition.unlock()
       defer { condition.lock() }
       try writer.write(WebChannelFrameWriter.frame(batch))
       frames += 1
-      if ContinuousClock.now >= deadline { return }
+      if last { return }
     }
   }
 

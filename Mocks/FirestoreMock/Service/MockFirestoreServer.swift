@@ -34,6 +34,11 @@ public final class MockFirestoreServer: Sendable {
   /// The number of live Listen (WebChannel) sessions.
   public var listenSessionCount: Int { sessions.count }
 
+  /// The number of commits waiting, right now, for a lock another transaction holds: a
+  /// test waits for this to count its commit before it acts on the lock (ends the holder,
+  /// commits a rival, advances the ``MockClock`` past the lock timeout).
+  public var commitsWaitingForLocks: Int { store.commitsWaitingForLocks }
+
   /// Cuts every open Listen back channel at once, as a dropped connection would (no final
   /// chunk). Sessions survive; clients reopen the back channel or reconnect, and resume.
   public func cutListenBackChannels() { sessions.cutBackChannels() }
@@ -60,24 +65,41 @@ public final class MockFirestoreServer: Sendable {
   ///     expires, so that an abandoned one cannot block writers forever.
   ///   - backChannelWait: a Listen back channel (WebChannel GET) completes at its first
   ///     flush after this long, as the emulator's does after 45 s; tests use less.
+  ///   - clock: what the three durations above are measured on: real time by default, or a
+  ///     ``MockClock/manual()`` clock that a test advances past them.
   public static func start(
     host: String = "127.0.0.1", port: Int = 0, lockTimeout: Duration = .seconds(2), transactionIdleTimeout: Duration = .seconds(30),
-    backChannelWait: Duration = .seconds(45)
+    backChannelWait: Duration = .seconds(45), clock: MockClock = .continuous
   ) throws -> MockFirestoreServer {
-    let store = MockStore(lockTimeout: lockTimeout, transactionIdleTimeout: transactionIdleTimeout)
+    try start(
+      host: host, port: port, lockTimeout: lockTimeout, transactionIdleTimeout: transactionIdleTimeout, backChannelWait: backChannelWait,
+      clock: clock, configuration: MockHTTPServerConfiguration())
+  }
+
+  /// ``start(host:port:lockTimeout:transactionIdleTimeout:backChannelWait:clock:)`` with the
+  /// HTTP server's limits given (for tests).
+  static func start(
+    host: String = "127.0.0.1", port: Int = 0, lockTimeout: Duration = .seconds(2), transactionIdleTimeout: Duration = .seconds(30),
+    backChannelWait: Duration = .seconds(45), clock: MockClock = .continuous, configuration: MockHTTPServerConfiguration
+  ) throws -> MockFirestoreServer {
+    let store = MockStore(lockTimeout: lockTimeout, transactionIdleTimeout: transactionIdleTimeout, clock: clock)
     let faults = FaultInjector()
     let log = RequestLog()
     let sessions = ListenSessionTable(store: store, backChannelWait: backChannelWait)
     let service = FirestoreService(store: store, faults: faults, requestLog: log, listen: ListenChannelService(sessions: sessions))
-    let http = try MockHTTPServer.start(host: host, port: port, faults: faults, requestLog: log, handler: service.handle)
+    let http = try MockHTTPServer.start(
+      host: host, port: port, faults: faults, requestLog: log, configuration: configuration, handler: service.handle)
     return MockFirestoreServer(http: http, store: store, sessions: sessions)
   }
 
   /// Ends every Listen session (their back channels complete), then stops accepting,
-  /// closes every connection and waits for them; idempotent.
-  public func stop() {
+  /// closes every connection and waits for them (at most 10 s); idempotent.
+  ///
+  /// - Returns: `true` when every thread finished, `false` when one was left running.
+  @discardableResult
+  public func stop() -> Bool {
     sessions.stop()
-    http.stop()
+    return http.stop()
   }
 
   /// Deletes every document of a database.

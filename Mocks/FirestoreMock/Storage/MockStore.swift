@@ -9,12 +9,15 @@ import Foundation
 /// touch a document locked by another transaction wait on a condition variable, as the
 /// emulator's pessimistic locks do, and fail with ABORTED after ``lockTimeout``; a
 /// wait that would close a cycle of transactions aborts at once instead of timing out.
+/// Both timeouts run on ``clock``.
 final class MockStore: @unchecked Sendable {
   // @unchecked: every stored property below is only touched with `condition` held.
   private let condition = NSCondition()
   private var databases: [String: MockDatabase] = [:]
   private var transactions: [String: MockTransaction] = [:]
   private var lastTime = Timestamp(seconds: 0, nanoseconds: 0)
+  /// How many commits are blocked in ``waitForLocks(on:transaction:)`` right now.
+  private var lockWaiters = 0
 
   /// How long a commit waits for another transaction's lock before ABORTED.
   let lockTimeout: Duration
@@ -22,10 +25,20 @@ final class MockStore: @unchecked Sendable {
   let transactionIdleTimeout: Duration
   /// How far back `readTime` may reach.
   let readTimeWindow: Int64 = 3600
+  /// What ``lockTimeout`` and ``transactionIdleTimeout`` are measured on.
+  let clock: MockClock
 
-  init(lockTimeout: Duration = .seconds(2), transactionIdleTimeout: Duration = .seconds(30)) {
+  init(lockTimeout: Duration = .seconds(2), transactionIdleTimeout: Duration = .seconds(30), clock: MockClock = .continuous) {
     self.lockTimeout = lockTimeout
     self.transactionIdleTimeout = transactionIdleTimeout
+    self.clock = clock
+  }
+
+  /// How many commits are waiting for another transaction's lock at this moment.
+  var commitsWaitingForLocks: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return lockWaiters
   }
 
   /// Called, outside the store's lock, after every commit that carried writes and after
@@ -105,7 +118,7 @@ final class MockStore: @unchecked Sendable {
       return ReadContext(time: t, transaction: nil, newTransaction: nil, readTime: t)
     case .transaction(let id):
       guard var tx = transactions[id], tx.database == db else { throw .invalidArgument("Invalid transaction.") }
-      tx.lastUsed = .now
+      tx.lastUsed = clock.now
       transactions[id] = tx
       let time = tx.readOnly ? tx.readTime : nil
       return ReadContext(time: time, transaction: tx.readOnly ? nil : id, newTransaction: nil, readTime: time ?? now)
@@ -179,11 +192,11 @@ final class MockStore: @unchecked Sendable {
     switch options {
     case .readOnly(let readTime):
       if let readTime { try checkReadTime(readTime, now: now) }
-      transactions[id] = MockTransaction(id: id, database: db, readOnly: true, readTime: readTime ?? now, lastUsed: .now)
+      transactions[id] = MockTransaction(id: id, database: db, readOnly: true, readTime: readTime ?? now, lastUsed: clock.now)
     case .readWrite(let retrying):
       // A retry inherits nothing, but the aborted attempt it replaces is finished for good.
       if let retrying { transactions[retrying] = nil }
-      transactions[id] = MockTransaction(id: id, database: db, readOnly: false, readTime: nil, lastUsed: .now)
+      transactions[id] = MockTransaction(id: id, database: db, readOnly: false, readTime: nil, lastUsed: clock.now)
     }
     return id
   }
@@ -210,7 +223,7 @@ final class MockStore: @unchecked Sendable {
   }
 
   private func expireIdleTransactions() {
-    let now = ContinuousClock.now
+    let now = clock.now
     var expired = false
     for (id, tx) in transactions where now - tx.lastUsed > transactionIdleTimeout {
       transactions[id] = nil
@@ -337,7 +350,9 @@ final class MockStore: @unchecked Sendable {
 
   /// Waits until no other live transaction holds a lock on `paths`.
   private func waitForLocks(on paths: Set<String>, transaction: String?) throws(MockError) {
-    let deadline = ContinuousClock.now + lockTimeout
+    let deadline = clock.now + lockTimeout
+    var waiting = false
+    defer { if waiting { lockWaiters -= 1 } }
     while true {
       expireIdleTransactions()
       let holders = Set(transactions.values.filter { $0.id != transaction && !$0.locks.isDisjoint(with: paths) }.map(\.id))
@@ -353,15 +368,20 @@ final class MockStore: @unchecked Sendable {
           throw MockError(.aborted, "Transaction lock timeout.")
         }
         transactions[transaction]?.waitingOn = holders
-        transactions[transaction]?.lastUsed = .now
+        transactions[transaction]?.lastUsed = clock.now
       }
-      if ContinuousClock.now >= deadline {
+      if clock.now >= deadline {
         if let transaction {
           transactions[transaction] = nil
           condition.broadcast()
         }
         throw MockError(.aborted, "Transaction lock timeout.")
       }
+      if !waiting {
+        waiting = true
+        lockWaiters += 1
+      }
+      // Polled: nothing signals a deadline passing, on either kind of clock.
       _ = condition.wait(until: Date().addingTimeInterval(0.05))
     }
   }

@@ -11,8 +11,9 @@ struct MockTransaction: Sendable {
   let readTime: Timestamp?
   /// Paths read so far; other writers must wait for the transaction to end.
   var locks: Set<String> = []
-  /// When the transaction was last used, for expiring abandoned ones.
-  var lastUsed: ContinuousClock.Instant
+  /// When the transaction was last used (on the store's ``MockClock``), for expiring
+  /// abandoned ones.
+  var lastUsed: Duration
   /// The transaction this one waits for at commit, for deadlock detection.
   var waitingOn: Set<String> = []
 }
