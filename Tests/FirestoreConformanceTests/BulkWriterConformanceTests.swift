@@ -1,3 +1,4 @@
+import FirestoreMock
 import FirestorePlatform
 import FirestoreTestSupport
 import FirestoreWire
@@ -99,16 +100,21 @@ struct BulkWriterConformanceTests {
 
   @Test("a write ABORTED by another transaction's lock is retried alone; its neighbour is not", arguments: Backend.all)
   func retriesPerWriteAborted(_ backend: Backend) async throws {
-    let collection = backend.collection()
+    // The transaction's read locks the document; the emulator fails a write to it with a
+    // per-write ABORTED after a 2 s lock timeout, while the other write succeeds. The mock
+    // does the same, on a server of its own whose lock timeout is short: each of the
+    // blocked write's attempts waits it out.
+    let server = backend == .mock ? try MockFirestoreServer.start(lockTimeout: .milliseconds(50)) : nil
+    defer { server?.stop() }
+    let db = server.map { Firestore(projectID: backend.project(), settings: .emulator(host: $0.hostAndPort)) } ?? backend.db
+    let collection = db.collection(backend.collection().path)
     let locked = collection.document("locked")
     try await locked.setData(["v": 1])
     var options = BulkWriterOptions.unlimited
     options.clock = BulkWriterClock(now: { .zero }, sleep: { _ in })  // retry at once
-    let writer = backend.db.bulkWriter(options: options)
+    let writer = db.bulkWriter(options: options)
     let operations = Locked<(BulkWriteOperation, BulkWriteOperation)?>(nil)
-    // The transaction's read locks the document; the emulator (and the mock) fail a write to
-    // it with a per-write ABORTED after a 2 s lock timeout, while the other write succeeds.
-    try await backend.db.runTransaction { tx in
+    try await db.runTransaction { tx in
       _ = try await tx.getDocument(locked)
       let (blocked, free) = try operations.withLock { pair in
         if pair == nil {
