@@ -1,4 +1,5 @@
 import FirestoreMock
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -32,7 +33,7 @@ struct BadInputCatalogTests {
     defer { server.stop() }
     var settings = FirestoreSettings.emulator(host: server.hostAndPort)
     settings.retryPolicy.sleep = { _ in }
-    settings.timeout = .seconds(10)
+    settings.timeout = hangLimit
     let db = Firestore(projectID: "catalog", settings: settings)
 
     let error = await #expect(throws: FirestoreError.self, "\(row.input) was accepted") {

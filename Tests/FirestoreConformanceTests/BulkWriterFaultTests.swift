@@ -1,5 +1,6 @@
 import FirestoreMock
 import FirestorePlatform
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -36,7 +37,7 @@ struct BulkWriterFaultTests {
     let server = try MockFirestoreServer.start()
     var settings = FirestoreSettings.emulator(host: server.hostAndPort)
     settings.retryPolicy.sleep = { _ in }
-    settings.timeout = .seconds(30)
+    settings.timeout = hangLimit
     return (server, Firestore(projectID: "bulk", settings: settings))
   }
 

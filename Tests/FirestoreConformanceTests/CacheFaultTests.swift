@@ -19,7 +19,7 @@ struct CacheFaultTests {
   private func client(host: String, cache: LocalCacheSettings, log: (@Sendable (String) -> Void)? = nil) -> Firestore {
     var settings = FirestoreSettings.emulator(host: host)
     settings.retryPolicy.sleep = { _ in }
-    settings.timeout = .seconds(10)
+    settings.timeout = hangLimit
     settings.cache = cache
     if let log { settings.logHandler = log }
     return Firestore(projectID: "cache", settings: settings)

@@ -60,7 +60,7 @@ struct ContentionTests {
     let server = try MockFirestoreServer.start(lockTimeout: .milliseconds(50))
     defer { server.stop() }
     var settings = FirestoreSettings.emulator(host: server.hostAndPort)
-    settings.timeout = .seconds(20)
+    settings.timeout = hangLimit
     settings.retryPolicy.initialBackoff = .milliseconds(5)
     settings.retryPolicy.maximumBackoff = .milliseconds(50)
     // Faults are re-armed every 15 ms, so a retried read or begin may meet a few in a row.

@@ -1,4 +1,5 @@
 import FirestoreMock
+import FirestoreTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ struct FaultInjectionTests {
     let server = try MockFirestoreServer.start()
     var settings = FirestoreSettings.emulator(host: server.hostAndPort)
     settings.retryPolicy.sleep = { _ in }
-    settings.timeout = .seconds(10)
+    settings.timeout = hangLimit
     return (server, Firestore(projectID: "faults", settings: settings))
   }
 

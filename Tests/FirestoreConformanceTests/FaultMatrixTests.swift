@@ -110,7 +110,7 @@ struct FaultMatrixTests {
   /// until it lets the delayed request reach the server: the deadline is wall-clock time
   /// kept by the transport's own thread, and a busy machine can hold a request back longer
   /// than any fixed figure.
-  static let deadline: Duration = .seconds(10)
+  static let deadline: Duration = hangLimit
   static let firstDelayDeadline: Duration = .milliseconds(250)
   /// A cell with no outcome this long after its deadline hangs.
   static let hangAllowance: Duration = .seconds(15)
@@ -191,8 +191,12 @@ struct FaultMatrixTests {
     }
     let requests = count() - before
     let delayed = cell.fault == .delayPastDeadline
-    // The delayed request goes on now, so that a commit's outcome is settled below.
+    // The delayed request goes on now, so that a commit's outcome is settled below; a
+    // transaction that gave up has rolled back first, and its commit then finds it gone.
     let reachedServer = server.faults.arrivals(at: Cell.Fault.delayHold) > 0
+    if delayed && reachedServer && cell.call == .transaction {
+      try await eventually("the transaction's rollback") { server.requestLog.count(matching: ":rollback") > 0 }
+    }
     server.faults.release(Cell.Fault.delayHold)
     if delayed && !reachedServer {
       // The deadline passed before the request reached the server: what the caller got

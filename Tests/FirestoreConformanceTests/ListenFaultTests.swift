@@ -71,8 +71,8 @@ struct ListenFaultTests {
     let expected = Dictionary(uniqueKeysWithValues: final.documents.map { ($0.documentID, $0.get("v") as? Int ?? -1) })
     let expectedEven = expected.filter { $0.value % 2 == 0 }
     // Drain snapshots until each listener has caught up with the server (or time runs out).
-    while allReplica.documents != expected { allReplica.apply(try await all.next(timeout: .seconds(20))) }
-    while evenReplica.documents != expectedEven { evenReplica.apply(try await even.next(timeout: .seconds(20))) }
+    while allReplica.documents != expected { allReplica.apply(try await all.next()) }
+    while evenReplica.documents != expectedEven { evenReplica.apply(try await even.next()) }
     #expect(allReplica.violations.isEmpty, "\(allReplica.violations)")
     #expect(evenReplica.violations.isEmpty, "\(evenReplica.violations)")
     // One session left: one the client gave up on (a handshake answered late under a slow

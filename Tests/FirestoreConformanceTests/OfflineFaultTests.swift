@@ -13,7 +13,7 @@ import Testing
 struct OfflineFaultTests {
   private func client(_ host: String) -> Firestore {
     var settings = FirestoreSettings.emulator(host: host)
-    settings.timeout = .seconds(10)
+    settings.timeout = hangLimit
     // Short real waits: retries against a server that is gone must not spin.
     settings.retryPolicy.sleep = { try await Task.sleep(for: min($0, .milliseconds(50))) }
     return Firestore(projectID: "offline-faults", settings: settings)

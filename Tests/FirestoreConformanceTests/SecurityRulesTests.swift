@@ -34,7 +34,7 @@ struct SecurityRulesTests {
     Ledger.record(.emulator)
     var settings = FirestoreSettings.emulator(host: Backend.emulator.host)
     settings.tokenProvider = provider
-    settings.timeout = .seconds(30)
+    settings.timeout = hangLimit
     return Firestore(projectID: projectID, settings: settings)
   }
 
@@ -189,7 +189,7 @@ struct SecurityRulesTests {
     // Alice's listener, now re-added with bob's token, is refused by the rules.
     var aliceError: (any Error)?
     while aliceError == nil {
-      do { _ = try await alices.next(timeout: .seconds(15)) } catch { aliceError = error }
+      do { _ = try await alices.next() } catch { aliceError = error }
     }
     #expect((aliceError as? FirestoreError)?.code == .permissionDenied, "\(String(describing: aliceError))")
     bobs.cancel()

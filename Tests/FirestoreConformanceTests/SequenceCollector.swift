@@ -50,7 +50,7 @@ final class SequenceCollector<Element: Sendable>: Sendable {
 
   /// The next element not taken yet; fails the test (and throws) after `timeout`, or when
   /// the sequence ends first.
-  func next(timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) async throws -> Element {
+  func next(timeout: Duration = hangLimit, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Element {
     var element: Element?
     // Polled often: a listener test waits for one element after another.
     try await eventually("the next element", timeout: timeout, interval: .milliseconds(2), sourceLocation: sourceLocation) {
@@ -70,7 +70,7 @@ final class SequenceCollector<Element: Sendable>: Sendable {
   /// The next element that meets `condition`, the ones before it taken and skipped (as a
   /// snapshot from the cache before the server's); fails as ``next(timeout:sourceLocation:)``.
   func next(
-    timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation, where condition: (Element) -> Bool
+    timeout: Duration = hangLimit, sourceLocation: SourceLocation = #_sourceLocation, where condition: (Element) -> Bool
   ) async throws -> Element {
     var element = try await next(timeout: timeout, sourceLocation: sourceLocation)
     while !condition(element) { element = try await next(timeout: timeout, sourceLocation: sourceLocation) }
@@ -80,7 +80,7 @@ final class SequenceCollector<Element: Sendable>: Sendable {
   /// Waits until the latest element meets `condition` and returns it; fails the test (and
   /// throws) after `timeout`, or at once when the sequence failed.
   func wait(
-    _ what: String, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation,
+    _ what: String, timeout: Duration = hangLimit, sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: (Element) -> Bool
   ) async throws -> Element {
     var found: Element?
@@ -93,13 +93,13 @@ final class SequenceCollector<Element: Sendable>: Sendable {
   }
 
   /// Waits for the sequence to end; fails the test (and throws) after `timeout`.
-  func waitForEnd(timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) async throws {
+  func waitForEnd(timeout: Duration = hangLimit, sourceLocation: SourceLocation = #_sourceLocation) async throws {
     try await eventually("the end of the sequence", timeout: timeout, sourceLocation: sourceLocation) { finished }
   }
 
   /// The error that ended the sequence, waiting up to `timeout` for it (`nil` when it did
   /// not end, or ended without one).
-  func failure(timeout: Duration = .seconds(30)) async throws -> (any Error)? {
+  func failure(timeout: Duration = hangLimit) async throws -> (any Error)? {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
       if let done = state.withLock({ $0.finished ? Optional($0.error) : nil }) { return done }
@@ -136,7 +136,7 @@ extension SequenceCollector where Element: ListenedSnapshot {
   /// machine), as the Apple SDK does; what a test checks of the server's answer comes after.
   /// Only for an answer that differs from what the cache held, or with metadata changes
   /// included: otherwise the server's answer changes nothing a listener is told of.
-  func nextFromServer(timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation) async throws -> Element {
+  func nextFromServer(timeout: Duration = hangLimit, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Element {
     try await next(timeout: timeout, sourceLocation: sourceLocation) { !$0.metadata.isFromCache }
   }
 }

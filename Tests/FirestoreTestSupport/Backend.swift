@@ -84,7 +84,7 @@ public enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible
 
   private func client(database: String = "(default)", configure: (inout FirestoreSettings) -> Void = { _ in }) -> Firestore {
     var settings = connectionSettings()
-    settings.timeout = .seconds(30)
+    settings.timeout = hangLimit
     configure(&settings)
     return Firestore(projectID: Self.projectID, database: database, settings: settings)
   }
@@ -113,7 +113,7 @@ public enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible
   /// queries scan them.
   public func isolatedFirestore(_ hint: String = #function) -> Firestore {
     var settings = self == .mock ? FirestoreSettings.emulator(host: Self.isolatedMockServer.hostAndPort) : settings()
-    settings.timeout = .seconds(30)
+    settings.timeout = hangLimit
     return Firestore(projectID: project(hint), settings: settings)
   }
 

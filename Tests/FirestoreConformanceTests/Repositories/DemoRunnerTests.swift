@@ -16,7 +16,7 @@ struct DemoRunnerTests {
     // A project of its own: the demo's collections have fixed names.
     let projectID = "demo-run-\(UInt32.random(in: 0...UInt32.max))"
     var settings = backend.settings()
-    settings.timeout = .seconds(30)
+    settings.timeout = hangLimit
     let lines = Locked([String]())
     let runner = DemoRunner(projectID: projectID, settings: settings)
     let report = try await runner.run { line in lines.withLock { $0.append(line) } }

@@ -25,7 +25,7 @@ struct FavoritesRulesTests {
     Ledger.record(.emulator)
     var settings = FirestoreSettings.emulator(host: Backend.emulator.host)
     settings.tokenProvider = EmulatorTokenProvider(uid: uid, claims: admin ? ["admin": true] : [:], projectID: projectID)
-    settings.timeout = .seconds(30)
+    settings.timeout = hangLimit
     settings.retryPolicy = .none
     return Firestore(projectID: projectID, settings: settings)
   }
