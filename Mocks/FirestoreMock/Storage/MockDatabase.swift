@@ -16,6 +16,27 @@ struct MockDatabase: Sendable {
     return Document(name: documentsRoot + "/" + path, fields: fields, createTime: version.createTime, updateTime: version.updateTime)
   }
 
+  /// Stores the outcome of a commit at `time`: each path's new version, or `nil` for a
+  /// deletion. A write that changes nothing keeps the document's update time, as Firestore
+  /// does; deleting a missing document records nothing. Versions older than `horizon` are
+  /// dropped (``DocumentHistory/prune(before:)``).
+  ///
+  /// Each history is changed in place, so a commit costs what its writes cost.
+  mutating func apply(_ staged: [String: DocumentVersion?], at time: Timestamp, pruningBefore horizon: Timestamp) {
+    for (path, version) in staged {
+      let current = histories[path]?.current
+      let next: DocumentVersion
+      if let version {
+        if let current, current.fields == version.fields { continue }
+        next = version
+      } else {
+        guard current != nil else { continue }
+        next = DocumentVersion(fields: nil, createTime: time, updateTime: time)
+      }
+      histories[path, default: DocumentHistory()].append(next, pruningBefore: horizon)
+    }
+  }
+
   /// Paths of documents that exist at `time` (now when `nil`), sorted in Firestore's key order.
   func existingPaths(at time: Timestamp? = nil) -> [String] {
     histories.compactMap { path, history in

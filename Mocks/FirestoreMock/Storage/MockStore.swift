@@ -257,12 +257,11 @@ final class MockStore: @unchecked Sendable {
       let paths = try writes.map { w throws(MockError) in try relativePath(w.documentName, db: db) }
       try waitForLocks(on: Set(paths), transaction: transaction)
       let commitTime = nextTime()
-      var database = database(db)
       var results: [CommitResponse.WriteResult] = []
       var staged: [String: DocumentVersion?] = [:]
       var upserted: Set<String> = []
       for (write, path) in zip(writes, paths) {
-        let before: DocumentVersion? = staged[path] ?? database.histories[path]?.current
+        let before: DocumentVersion? = staged[path] ?? databases[db]?.histories[path]?.current
         try check(write.currentDocument, before: before, path: path, db: db)
         switch write.operation {
         case .delete:
@@ -293,27 +292,17 @@ final class MockStore: @unchecked Sendable {
           results.append(.init(updateTime: commitTime, transformResults: transformResults))
         }
       }
-      // Apply only after every precondition held: the commit is atomic.
-      for (path, version) in staged {
-        var history = database.histories[path] ?? DocumentHistory()
-        let current = history.current
-        if let version {
-          // A write that changes nothing keeps the document's update time, as Firestore does.
-          if let current, current.fields == version.fields {
-            continue
-          }
-          history.append(version)
-        } else if current != nil {
-          history.append(DocumentVersion(fields: nil, createTime: commitTime, updateTime: commitTime))
-        }
+      // Apply only after every precondition held: the commit is atomic. The database is
+      // changed where it is stored, never through a copy: a copy would share the document
+      // table, and the first write to it would duplicate every document.
+      if !staged.isEmpty {
         // Versions older than the readTime window can never be read again.
-        history.prune(before: Timestamp(seconds: commitTime.seconds - readTimeWindow, nanoseconds: 0))
-        database.histories[path] = history
+        let horizon = Timestamp(seconds: commitTime.seconds - readTimeWindow, nanoseconds: 0)
+        databases[db, default: MockDatabase(documentsRoot: db + "/documents")].apply(staged, at: commitTime, pruningBefore: horizon)
       }
       for (i, path) in paths.enumerated() where results[i].updateTime != nil {
-        if let version = database.histories[path]?.current { results[i].updateTime = version.updateTime }
+        if let version = databases[db]?.histories[path]?.current { results[i].updateTime = version.updateTime }
       }
-      databases[db] = database
       if let transaction { finish(transaction) }
       return (CommitResponse(writeResults: results, commitTime: writes.isEmpty && transaction != nil ? nil : commitTime), paths)
     }
