@@ -156,11 +156,12 @@ final class MockStore: @unchecked Sendable {
   ) throws(MockError) -> (documents: [Document], context: ReadContext) {
     try locked { () throws(MockError) in
       let context = try readContext(db, consistency)
+      // Ordered where the database is stored: ordering a copy would copy its tables.
+      let paths = databases[db]?.pathsInKeyOrder() ?? []
       let database = database(db)
       let prefix = parent.isEmpty ? "" : parent + "/"
       var documents: [Document] = []
-      // No sorting here: the query engine orders its results (always by key last).
-      for path in database.histories.keys
+      for path in paths
       where path.hasBytePrefix(prefix) && StructuredQuery.reads(selectors, documentAt: path, under: parent) {
         if let doc = database.document(path, at: context.time) { documents.append(doc) }
       }
@@ -382,10 +383,11 @@ final class MockStore: @unchecked Sendable {
   func list(_ db: String, collection: String, showMissing: Bool) -> [(path: String, document: Document?)] {
     condition.lock()
     defer { condition.unlock() }
+    let paths = databases[db]?.existingPaths() ?? []
     let database = database(db)
     let depth = collection.slashSegments.count + 1
     var present: [String: Document?] = [:]
-    for path in database.existingPaths() where path.hasBytePrefix(collection + "/") {
+    for path in paths where path.hasBytePrefix(collection + "/") {
       let segments = path.slashSegments
       let child = segments.prefix(depth).joined(separator: "/")
       if segments.count == depth {
@@ -404,7 +406,7 @@ final class MockStore: @unchecked Sendable {
     let prefix = parent.isEmpty ? "" : parent + "/"
     let depth = parent.isEmpty ? 0 : parent.slashSegments.count
     var ids = Set<String>()
-    for path in database(db).existingPaths() where path.hasBytePrefix(prefix) {
+    for path in databases[db]?.existingPaths() ?? [] where path.hasBytePrefix(prefix) {
       let segments = path.slashSegments
       if segments.count > depth { ids.insert(String(segments[depth])) }
     }
