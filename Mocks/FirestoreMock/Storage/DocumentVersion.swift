@@ -24,7 +24,11 @@ struct DocumentHistory: Sendable {
     return version
   }
 
-  mutating func append(_ version: DocumentVersion) { versions.append(version) }
+  /// Adds the newest version, then drops what ``prune(before:)`` drops.
+  mutating func append(_ version: DocumentVersion, pruningBefore horizon: Timestamp) {
+    versions.append(version)
+    prune(before: horizon)
+  }
 
   /// Drops versions older than `horizon` except the newest of them (still current then).
   mutating func prune(before horizon: Timestamp) {

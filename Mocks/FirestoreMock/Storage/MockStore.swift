@@ -156,11 +156,12 @@ final class MockStore: @unchecked Sendable {
   ) throws(MockError) -> (documents: [Document], context: ReadContext) {
     try locked { () throws(MockError) in
       let context = try readContext(db, consistency)
+      // Ordered where the database is stored: ordering a copy would copy its tables.
+      let paths = databases[db]?.pathsInKeyOrder() ?? []
       let database = database(db)
       let prefix = parent.isEmpty ? "" : parent + "/"
       var documents: [Document] = []
-      // No sorting here: the query engine orders its results (always by key last).
-      for path in database.histories.keys
+      for path in paths
       where path.hasBytePrefix(prefix) && StructuredQuery.reads(selectors, documentAt: path, under: parent) {
         if let doc = database.document(path, at: context.time) { documents.append(doc) }
       }
@@ -257,12 +258,11 @@ final class MockStore: @unchecked Sendable {
       let paths = try writes.map { w throws(MockError) in try relativePath(w.documentName, db: db) }
       try waitForLocks(on: Set(paths), transaction: transaction)
       let commitTime = nextTime()
-      var database = database(db)
       var results: [CommitResponse.WriteResult] = []
       var staged: [String: DocumentVersion?] = [:]
       var upserted: Set<String> = []
       for (write, path) in zip(writes, paths) {
-        let before: DocumentVersion? = staged[path] ?? database.histories[path]?.current
+        let before: DocumentVersion? = staged[path] ?? databases[db]?.histories[path]?.current
         try check(write.currentDocument, before: before, path: path, db: db)
         switch write.operation {
         case .delete:
@@ -293,27 +293,17 @@ final class MockStore: @unchecked Sendable {
           results.append(.init(updateTime: commitTime, transformResults: transformResults))
         }
       }
-      // Apply only after every precondition held: the commit is atomic.
-      for (path, version) in staged {
-        var history = database.histories[path] ?? DocumentHistory()
-        let current = history.current
-        if let version {
-          // A write that changes nothing keeps the document's update time, as Firestore does.
-          if let current, current.fields == version.fields {
-            continue
-          }
-          history.append(version)
-        } else if current != nil {
-          history.append(DocumentVersion(fields: nil, createTime: commitTime, updateTime: commitTime))
-        }
+      // Apply only after every precondition held: the commit is atomic. The database is
+      // changed where it is stored, never through a copy: a copy would share the document
+      // table, and the first write to it would duplicate every document.
+      if !staged.isEmpty {
         // Versions older than the readTime window can never be read again.
-        history.prune(before: Timestamp(seconds: commitTime.seconds - readTimeWindow, nanoseconds: 0))
-        database.histories[path] = history
+        let horizon = Timestamp(seconds: commitTime.seconds - readTimeWindow, nanoseconds: 0)
+        databases[db, default: MockDatabase(documentsRoot: db + "/documents")].apply(staged, at: commitTime, pruningBefore: horizon)
       }
       for (i, path) in paths.enumerated() where results[i].updateTime != nil {
-        if let version = database.histories[path]?.current { results[i].updateTime = version.updateTime }
+        if let version = databases[db]?.histories[path]?.current { results[i].updateTime = version.updateTime }
       }
-      databases[db] = database
       if let transaction { finish(transaction) }
       return (CommitResponse(writeResults: results, commitTime: writes.isEmpty && transaction != nil ? nil : commitTime), paths)
     }
@@ -393,10 +383,11 @@ final class MockStore: @unchecked Sendable {
   func list(_ db: String, collection: String, showMissing: Bool) -> [(path: String, document: Document?)] {
     condition.lock()
     defer { condition.unlock() }
+    let paths = databases[db]?.existingPaths() ?? []
     let database = database(db)
     let depth = collection.slashSegments.count + 1
     var present: [String: Document?] = [:]
-    for path in database.existingPaths() where path.hasBytePrefix(collection + "/") {
+    for path in paths where path.hasBytePrefix(collection + "/") {
       let segments = path.slashSegments
       let child = segments.prefix(depth).joined(separator: "/")
       if segments.count == depth {
@@ -415,7 +406,7 @@ final class MockStore: @unchecked Sendable {
     let prefix = parent.isEmpty ? "" : parent + "/"
     let depth = parent.isEmpty ? 0 : parent.slashSegments.count
     var ids = Set<String>()
-    for path in database(db).existingPaths() where path.hasBytePrefix(prefix) {
+    for path in databases[db]?.existingPaths() ?? [] where path.hasBytePrefix(prefix) {
       let segments = path.slashSegments
       if segments.count > depth { ids.insert(String(segments[depth])) }
     }
