@@ -71,7 +71,7 @@ import Testing
     func server(certificate: String, key: String) async throws -> (Process, Int) {
       let output = Pipe()
       let process = try start(["s_server", "-accept", "0", "-cert", certificate, "-key", key, "-www"], output: output)
-      let (found, said) = try await Blocking.run { Self.acceptedPort(output.fileHandleForReading) }
+      let (found, said) = await Blocking.run { Self.acceptedPort(output.fileHandleForReading) }
       if found == nil { Self.stop(process) }
       let port = try #require(found, "openssl s_server ended before accepting connections: \(said)")
       return (process, port)
