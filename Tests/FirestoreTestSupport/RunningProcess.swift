@@ -62,12 +62,9 @@ public final class RunningProcess: Sendable {
 
   /// Waits for the process to end and returns what it did.
   public func finish() async -> ProcessResult {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      DispatchQueue.global().async { [process, done] in
-        process.waitUntilExit()
-        done.wait()
-        continuation.resume()
-      }
+    await Blocking.run { [process, done] in
+      process.waitUntilExit()
+      done.wait()
     }
     let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     return output.withLock {
