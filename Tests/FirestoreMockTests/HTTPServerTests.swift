@@ -302,14 +302,14 @@ struct HTTPServerTests {
     var configuration = MockHTTPServerConfiguration()
     configuration.idleTimeoutMilliseconds = 200
     try await withServer(configuration: configuration) { server in
-      let client = try await RawHTTPClient(port: server.port)
-      let sent = ContinuousClock.now
-      try await client.send(get("/x"))
+      // Sent in the step that connects: the server's idle timeout also ends a connection
+      // on which no request arrives in time.
+      let client = try await RawHTTPClient(port: server.port, sending: get("/x"))
       #expect(try await client.readResponse().status == 200)
       // Closed by the server on its own: within the client's read timeout, which is far
       // shorter than the default idle timeout, and never before the configured one.
       #expect(await client.isClosedByServer())
-      #expect(milliseconds(sent.duration(to: .now)) >= 200)
+      #expect(milliseconds(client.connected.duration(to: .now)) >= 200)
       #expect(server.requestLog.count() == 1)
     }
   }

@@ -49,10 +49,18 @@ final class RawHTTPClient {
   }
 
   private let connection: Connection
+  /// When the connection was made, just before `init` sent its `request` (if any).
+  let connected: ContinuousClock.Instant
 
-  /// Connects to `127.0.0.1:port`.
-  init(port: Int, timeoutSeconds: Int = RawHTTPClient.defaultTimeoutSeconds) async throws {
-    connection = try await Blocking.run { try Connection(port: port, timeoutSeconds: timeoutSeconds) }
+  /// Connects to `127.0.0.1:port` and, in the same step, sends `request` (when given): for a
+  /// server whose idle timeout is shorter than a test may take to get to its next call.
+  init(port: Int, timeoutSeconds: Int = RawHTTPClient.defaultTimeoutSeconds, sending request: String? = nil) async throws {
+    (connection, connected) = try await Blocking.run {
+      let connection = try Connection(port: port, timeoutSeconds: timeoutSeconds)
+      let connected = ContinuousClock.now
+      if let request { try connection.send(Array(request.utf8)) }
+      return (connection, connected)
+    }
   }
 
   /// Runs `call` on the connection on a thread of its own and returns what it returns.
