@@ -43,7 +43,7 @@ struct LocalCacheSharingTests {
   }
 
   @Test("a change while another connection holds the write lock is skipped and logged once, not waited for")
-  func lockedFileSkipsTheChange() throws {
+  func lockedFileSkipsTheChange() async throws {
     let directory = try makeTemporaryDirectory("firestore-cache")
     defer { try? FileManager.default.removeItem(at: directory) }
     let messages = Locked<[String]>([])
@@ -53,18 +53,16 @@ struct LocalCacheSharingTests {
     // The lock is released once the store's calls return, or after 3 s at the latest: a
     // store that waited for it (as with a 5 s busy timeout) would then get it and cache.
     let callsReturned = DispatchSemaphore(value: 0)
-    let released = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
+    async let released: Void = Blocking.run {
       _ = callsReturned.wait(timeout: .now() + 3)
       try? holder.connection.execute("COMMIT")
-      released.signal()
     }
     store.didRead([(Self.root + "/users/ada", document("users/ada", ["n": .integer(1)]))])
     store.flush()
     store.didRead([(Self.root + "/users/bob", document("users/bob", ["n": .integer(2)]))])
     store.flush()
     callsReturned.signal()
-    released.wait()
+    await released
     #expect(store.document(Self.root + "/users/ada") == nil, "the locked change was skipped")
     #expect(store.document(Self.root + "/users/bob") == nil)
     let logged = messages.withLock { $0 }

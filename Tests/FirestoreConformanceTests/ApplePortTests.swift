@@ -61,7 +61,7 @@ struct ApplePortTests {
       process.terminate()
       Issue.record("apple-port \(arguments.joined(separator: " ")) still ran after \(limit)")
     }
-    process.waitUntilExit()
+    await Blocking.run { process.waitUntilExit() }
     try handle.close()
     let text = String(decoding: try Data(contentsOf: output), as: UTF8.self)
     return Run(status: process.terminationStatus, output: text)

@@ -25,14 +25,21 @@ private let echo: MockHTTPServer.Handler = { request in
     ]))
 }
 
-/// Runs `body` against a fresh server on an ephemeral port, stopping it afterwards.
+/// Runs `body` against a fresh server on an ephemeral port, stopping it afterwards (off the
+/// test's thread: stop waits for the server's threads).
 private func withServer(
-  faults: FaultInjector = FaultInjector(), configuration: MockHTTPServerConfiguration = MockHTTPServerConfiguration(),
-  handler: @escaping MockHTTPServer.Handler = echo, _ body: (MockHTTPServer) throws -> Void
-) throws {
-  let server = try MockHTTPServer.start(faults: faults, configuration: configuration, handler: handler)
-  defer { server.stop() }
-  try body(server)
+  faults: FaultInjector = FaultInjector(), requestLog: RequestLog = RequestLog(),
+  configuration: MockHTTPServerConfiguration = MockHTTPServerConfiguration(), handler: @escaping MockHTTPServer.Handler = echo,
+  _ body: (MockHTTPServer) async throws -> Void
+) async throws {
+  let server = try MockHTTPServer.start(faults: faults, requestLog: requestLog, configuration: configuration, handler: handler)
+  do {
+    try await body(server)
+  } catch {
+    _ = await Blocking.run { server.stop() }
+    throw error
+  }
+  _ = await Blocking.run { server.stop() }
 }
 
 private func json(_ response: RawHTTPClient.Response) throws -> JSONValue {
@@ -69,12 +76,12 @@ struct HTTPServerTests {
   // MARK: - Requests and connections
 
   @Test("keep-alive: several requests on one connection")
-  func keepAlive() throws {
-    try withServer { server in
-      let client = try RawHTTPClient(port: server.port)
+  func keepAlive() async throws {
+    try await withServer { server in
+      let client = try await RawHTTPClient(port: server.port)
       for i in 0..<3 {
-        try client.send(i == 1 ? post("/r\(i)", "body\(i)") : get("/r\(i)"))
-        let response = try client.readResponse()
+        try await client.send(i == 1 ? post("/r\(i)", "body\(i)") : get("/r\(i)"))
+        let response = try await client.readResponse()
         #expect(response.status == 200)
         #expect(response.header("connection") == nil)
         #expect(response.header("content-type") == "application/json; charset=utf-8")
@@ -86,34 +93,34 @@ struct HTTPServerTests {
   }
 
   @Test("Connection: close and HTTP/1.0 end the connection; HTTP/1.0 keep-alive keeps it")
-  func connectionClose() throws {
-    try withServer { server in
-      let closing = try RawHTTPClient(port: server.port)
-      try closing.send(get("/a", "Connection: close\r\n"))
-      #expect(try closing.readResponse().header("connection") == "close")
-      #expect(closing.isClosedByServer())
+  func connectionClose() async throws {
+    try await withServer { server in
+      let closing = try await RawHTTPClient(port: server.port)
+      try await closing.send(get("/a", "Connection: close\r\n"))
+      #expect(try await closing.readResponse().header("connection") == "close")
+      #expect(await closing.isClosedByServer())
 
-      let old = try RawHTTPClient(port: server.port)
-      try old.send("GET /b HTTP/1.0\r\n\r\n")
-      #expect(try old.readResponse().status == 200)
-      #expect(old.isClosedByServer())
+      let old = try await RawHTTPClient(port: server.port)
+      try await old.send("GET /b HTTP/1.0\r\n\r\n")
+      #expect(try await old.readResponse().status == 200)
+      #expect(await old.isClosedByServer())
 
-      let oldKeepAlive = try RawHTTPClient(port: server.port)
+      let oldKeepAlive = try await RawHTTPClient(port: server.port)
       for _ in 0..<2 {
-        try oldKeepAlive.send("GET /c HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
-        let response = try oldKeepAlive.readResponse()
+        try await oldKeepAlive.send("GET /c HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        let response = try await oldKeepAlive.readResponse()
         #expect(response.status == 200 && response.header("connection") == "keep-alive")
       }
     }
   }
 
   @Test("pipelined requests are answered in order")
-  func pipelined() throws {
-    try withServer { server in
-      let client = try RawHTTPClient(port: server.port)
-      try client.send(get("/one") + post("/two", "2222") + get("/three") + post("/four", ""))
+  func pipelined() async throws {
+    try await withServer { server in
+      let client = try await RawHTTPClient(port: server.port)
+      try await client.send(get("/one") + post("/two", "2222") + get("/three") + post("/four", ""))
       for (path, body) in [("/one", ""), ("/two", "2222"), ("/three", ""), ("/four", "")] {
-        let response = try json(client.readResponse())
+        let response = try await json(client.readResponse())
         #expect(response["path"] == .string(path))
         #expect(response["body"] == .string(body))
       }
@@ -121,11 +128,11 @@ struct HTTPServerTests {
   }
 
   @Test("path and query are percent-decoded; + stays +")
-  func percentDecoding() throws {
-    try withServer { server in
-      let client = try RawHTTPClient(port: server.port)
-      try client.send(get("/v1/a%20b/%28default%29/c%2Fd:run%51?x=1%2B2&y=a+b&x=3&flag&e=&%C3%A9=%E2%9C%93"))
-      let echoed = try json(client.readResponse())
+  func percentDecoding() async throws {
+    try await withServer { server in
+      let client = try await RawHTTPClient(port: server.port)
+      try await client.send(get("/v1/a%20b/%28default%29/c%2Fd:run%51?x=1%2B2&y=a+b&x=3&flag&e=&%C3%A9=%E2%9C%93"))
+      let echoed = try await json(client.readResponse())
       #expect(echoed["path"] == .string("/v1/a b/(default)/c/d:runQ"))
       #expect(echoed["rawPath"] == .string("/v1/a%20b/%28default%29/c%2Fd:run%51"))
       let pairs: [(String, String)] = [("x", "1+2"), ("y", "a+b"), ("x", "3"), ("flag", ""), ("e", ""), ("é", "✓")]
@@ -135,78 +142,78 @@ struct HTTPServerTests {
   }
 
   @Test("chunked request body with extensions and trailers")
-  func chunkedBody() throws {
-    try withServer { server in
-      let client = try RawHTTPClient(port: server.port)
-      try client.send("POST /c HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n7\r\n, world\r\n")
-      try client.send("A\r\n0123456789\r\n0\r\nX-Trailer: t\r\n\r\n")
-      let echoed = try json(client.readResponse())
+  func chunkedBody() async throws {
+    try await withServer { server in
+      let client = try await RawHTTPClient(port: server.port)
+      try await client.send("POST /c HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n7\r\n, world\r\n")
+      try await client.send("A\r\n0123456789\r\n0\r\nX-Trailer: t\r\n\r\n")
+      let echoed = try await json(client.readResponse())
       #expect(echoed["body"] == .string("hello, world0123456789"))
       // The connection is still in sync.
-      try client.send(get("/after"))
-      #expect(try json(client.readResponse())["path"] == .string("/after"))
+      try await client.send(get("/after"))
+      #expect(try await json(client.readResponse())["path"] == .string("/after"))
     }
   }
 
   @Test("Expect: 100-continue gets 100 Continue before the body is sent")
-  func expectContinue() throws {
-    try withServer { server in
-      let client = try RawHTTPClient(port: server.port)
-      try client.send("POST /big HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
-      #expect(try client.readHead().status == 100)
-      try client.send("hello")
-      let response = try client.readResponse()
+  func expectContinue() async throws {
+    try await withServer { server in
+      let client = try await RawHTTPClient(port: server.port)
+      try await client.send("POST /big HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+      #expect(try await client.readHead().status == 100)
+      try await client.send("hello")
+      let response = try await client.readResponse()
       #expect(response.status == 200)
       #expect(try json(response)["body"] == .string("hello"))
 
-      try client.send("POST /big HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n")
-      #expect(try client.readHead().status == 100)
-      try client.send("3\r\nabc\r\n0\r\n\r\n")
-      #expect(try json(client.readResponse())["body"] == .string("abc"))
+      try await client.send("POST /big HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n")
+      #expect(try await client.readHead().status == 100)
+      try await client.send("3\r\nabc\r\n0\r\n\r\n")
+      #expect(try await json(client.readResponse())["body"] == .string("abc"))
     }
   }
 
   @Test("a body of exactly 10 MiB is accepted")
-  func maximumBody() throws {
-    try withServer { server in
-      let client = try RawHTTPClient(port: server.port)
-      try client.send("POST /max HTTP/1.1\r\nHost: t\r\nContent-Length: \(tenMiB)\r\n\r\n")
-      try client.send([UInt8](repeating: UInt8(ascii: "x"), count: tenMiB))
-      let response = try client.readResponse()
+  func maximumBody() async throws {
+    try await withServer { server in
+      let client = try await RawHTTPClient(port: server.port)
+      try await client.send("POST /max HTTP/1.1\r\nHost: t\r\nContent-Length: \(tenMiB)\r\n\r\n")
+      try await client.send([UInt8](repeating: UInt8(ascii: "x"), count: tenMiB))
+      let response = try await client.readResponse()
       #expect(response.status == 200)
       #expect(try json(response)["bodySize"] == .integer(Int64(tenMiB)))
     }
   }
 
   @Test("a body over 10 MiB gets 413 with a Firestore error and the connection closes")
-  func payloadTooLarge() throws {
+  func payloadTooLarge() async throws {
     let expected =
       #"{"error":{"code":413,"message":"Request payload size exceeds the limit: 10485760 bytes.","status":"INVALID_ARGUMENT"}}"#
-    try withServer { server in
+    try await withServer { server in
       // Declared length: refused before the body is read.
-      let declared = try RawHTTPClient(port: server.port)
-      try declared.send("POST /big HTTP/1.1\r\nHost: t\r\nContent-Length: \(tenMiB + 1)\r\n\r\n")
-      let response = try declared.readResponse()
+      let declared = try await RawHTTPClient(port: server.port)
+      try await declared.send("POST /big HTTP/1.1\r\nHost: t\r\nContent-Length: \(tenMiB + 1)\r\n\r\n")
+      let response = try await declared.readResponse()
       #expect(response.status == 413)
       #expect(response.text == expected)
       #expect(response.header("connection") == "close")
-      #expect(declared.isClosedByServer())
+      #expect(await declared.isClosedByServer())
 
       // With Expect: 100-continue the client gets the 413 instead of 100 Continue.
-      let expecting = try RawHTTPClient(port: server.port)
-      try expecting.send("POST /big HTTP/1.1\r\nHost: t\r\nContent-Length: \(tenMiB + 1)\r\nExpect: 100-continue\r\n\r\n")
-      #expect(try expecting.readResponse().status == 413)
+      let expecting = try await RawHTTPClient(port: server.port)
+      try await expecting.send("POST /big HTTP/1.1\r\nHost: t\r\nContent-Length: \(tenMiB + 1)\r\nExpect: 100-continue\r\n\r\n")
+      #expect(try await expecting.readResponse().status == 413)
 
       // Chunked: refused once the chunks add up to more than the limit.
-      let chunked = try RawHTTPClient(port: server.port)
-      try chunked.send("POST /big HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n")
+      let chunked = try await RawHTTPClient(port: server.port)
+      try await chunked.send("POST /big HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n")
       let megabyte = Array("100000\r\n".utf8) + [UInt8](repeating: 0x61, count: 1 << 20) + Array("\r\n".utf8)
-      for _ in 0..<10 { try chunked.send(megabyte) }
-      try chunked.send("1\r\na\r\n0\r\n\r\n")
-      let chunkedResponse = try chunked.readResponse()
+      for _ in 0..<10 { try await chunked.send(megabyte) }
+      try await chunked.send("1\r\na\r\n0\r\n\r\n")
+      let chunkedResponse = try await chunked.readResponse()
       #expect(chunkedResponse.status == 413)
       #expect(chunkedResponse.text == expected)
-      #expect(chunked.isClosedByServer())
+      #expect(await chunked.isClosedByServer())
       #expect(server.requestLog.count(matching: "/big") == 3)
       #expect(server.requestLog.entries.allSatisfy { $0.status == 413 })
     }
@@ -239,76 +246,76 @@ struct HTTPServerTests {
       "POST /x HTTP/1.1\r\nTransfer-Encoding: chunked, gzip\r\n\r\n",
       "\u{0}\u{1}\u{2}\u{FF}garbage\r\n\r\n",
     ])
-  func malformed(_ input: String) throws {
-    try withServer { server in
-      let client = try RawHTTPClient(port: server.port)
-      try client.send(input)
-      let response = try client.readResponse()
+  func malformed(_ input: String) async throws {
+    try await withServer { server in
+      let client = try await RawHTTPClient(port: server.port)
+      try await client.send(input)
+      let response = try await client.readResponse()
       #expect(response.status == 400)
       let error = try json(response)["error"]
       #expect(error?["code"] == .integer(400))
       #expect(error?["status"] == .string("INVALID_ARGUMENT"))
       #expect(error?["message"]?.stringValue?.isEmpty == false)
-      #expect(client.isClosedByServer())
+      #expect(await client.isClosedByServer())
 
       // Other connections are unaffected.
-      let other = try RawHTTPClient(port: server.port)
-      try other.send(get("/fine"))
-      #expect(try other.readResponse().status == 200)
+      let other = try await RawHTTPClient(port: server.port)
+      try await other.send(get("/fine"))
+      #expect(try await other.readResponse().status == 200)
     }
   }
 
   @Test("unsupported transfer codings get 501, other HTTP versions 505")
-  func unsupported() throws {
-    try withServer { server in
-      let gzip = try RawHTTPClient(port: server.port)
-      try gzip.send("POST /x HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n")
-      #expect(try gzip.readResponse().status == 501)
-      let http2 = try RawHTTPClient(port: server.port)
-      try http2.send("GET /x HTTP/2.0\r\n\r\n")
-      #expect(try http2.readResponse().status == 505)
+  func unsupported() async throws {
+    try await withServer { server in
+      let gzip = try await RawHTTPClient(port: server.port)
+      try await gzip.send("POST /x HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n")
+      #expect(try await gzip.readResponse().status == 501)
+      let http2 = try await RawHTTPClient(port: server.port)
+      try await http2.send("GET /x HTTP/2.0\r\n\r\n")
+      #expect(try await http2.readResponse().status == 505)
     }
   }
 
   @Test("a header block over 64 KiB gets 400")
-  func headerTooLarge() throws {
-    try withServer { server in
-      let client = try RawHTTPClient(port: server.port)
-      try client.send("GET /x HTTP/1.1\r\nX-Big: \(String(repeating: "a", count: 70_000))\r\n\r\n")
-      let response = try client.readResponse()
+  func headerTooLarge() async throws {
+    try await withServer { server in
+      let client = try await RawHTTPClient(port: server.port)
+      try await client.send("GET /x HTTP/1.1\r\nX-Big: \(String(repeating: "a", count: 70_000))\r\n\r\n")
+      let response = try await client.readResponse()
       #expect(response.status == 400)
       #expect(try json(response)["error"]?["message"]?.stringValue?.contains("header") == true)
-      #expect(client.isClosedByServer())
+      #expect(await client.isClosedByServer())
 
       // Many smaller headers add up the same way; just under the limit is fine.
-      let many = try RawHTTPClient(port: server.port)
-      try many.send("GET /x HTTP/1.1\r\n" + String(repeating: "X-H: \(String(repeating: "b", count: 1000))\r\n", count: 70) + "\r\n")
-      #expect(try many.readResponse().status == 400)
-      let fits = try RawHTTPClient(port: server.port)
-      try fits.send("GET /x HTTP/1.1\r\n" + String(repeating: "X-H: \(String(repeating: "b", count: 1000))\r\n", count: 60) + "\r\n")
-      #expect(try fits.readResponse().status == 200)
+      let many = try await RawHTTPClient(port: server.port)
+      try await many.send("GET /x HTTP/1.1\r\n" + String(repeating: "X-H: \(String(repeating: "b", count: 1000))\r\n", count: 70) + "\r\n")
+      #expect(try await many.readResponse().status == 400)
+      let fits = try await RawHTTPClient(port: server.port)
+      try await fits.send("GET /x HTTP/1.1\r\n" + String(repeating: "X-H: \(String(repeating: "b", count: 1000))\r\n", count: 60) + "\r\n")
+      #expect(try await fits.readResponse().status == 200)
     }
   }
 
   @Test("an idle keep-alive connection times out")
-  func idleTimeout() throws {
+  func idleTimeout() async throws {
     var configuration = MockHTTPServerConfiguration()
     configuration.idleTimeoutMilliseconds = 200
-    try withServer(configuration: configuration) { server in
-      let client = try RawHTTPClient(port: server.port)
-      let sent = ContinuousClock.now
-      try client.send(get("/x"))
-      #expect(try client.readResponse().status == 200)
+    try await withServer(configuration: configuration) { server in
+      // Sent in the step that connects: the server's idle timeout also ends a connection
+      // on which no request arrives in time.
+      let client = try await RawHTTPClient(port: server.port, sending: get("/x"))
+      #expect(try await client.readResponse().status == 200)
       // Closed by the server on its own: within the client's read timeout, which is far
       // shorter than the default idle timeout, and never before the configured one.
-      #expect(client.isClosedByServer())
-      #expect(milliseconds(sent.duration(to: .now)) >= 200)
+      #expect(await client.isClosedByServer())
+      #expect(milliseconds(client.connected.duration(to: .now)) >= 200)
       #expect(server.requestLog.count() == 1)
     }
   }
 
   @Test("200 concurrent keep-alive connections are served at the same time")
-  func manyConnections() throws {
+  func manyConnections() async throws {
     let count = 200
     let arrived = Locked(0)
     let allArrived = DispatchSemaphore(value: 0)
@@ -325,17 +332,18 @@ struct HTTPServerTests {
       }
       return .text(200, "\(seen) \(arrived.withLock { $0 })")
     }
-    try withServer(handler: handler) { server in
-      let clients = try (0..<count).map { _ in try RawHTTPClient(port: server.port, timeoutSeconds: 180) }
-      for client in clients { try client.send(get("/first")) }
+    try await withServer(handler: handler) { server in
+      var clients: [RawHTTPClient] = []
+      for _ in 0..<count { clients.append(try await RawHTTPClient(port: server.port, timeoutSeconds: 180)) }
+      for client in clients { try await client.send(get("/first")) }
       for client in clients {
-        let response = try client.readResponse()
+        let response = try await client.readResponse()
         #expect(response.status == 200)
         #expect(response.text.hasSuffix(" \(count)"))
       }
       // Every connection is still usable.
-      for client in clients { try client.send(get("/second")) }
-      for client in clients { #expect(try client.readResponse().status == 200) }
+      for client in clients { try await client.send(get("/second")) }
+      for client in clients { #expect(try await client.readResponse().status == 200) }
       #expect(server.requestLog.count(matching: "/first") == count)
       #expect(server.requestLog.count(matching: "/second") == count)
     }
@@ -344,7 +352,7 @@ struct HTTPServerTests {
   // MARK: - Streaming responses
 
   @Test("each streamed write arrives as its own chunk, at once")
-  func streaming() throws {
+  func streaming() async throws {
     let gate = DispatchSemaphore(value: 0)
     let handlerSawGate = Locked<Bool?>(nil)
     let handler: MockHTTPServer.Handler = { _ in
@@ -359,28 +367,28 @@ struct HTTPServerTests {
           try writer.write(Array("second".utf8))
         })
     }
-    try withServer(handler: handler) { server in
-      let client = try RawHTTPClient(port: server.port)
-      try client.send(get("/stream"))
-      let head = try client.readHead()
+    try await withServer(handler: handler) { server in
+      let client = try await RawHTTPClient(port: server.port)
+      try await client.send(get("/stream"))
+      let head = try await client.readHead()
       #expect(head.status == 200)
       #expect(head.header("transfer-encoding") == "chunked")
       #expect(head.header("content-length") == nil)
       // At once: chunk 1 arrives while the handler is still blocked before chunk 2.
-      #expect(try client.readChunk() == Array("first".utf8))
+      #expect(try await client.readChunk() == Array("first".utf8))
       gate.signal()
-      #expect(try client.readChunk() == Array("second".utf8))
-      #expect(try client.readChunk() == nil)
+      #expect(try await client.readChunk() == Array("second".utf8))
+      #expect(try await client.readChunk() == nil)
       #expect(handlerSawGate.withLock { $0 } == true)
       // The connection is reusable after the terminating chunk.
-      try client.send(get("/stream"))
+      try await client.send(get("/stream"))
       gate.signal()
-      #expect(try client.readResponse().text == "firstsecond")
+      #expect(try await client.readResponse().text == "firstsecond")
     }
   }
 
   @Test("a streaming handler that throws ends the connection without the last chunk")
-  func streamingThrows() throws {
+  func streamingThrows() async throws {
     struct Boom: Error {}
     let handler: MockHTTPServer.Handler = { _ in
       MockHTTPResponse(
@@ -390,17 +398,17 @@ struct HTTPServerTests {
           throw Boom()
         })
     }
-    try withServer(handler: handler) { server in
-      let client = try RawHTTPClient(port: server.port)
-      try client.send(get("/s"))
-      _ = try client.readHead()
-      #expect(try client.readChunk() == Array("partial".utf8))
-      #expect(throws: RawHTTPClient.ClientError.closed) { try client.readChunk() }
+    try await withServer(handler: handler) { server in
+      let client = try await RawHTTPClient(port: server.port)
+      try await client.send(get("/s"))
+      _ = try await client.readHead()
+      #expect(try await client.readChunk() == Array("partial".utf8))
+      await #expect(throws: RawHTTPClient.ClientError.closed) { try await client.readChunk() }
     }
   }
 
   @Test("HTTP/1.0 clients get a streamed body delimited by the connection closing")
-  func streamingHTTP10() throws {
+  func streamingHTTP10() async throws {
     let handler: MockHTTPServer.Handler = { _ in
       MockHTTPResponse(
         status: 200,
@@ -409,32 +417,32 @@ struct HTTPServerTests {
           try writer.write(Array("cd".utf8))
         })
     }
-    try withServer(handler: handler) { server in
-      let client = try RawHTTPClient(port: server.port)
-      try client.send("GET /s HTTP/1.0\r\n\r\n")
-      let head = try client.readHead()
+    try await withServer(handler: handler) { server in
+      let client = try await RawHTTPClient(port: server.port)
+      try await client.send("GET /s HTTP/1.0\r\n\r\n")
+      let head = try await client.readHead()
       #expect(head.header("transfer-encoding") == nil && head.header("connection") == "close")
-      #expect(try client.readToEOF() == Array("abcd".utf8))
+      #expect(try await client.readToEOF() == Array("abcd".utf8))
     }
   }
 
   // MARK: - Faults
 
   @Test("latency delays the response")
-  func latency() throws {
+  func latency() async throws {
     let faults = FaultInjector([FaultRule(route: "slow", fault: .latency(milliseconds: 150))])
-    try withServer(faults: faults) { server in
-      let client = try RawHTTPClient(port: server.port)
+    try await withServer(faults: faults) { server in
+      let client = try await RawHTTPClient(port: server.port)
       let start = ContinuousClock.now
-      try client.send(post("/v1/x:slow", "{}"))
-      #expect(try client.readResponse().status == 200)
+      try await client.send(post("/v1/x:slow", "{}"))
+      #expect(try await client.readResponse().status == 200)
       #expect(milliseconds(start.duration(to: .now)) >= 150)
       #expect(faults.rules.count == 1)  // no `remaining`: applies forever
     }
   }
 
   @Test("fail the next K requests, then recover")
-  func errorThenRecover() throws {
+  func errorThenRecover() async throws {
     let calls = Locked(0)
     let handler: MockHTTPServer.Handler = { request in
       calls.withLock { $0 += 1 }
@@ -442,21 +450,21 @@ struct HTTPServerTests {
     }
     let faults = FaultInjector()
     faults.add(FaultRule(route: "commit", fault: .error(status: 503, grpcStatus: "UNAVAILABLE", message: "injected"), remaining: 2))
-    try withServer(faults: faults, handler: handler) { server in
-      let client = try RawHTTPClient(port: server.port)
+    try await withServer(faults: faults, handler: handler) { server in
+      let client = try await RawHTTPClient(port: server.port)
       let commit = post("/v1/projects/p/databases/(default)/documents:commit", "{}")
       for _ in 0..<2 {
-        try client.send(commit)
-        let response = try client.readResponse()
+        try await client.send(commit)
+        let response = try await client.readResponse()
         #expect(response.status == 503)
         #expect(response.text == #"{"error":{"code":503,"message":"injected","status":"UNAVAILABLE"}}"#)
         #expect(response.header("content-type") == "application/json; charset=utf-8")
       }
       #expect(calls.withLock { $0 } == 0)
-      try client.send(post("/v1/projects/p/databases/(default)/documents:runQuery", "{}"))  // another route: untouched
-      #expect(try client.readResponse().status == 200)
-      try client.send(commit)
-      #expect(try client.readResponse().status == 200)
+      try await client.send(post("/v1/projects/p/databases/(default)/documents:runQuery", "{}"))  // another route: untouched
+      #expect(try await client.readResponse().status == 200)
+      try await client.send(commit)
+      #expect(try await client.readResponse().status == 200)
       #expect(calls.withLock { $0 } == 2)
       #expect(faults.rules.isEmpty)
       let statuses = server.requestLog.entries.map(\.status)
@@ -466,50 +474,50 @@ struct HTTPServerTests {
   }
 
   @Test("dropConnection closes after N response bytes")
-  func dropConnection() throws {
+  func dropConnection() async throws {
     let faults = FaultInjector()
-    try withServer(faults: faults) { server in
+    try await withServer(faults: faults) { server in
       faults.add(FaultRule(fault: .dropConnection(afterResponseBytes: 10), remaining: 1))
-      let client = try RawHTTPClient(port: server.port)
-      try client.send(get("/x"))
-      #expect(try client.readToEOF() == Array("HTTP/1.1 2".utf8))
+      let client = try await RawHTTPClient(port: server.port)
+      try await client.send(get("/x"))
+      #expect(try await client.readToEOF() == Array("HTTP/1.1 2".utf8))
 
       faults.add(FaultRule(fault: .dropConnection(afterResponseBytes: 0), remaining: 1))
-      let silent = try RawHTTPClient(port: server.port)
-      try silent.send(get("/y"))
-      #expect(try silent.readToEOF().isEmpty)
+      let silent = try await RawHTTPClient(port: server.port)
+      try await silent.send(get("/y"))
+      #expect(try await silent.readToEOF().isEmpty)
 
       // A response shorter than the budget is sent in full, then the connection closes.
       faults.add(FaultRule(fault: .dropConnection(afterResponseBytes: 100_000), remaining: 1))
-      let whole = try RawHTTPClient(port: server.port)
-      try whole.send(get("/z"))
-      #expect(try whole.readResponse().status == 200)
-      #expect(whole.isClosedByServer())
+      let whole = try await RawHTTPClient(port: server.port)
+      try await whole.send(get("/z"))
+      #expect(try await whole.readResponse().status == 200)
+      #expect(await whole.isClosedByServer())
 
       // Rule spent: back to normal.
-      let normal = try RawHTTPClient(port: server.port)
-      try normal.send(get("/w"))
-      #expect(try normal.readResponse().status == 200)
+      let normal = try await RawHTTPClient(port: server.port)
+      try await normal.send(get("/w"))
+      #expect(try await normal.readResponse().status == 200)
       #expect(server.requestLog.count() == 4)
     }
   }
 
   @Test("truncateStream cuts a Content-Length body")
-  func truncateComplete() throws {
+  func truncateComplete() async throws {
     let body = [UInt8](repeating: UInt8(ascii: "b"), count: 100)
     let faults = FaultInjector([FaultRule(fault: .truncateStream(afterBytes: 30))])
     let handler: MockHTTPServer.Handler = { _ in MockHTTPResponse(status: 200, body: .complete(body)) }
-    try withServer(faults: faults, handler: handler) { server in
-      let client = try RawHTTPClient(port: server.port)
-      try client.send(get("/x"))
-      let head = try client.readHead()
+    try await withServer(faults: faults, handler: handler) { server in
+      let client = try await RawHTTPClient(port: server.port)
+      try await client.send(get("/x"))
+      let head = try await client.readHead()
       #expect(head.header("content-length") == "100")
-      #expect(try client.readToEOF() == Array(body.prefix(30)))
+      #expect(try await client.readToEOF() == Array(body.prefix(30)))
     }
   }
 
   @Test("truncateStream cuts a chunked stream without the terminating chunk")
-  func truncateStreaming() throws {
+  func truncateStreaming() async throws {
     let writes = Locked<[String]>([])
     let handler: MockHTTPServer.Handler = { _ in
       MockHTTPResponse(
@@ -527,56 +535,56 @@ struct HTTPServerTests {
         })
     }
     let faults = FaultInjector([FaultRule(route: "GET /stream", fault: .truncateStream(afterBytes: 12))])
-    let server = try MockHTTPServer.start(faults: faults, configuration: patientStop, handler: handler)
-    defer { server.stop() }
-    let client = try RawHTTPClient(port: server.port)
-    try client.send(get("/stream"))
-    #expect(try client.readHead().header("transfer-encoding") == "chunked")
-    #expect(try client.readChunk() == Array("aaaaa".utf8))
-    #expect(try client.readChunk() == Array("aaaaa".utf8))
-    #expect(try client.readChunk() == Array("aa".utf8))
-    #expect(throws: RawHTTPClient.ClientError.closed) { try client.readChunk() }
-    // Once stop has seen every thread finish, the handler is done writing.
-    #expect(server.stop())
-    #expect(writes.withLock { $0 } == ["ok", "ok", "threw"])
+    try await withServer(faults: faults, configuration: patientStop, handler: handler) { server in
+      let client = try await RawHTTPClient(port: server.port)
+      try await client.send(get("/stream"))
+      #expect(try await client.readHead().header("transfer-encoding") == "chunked")
+      #expect(try await client.readChunk() == Array("aaaaa".utf8))
+      #expect(try await client.readChunk() == Array("aaaaa".utf8))
+      #expect(try await client.readChunk() == Array("aa".utf8))
+      await #expect(throws: RawHTTPClient.ClientError.closed) { try await client.readChunk() }
+      // Once stop has seen every thread finish, the handler is done writing.
+      #expect(await Blocking.run { server.stop() })
+      #expect(writes.withLock { $0 } == ["ok", "ok", "threw"])
+    }
   }
 
   @Test("replaceResponse answers with the given status, Content-Type and raw body, without calling the handler")
-  func replaceResponse() throws {
+  func replaceResponse() async throws {
     let calls = Locked(0)
     let handler: MockHTTPServer.Handler = { request in
       calls.withLock { $0 += 1 }
       return echo(request)
     }
     let faults = FaultInjector()
-    try withServer(faults: faults, handler: handler) { server in
-      let client = try RawHTTPClient(port: server.port)
+    try await withServer(faults: faults, handler: handler) { server in
+      let client = try await RawHTTPClient(port: server.port)
       let commit = post("/v1/projects/p/databases/(default)/documents:commit", "{}")
       faults.add(
         FaultRule(
           route: "commit", fault: .replaceResponse(status: 200, contentType: "text/html", body: Array("<html>hi</html>".utf8)), remaining: 1
         ))
-      try client.send(commit)
-      let html = try client.readResponse()
+      try await client.send(commit)
+      let html = try await client.readResponse()
       #expect(html.status == 200 && html.header("content-type") == "text/html" && html.header("content-length") == "15")
       #expect(html.text == "<html>hi</html>")
       #expect(server.requestLog.entries[0].faults.map(\.description) == ["replaceResponse(200 text/html, 15 bytes)"])
 
       // An empty body without any Content-Type; the connection stays usable throughout.
       faults.add(FaultRule(route: "commit", fault: .replaceResponse(status: 502, contentType: nil, body: []), remaining: 1))
-      try client.send(commit)
-      let empty = try client.readResponse()
+      try await client.send(commit)
+      let empty = try await client.readResponse()
       #expect(empty.status == 502 && empty.header("content-type") == nil && empty.header("content-length") == "0" && empty.body.isEmpty)
 
       // JSON cut short but framed as complete.
       let cut = Array(#"{"name":"projects/p/data"#.utf8)
       faults.add(FaultRule(route: "commit", fault: .replaceResponse(status: 200, contentType: "application/json", body: cut), remaining: 1))
-      try client.send(commit)
-      #expect(try client.readResponse().body == cut)
+      try await client.send(commit)
+      #expect(try await client.readResponse().body == cut)
 
       #expect(calls.withLock { $0 } == 0)
-      try client.send(commit)
-      #expect(try client.readResponse().status == 200)
+      try await client.send(commit)
+      #expect(try await client.readResponse().status == 200)
       #expect(calls.withLock { $0 } == 1)
       #expect(server.requestLog.entries.map(\.status) == [200, 502, 200, 200])
       #expect(server.requestLog.entries[1].faults == [.replaceResponse(status: 502, contentType: nil, body: [])])
@@ -585,10 +593,10 @@ struct HTTPServerTests {
       faults.add(
         FaultRule(route: "GET ", fault: .replaceResponse(status: 200, contentType: "text/plain", body: Array("abcdef".utf8)), remaining: 1))
       faults.add(FaultRule(route: "GET ", fault: .truncateStream(afterBytes: 2), remaining: 1))
-      let cutClient = try RawHTTPClient(port: server.port)
-      try cutClient.send(get("/x"))
-      #expect(try cutClient.readHead().header("content-length") == "6")
-      #expect(try cutClient.readToEOF() == Array("ab".utf8))
+      let cutClient = try await RawHTTPClient(port: server.port)
+      try await cutClient.send(get("/x"))
+      #expect(try await cutClient.readHead().header("content-length") == "6")
+      #expect(try await cutClient.readToEOF() == Array("ab".utf8))
     }
   }
 
@@ -598,19 +606,19 @@ struct HTTPServerTests {
     var configuration = patientStop
     // Longer than stop waits: a stall that only its own limit ends leaves stop() false.
     configuration.stallLimitMilliseconds = 3_600_000
-    let server = try MockHTTPServer.start(faults: faults, configuration: configuration, handler: echo)
-    defer { server.stop() }
-    let client = try RawHTTPClient(port: server.port)
-    try client.send(post("/v1/documents:batchGet", "{}"))
-    try await eventually("the server has read the stalled request") { server.requestLog.count(matching: ":batchGet") == 1 }
-    // Held: the request has been read, and the connection is open with nothing sent.
-    #expect(client.isOpenAndSilent())
-    // stop() releases the stall: every thread finishes, and the client sees the close
-    // with nothing sent before it.
-    #expect(server.stop())
-    #expect(try client.readToEOF().isEmpty)
-    #expect(server.requestLog.entries.first?.status == nil)
-    #expect(server.requestLog.entries.first?.faults == [.stall])
+    try await withServer(faults: faults, configuration: configuration) { server in
+      let client = try await RawHTTPClient(port: server.port)
+      try await client.send(post("/v1/documents:batchGet", "{}"))
+      try await eventually("the server has read the stalled request") { server.requestLog.count(matching: ":batchGet") == 1 }
+      // Held: the request has been read, and the connection is open with nothing sent.
+      #expect(client.isOpenAndSilent())
+      // stop() releases the stall: every thread finishes, and the client sees the close
+      // with nothing sent before it.
+      #expect(await Blocking.run { server.stop() })
+      #expect(try await client.readToEOF().isEmpty)
+      #expect(server.requestLog.entries.first?.status == nil)
+      #expect(server.requestLog.entries.first?.faults == [.stall])
+    }
   }
 
   @Test("route matching")
@@ -681,15 +689,15 @@ struct HTTPServerTests {
   // MARK: - Request log and lifecycle
 
   @Test("the request log records every request, faulted ones included")
-  func requestLog() throws {
+  func requestLog() async throws {
     let faults = FaultInjector([FaultRule(route: "DELETE ", fault: .error(status: 500, grpcStatus: "INTERNAL", message: "x"))])
-    try withServer(faults: faults) { server in
-      let client = try RawHTTPClient(port: server.port)
-      try client.send(get("/v1/a?x=1"))
-      try client.send(post("/v1/db/documents:commit", "12345"))
-      try client.send(post("/v1/db/documents:commit", "{}"))
-      try client.send("DELETE /v1/a/b HTTP/1.1\r\nHost: t\r\n\r\n")
-      for _ in 0..<4 { _ = try client.readResponse() }
+    try await withServer(faults: faults) { server in
+      let client = try await RawHTTPClient(port: server.port)
+      try await client.send(get("/v1/a?x=1"))
+      try await client.send(post("/v1/db/documents:commit", "12345"))
+      try await client.send(post("/v1/db/documents:commit", "{}"))
+      try await client.send("DELETE /v1/a/b HTTP/1.1\r\nHost: t\r\n\r\n")
+      for _ in 0..<4 { _ = try await client.readResponse() }
       let log = server.requestLog
       #expect(log.count() == 4)
       #expect(log.count(matching: ":commit") == 2)
@@ -710,35 +718,35 @@ struct HTTPServerTests {
   }
 
   @Test("a shared request log, its JSON form, and /mock/ paths exempt from faults")
-  func sharedLogAndAdminExemption() throws {
+  func sharedLogAndAdminExemption() async throws {
     let log = RequestLog()
     let faults = FaultInjector([FaultRule(fault: .error(status: 503, grpcStatus: "UNAVAILABLE", message: "down"))])
-    let server = try MockHTTPServer.start(faults: faults, requestLog: log, handler: echo)
-    defer { server.stop() }
-    #expect(server.requestLog === log)
-    let client = try RawHTTPClient(port: server.port)
-    try client.send(get("/v1/x?a=b"))
-    #expect(try client.readResponse().status == 503)
-    try client.send("DELETE /mock/v1/faults HTTP/1.1\r\nHost: t\r\n\r\n")
-    #expect(try client.readResponse().status == 200)  // a catch-all rule does not reach admin paths
-    #expect(faults.rules.count == 1)
+    try await withServer(faults: faults, requestLog: log) { server in
+      #expect(server.requestLog === log)
+      let client = try await RawHTTPClient(port: server.port)
+      try await client.send(get("/v1/x?a=b"))
+      #expect(try await client.readResponse().status == 503)
+      try await client.send("DELETE /mock/v1/faults HTTP/1.1\r\nHost: t\r\n\r\n")
+      #expect(try await client.readResponse().status == 200)  // a catch-all rule does not reach admin paths
+      #expect(faults.rules.count == 1)
 
-    let entry = try #require(log.entries.first)
-    let json = entry.json
-    #expect(json["id"] == .integer(0) && json["method"] == .string("GET") && json["path"] == .string("/v1/x"))
-    #expect(json["query"] == .string("a=b") && json["status"] == .integer(503) && json["bodySize"] == .integer(0))
-    #expect(
-      json["faults"]
-        == .array([
-          .object([("error", .object([("status", .integer(503)), ("grpcStatus", .string("UNAVAILABLE")), ("message", .string("down"))]))])
-        ]))
-    #expect(json["headers"]?.arrayValue?.first == .array([.string("host"), .string("test")]))
-    #expect(json["time"]?.stringValue?.hasSuffix("Z") == true)
-    #expect(log.entries.last?.faults.isEmpty == true)
+      let entry = try #require(log.entries.first)
+      let json = entry.json
+      #expect(json["id"] == .integer(0) && json["method"] == .string("GET") && json["path"] == .string("/v1/x"))
+      #expect(json["query"] == .string("a=b") && json["status"] == .integer(503) && json["bodySize"] == .integer(0))
+      #expect(
+        json["faults"]
+          == .array([
+            .object([("error", .object([("status", .integer(503)), ("grpcStatus", .string("UNAVAILABLE")), ("message", .string("down"))]))])
+          ]))
+      #expect(json["headers"]?.arrayValue?.first == .array([.string("host"), .string("test")]))
+      #expect(json["time"]?.stringValue?.hasSuffix("Z") == true)
+      #expect(log.entries.last?.faults.isEmpty == true)
+    }
   }
 
   @Test("stop closes open connections, is idempotent, and refuses new ones")
-  func stopClosesConnections() throws {
+  func stopClosesConnections() async throws {
     let streaming: MockHTTPServer.Handler = { request in
       guard request.path == "/forever" else { return echo(request) }
       return MockHTTPResponse(
@@ -752,26 +760,26 @@ struct HTTPServerTests {
     }
     let server = try MockHTTPServer.start(configuration: patientStop, handler: streaming)
     let port = server.port
-    let idle = try RawHTTPClient(port: port)
-    try idle.send(get("/x"))
-    #expect(try idle.readResponse().status == 200)
-    let streamer = try RawHTTPClient(port: port)
-    try streamer.send(get("/forever"))
-    _ = try streamer.readHead()
-    #expect(try streamer.readChunk() == Array("tick".utf8))
+    let idle = try await RawHTTPClient(port: port)
+    try await idle.send(get("/x"))
+    #expect(try await idle.readResponse().status == 200)
+    let streamer = try await RawHTTPClient(port: port)
+    try await streamer.send(get("/forever"))
+    _ = try await streamer.readHead()
+    #expect(try await streamer.readChunk() == Array("tick".utf8))
 
     // Every thread finishes: the streaming handler's next write fails once its connection
     // is shut, instead of stop() giving up on it.
-    #expect(server.stop())
-    #expect(idle.isClosedByServer())
-    _ = try? streamer.readToEOF()  // whatever ticks were in flight, then EOF
-    #expect(streamer.isClosedByServer())
-    #expect(server.stop())
-    #expect(throws: RawHTTPClient.ClientError.connectFailed(ECONNREFUSED)) { try RawHTTPClient(port: port) }
+    #expect(await Blocking.run { server.stop() })
+    #expect(await idle.isClosedByServer())
+    _ = try? await streamer.readToEOF()  // whatever ticks were in flight, then EOF
+    #expect(await streamer.isClosedByServer())
+    #expect(await Blocking.run { server.stop() })
+    await #expect(throws: RawHTTPClient.ClientError.connectFailed(ECONNREFUSED)) { try await RawHTTPClient(port: port) }
   }
 
   @Test("stop called from a handler does not deadlock")
-  func stopFromHandler() throws {
+  func stopFromHandler() async throws {
     let box = Locked<MockHTTPServer?>(nil)
     let stopped = Locked<Bool?>(nil)
     let stopReturned = DispatchSemaphore(value: 0)
@@ -783,20 +791,20 @@ struct HTTPServerTests {
       return .text(200, "bye")
     }
     box.withLock { $0 = server }
-    let client = try RawHTTPClient(port: server.port)
-    try client.send(get("/stop"))
-    _ = try? client.readToEOF()
+    let client = try await RawHTTPClient(port: server.port)
+    try await client.send(get("/stop"))
+    _ = try? await client.readToEOF()
     // The client sees EOF as soon as stop() shuts the connections; the listener is closed
     // by the time stop() returns in the handler.
-    #expect(stopReturned.wait(timeout: .now() + handlerHangGuard) == .success)
+    #expect(await Blocking.run { stopReturned.wait(timeout: .now() + handlerHangGuard) } == .success)
     #expect(stopped.withLock { $0 } == true)
-    #expect((try? RawHTTPClient(port: server.port)) == nil)
+    #expect((try? await RawHTTPClient(port: server.port)) == nil)
     box.withLock { $0 = nil }
   }
 
   @Test("starting on a port in use fails with a SocketError")
-  func portInUse() throws {
-    try withServer { server in
+  func portInUse() async throws {
+    try await withServer { server in
       #expect(throws: MockHTTPServer.SocketError.self) { try MockHTTPServer.start(port: server.port, handler: echo) }
     }
   }

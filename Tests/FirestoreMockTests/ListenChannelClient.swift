@@ -5,7 +5,8 @@ import Foundation
 
 /// A bare WebChannel Listen client over ``RawHTTPClient`` for the mock's channel tests: it
 /// keeps SID, RID, map id and AID as the protocol document prescribes and reads the
-/// back channel frame by frame.
+/// back channel frame by frame. Its calls that reach the server are `async`: they wait on
+/// ``RawHTTPClient``, off the test's thread.
 final class ListenChannelClient {
   /// How the back channel ended.
   enum BackChannelEnd: Error, Equatable {
@@ -34,22 +35,22 @@ final class ListenChannelClient {
   var documentsRoot: String { database + "/documents" }
 
   /// Sends one raw request on a new connection and reads the whole response.
-  func request(_ method: String, _ params: [(String, String)], body: String = "") throws -> RawHTTPClient.Response {
-    let client = try RawHTTPClient(port: port)
+  func request(_ method: String, _ params: [(String, String)], body: String = "") async throws -> RawHTTPClient.Response {
+    let client = try await RawHTTPClient(port: port)
     let path = WebChannelURL.path + "?" + WebChannelURL.query(params)
     var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
     if method == "POST" {
       text += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n"
     }
-    try client.send(text + "\r\n" + body)
-    return try client.readResponse()
+    try await client.send(text + "\r\n" + body)
+    return try await client.readResponse()
   }
 
   /// The handshake; returns the `c` message.
-  func handshake(_ messages: [JSONValue] = []) throws -> WebChannelMessage {
+  func handshake(_ messages: [JSONValue] = []) async throws -> WebChannelMessage {
     let body = WebChannelForwardBody.encode(messages: messages, offset: mapID)
     mapID += messages.count
-    let response = try request("POST", WebChannelURL.handshake(database: database, requestID: requestID, zx: "zx"), body: body)
+    let response = try await request("POST", WebChannelURL.handshake(database: database, requestID: requestID, zx: "zx"), body: body)
     var parser = WebChannelFrameParser()
     let frames = try parser.append(response.body)
     guard response.status == 200, frames.count == 1 else { throw RawHTTPClient.ClientError.malformed(response.text) }
@@ -63,13 +64,13 @@ final class ListenChannelClient {
 
   /// A forward POST carrying `messages`; returns the status and the reply (when 200).
   @discardableResult
-  func send(_ messages: [JSONValue]) throws -> (Int, WebChannelForwardReply?) {
+  func send(_ messages: [JSONValue]) async throws -> (Int, WebChannelForwardReply?) {
     requestID += 1
     let body = WebChannelForwardBody.encode(messages: messages, offset: mapID)
     mapID += messages.count
     let params = WebChannelURL.forward(
       database: database, sessionID: sessionID, requestID: requestID, lastArrayID: lastArrayID, zx: "zx")
-    let response = try request("POST", params, body: body)
+    let response = try await request("POST", params, body: body)
     guard response.status == 200 else { return (response.status, nil) }
     var parser = WebChannelFrameParser()
     let frames = try parser.append(response.body)
@@ -78,11 +79,11 @@ final class ListenChannelClient {
 
   /// Opens a back channel with `AID` = ``lastArrayID``; returns the status.
   @discardableResult
-  func openBackChannel(timeoutSeconds: Int = RawHTTPClient.defaultTimeoutSeconds) throws -> Int {
-    let client = try RawHTTPClient(port: port, timeoutSeconds: timeoutSeconds)
+  func openBackChannel(timeoutSeconds: Int = RawHTTPClient.defaultTimeoutSeconds) async throws -> Int {
+    let client = try await RawHTTPClient(port: port, timeoutSeconds: timeoutSeconds)
     let params = WebChannelURL.backChannel(database: database, sessionID: sessionID, lastArrayID: lastArrayID, zx: "zx")
-    try client.send("GET \(WebChannelURL.path)?\(WebChannelURL.query(params)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-    let head = try client.readHead()
+    try await client.send("GET \(WebChannelURL.path)?\(WebChannelURL.query(params)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    let head = try await client.readHead()
     guard head.status == 200 else { return head.status }
     backChannel = client
     parser = WebChannelFrameParser()
@@ -99,7 +100,7 @@ final class ListenChannelClient {
 
   /// The next array above ``lastArrayID`` (which it advances).
   /// - Throws: ``BackChannelEnd`` when the back channel ends first.
-  func nextEntry() throws -> WebChannelMessage.Entry {
+  func nextEntry() async throws -> WebChannelMessage.Entry {
     while true {
       while !pending.isEmpty {
         let entry = pending.removeFirst()
@@ -111,7 +112,7 @@ final class ListenChannelClient {
       guard let client = backChannel else { throw BackChannelEnd.clean }
       let chunk: [UInt8]?
       do {
-        chunk = try client.readChunk()
+        chunk = try await client.readChunk()
       } catch RawHTTPClient.ClientError.closed {
         backChannel = nil
         throw BackChannelEnd.broken
@@ -125,9 +126,9 @@ final class ListenChannelClient {
   }
 
   /// The next ListenResponse, skipping `noop`s.
-  func next() throws -> ListenResponse {
+  func next() async throws -> ListenResponse {
     while true {
-      let entry = try nextEntry()
+      let entry = try await nextEntry()
       switch entry.message {
       case .data(let json): return try ListenResponse(json: json)
       case .noop: continue
@@ -137,22 +138,24 @@ final class ListenChannelClient {
   }
 
   /// The next `count` ListenResponses.
-  func next(_ count: Int) throws -> [ListenResponse] {
-    try (0..<count).map { _ in try next() }
+  func next(_ count: Int) async throws -> [ListenResponse] {
+    var responses: [ListenResponse] = []
+    for _ in 0..<count { responses.append(try await next()) }
+    return responses
   }
 
   /// The next raw data message (for stream errors, which are not ListenResponses).
-  func nextData() throws -> JSONValue {
+  func nextData() async throws -> JSONValue {
     while true {
-      if case .data(let json) = try nextEntry().message { return json }
+      if case .data(let json) = try await nextEntry().message { return json }
     }
   }
 
   /// Terminates the session; returns the status.
-  func terminate() throws -> Int {
+  func terminate() async throws -> Int {
     requestID += 1
     let params = WebChannelURL.terminate(database: database, sessionID: sessionID, requestID: requestID, zx: "zx")
-    return try request("GET", params).status
+    return try await request("GET", params).status
   }
 
   // MARK: - Messages
@@ -177,13 +180,13 @@ final class ListenChannelClient {
   }
 
   /// Commits writes through REST (`{"update":…}` / `{"delete":…}` JSON, without the root).
-  func commit(_ writes: [String]) throws {
-    let client = try RawHTTPClient(port: port)
+  func commit(_ writes: [String]) async throws {
+    let client = try await RawHTTPClient(port: port)
     let body = #"{"writes":[\#(writes.joined(separator: ","))]}"#
-    try client.send(
+    try await client.send(
       "POST /v1/\(database)/documents:commit HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
-    let response = try client.readResponse()
+    let response = try await client.readResponse()
     guard response.status == 200 else { throw RawHTTPClient.ClientError.malformed(response.text) }
   }
 

@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import HTTP1Server
 
 #if canImport(Glibc)
@@ -8,11 +9,15 @@ import HTTP1Server
   import Darwin
 #endif
 
-/// A blocking HTTP/1.1 client over a raw TCP socket, for tests that must send exact bytes
+/// An HTTP/1.1 client over a raw TCP socket, for tests that must send exact bytes
 /// (malformed ones included) and read responses piece by piece (single chunks, up to EOF).
 /// Every read gives up after `timeoutSeconds`, so a broken server fails a test instead of
 /// hanging it. The default only catches a hang: a test waits for what the server sends or
 /// closes, and on a loaded machine that can take seconds.
+///
+/// The socket calls block, so each call runs them through ``Blocking/run(_:)`` and awaits
+/// them: a test blocked on a read must not hold one of the few threads that run every
+/// test's tasks.
 final class RawHTTPClient {
   /// The read and send timeout unless a test asks for another.
   static let defaultTimeoutSeconds = 30
@@ -43,17 +48,76 @@ final class RawHTTPClient {
     case malformed(String)
   }
 
+  private let connection: Connection
+  /// When the connection was made, just before `init` sent its `request` (if any).
+  let connected: ContinuousClock.Instant
+
+  /// Connects to `127.0.0.1:port` and, in the same step, sends `request` (when given): for a
+  /// server whose idle timeout is shorter than a test may take to get to its next call.
+  init(port: Int, timeoutSeconds: Int = RawHTTPClient.defaultTimeoutSeconds, sending request: String? = nil) async throws {
+    (connection, connected) = try await Blocking.run {
+      let connection = try Connection(port: port, timeoutSeconds: timeoutSeconds)
+      let connected = ContinuousClock.now
+      if let request { try connection.send(Array(request.utf8)) }
+      return (connection, connected)
+    }
+  }
+
+  /// Runs `call` on the connection on a thread of its own and returns what it returns.
+  private func blocking<T: Sendable>(_ call: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+    let connection = self.connection
+    return try await Blocking.run { try call(connection) }
+  }
+
+  /// Sends text as UTF-8.
+  func send(_ text: String) async throws { try await send(Array(text.utf8)) }
+
+  /// Sends bytes.
+  func send(_ bytes: [UInt8]) async throws { try await blocking { try $0.send(bytes) } }
+
+  /// Half-closes the sending side.
+  func shutdownWrite() { connection.shutdownWrite() }
+
+  /// Reads one response head (a `100 Continue` counts as a response).
+  func readHead() async throws -> Response { try await blocking { try $0.readHead() } }
+
+  /// Reads one whole response: by Content-Length, chunked, or up to EOF.
+  func readResponse(head isHEAD: Bool = false) async throws -> Response {
+    try await blocking { try $0.readResponse(head: isHEAD) }
+  }
+
+  /// Reads one chunk of a chunked body; `nil` for the terminating zero-length chunk (its
+  /// trailers are consumed too).
+  func readChunk() async throws -> [UInt8]? { try await blocking { try $0.readChunk() } }
+
+  /// Reads everything until the server closes the connection (a reset counts as a close).
+  func readToEOF() async throws -> [UInt8] { try await blocking { try $0.readToEOF() } }
+
+  /// Whether the server has closed the connection, waiting up to the read timeout for
+  /// that; any bytes read on the way are kept.
+  func isClosedByServer() async -> Bool { (try? await blocking { $0.isClosedByServer() }) ?? false }
+
+  /// Whether, at this instant and without waiting, the connection is open and nothing from
+  /// the server is waiting to be read (bytes already buffered count as something). It does
+  /// not block, so it runs where it is called.
+  func isOpenAndSilent() -> Bool { connection.isOpenAndSilent() }
+}
+
+/// The socket and its read buffer, with the blocking calls ``RawHTTPClient`` runs off the
+/// test's thread. Unchecked: the client awaits each call before it makes the next, so one
+/// thread at a time touches the buffer.
+private final class Connection: @unchecked Sendable {
   private let fd: Int32
   private var buffer: [UInt8] = []
 
   /// Connects to `127.0.0.1:port`.
-  init(port: Int, timeoutSeconds: Int = RawHTTPClient.defaultTimeoutSeconds) throws {
+  init(port: Int, timeoutSeconds: Int) throws {
     #if canImport(Darwin)
       let fd = socket(AF_INET, SOCK_STREAM, 0)
     #else
       let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #endif
-    guard fd >= 0 else { throw ClientError.connectFailed(errno) }
+    guard fd >= 0 else { throw RawHTTPClient.ClientError.connectFailed(errno) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = UInt16(port).bigEndian
@@ -64,7 +128,7 @@ final class RawHTTPClient {
     guard rc == 0 else {
       let code = errno
       close(fd)
-      throw ClientError.connectFailed(code)
+      throw RawHTTPClient.ClientError.connectFailed(code)
     }
     var timeout = timeval()
     timeout.tv_sec = numericCast(timeoutSeconds)
@@ -79,10 +143,6 @@ final class RawHTTPClient {
 
   deinit { close(fd) }
 
-  /// Sends text as UTF-8.
-  func send(_ text: String) throws { try send(Array(text.utf8)) }
-
-  /// Sends bytes.
   func send(_ bytes: [UInt8]) throws {
     #if canImport(Darwin)
       let flags: Int32 = 0
@@ -97,33 +157,30 @@ final class RawHTTPClient {
       } else if sent < 0 && errno == EINTR {
         continue
       } else {
-        throw ClientError.sendFailed(errno)
+        throw RawHTTPClient.ClientError.sendFailed(errno)
       }
     }
   }
 
-  /// Half-closes the sending side.
   func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
-  /// Reads one response head (a `100 Continue` counts as a response).
-  func readHead() throws -> Response {
+  func readHead() throws -> RawHTTPClient.Response {
     let statusLine = try readLine()
     let parts = statusLine.split(separator: " ", maxSplits: 2)
     guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
-      throw ClientError.malformed("status line: \(statusLine)")
+      throw RawHTTPClient.ClientError.malformed("status line: \(statusLine)")
     }
     var headers: [(name: String, value: String)] = []
     while true {
       let line = try readLine()
       if line.isEmpty { break }
-      guard let colon = line.firstIndex(of: ":") else { throw ClientError.malformed("header: \(line)") }
+      guard let colon = line.firstIndex(of: ":") else { throw RawHTTPClient.ClientError.malformed("header: \(line)") }
       headers.append((line[..<colon].lowercased(), line[line.index(after: colon)...].trimmed(" \t")))
     }
-    return Response(status: status, headers: headers, body: [])
+    return RawHTTPClient.Response(status: status, headers: headers, body: [])
   }
 
-  /// Reads one whole response: by Content-Length, chunked, or up to EOF.
-  func readResponse(head isHEAD: Bool = false) throws -> Response {
+  func readResponse(head isHEAD: Bool) throws -> RawHTTPClient.Response {
     var response = try readHead()
     if isHEAD || (100..<200).contains(response.status) || response.status == 204 || response.status == 304 { return response }
     if response.header("transfer-encoding")?.lowercased() == "chunked" {
@@ -136,37 +193,30 @@ final class RawHTTPClient {
     return response
   }
 
-  /// Reads one chunk of a chunked body; `nil` for the terminating zero-length chunk (its
-  /// trailers are consumed too).
   func readChunk() throws -> [UInt8]? {
     let sizeLine = try readLine()
     guard let size = HTTPChunkedCoding.size(ofLine: Array(sizeLine.utf8)) else {
-      throw ClientError.malformed("chunk size: \(sizeLine)")
+      throw RawHTTPClient.ClientError.malformed("chunk size: \(sizeLine)")
     }
     if size == 0 {
       while try !readLine().isEmpty {}
       return nil
     }
     let data = try readExactly(size)
-    guard try readLine().isEmpty else { throw ClientError.malformed("chunk end") }
+    guard try readLine().isEmpty else { throw RawHTTPClient.ClientError.malformed("chunk end") }
     return data
   }
 
-  /// Reads everything until the server closes the connection (a reset counts as a close).
   func readToEOF() throws -> [UInt8] {
     while try fill() {}
     defer { buffer.removeAll() }
     return buffer
   }
 
-  /// Whether the server has closed the connection, waiting up to the read timeout for
-  /// that; any bytes read on the way are kept.
   func isClosedByServer() -> Bool {
     (try? fill()) == false
   }
 
-  /// Whether, at this instant and without waiting, the connection is open and nothing from
-  /// the server is waiting to be read (bytes already buffered count as something).
   func isOpenAndSilent() -> Bool {
     guard buffer.isEmpty else { return false }
     var byte: UInt8 = 0
@@ -178,16 +228,16 @@ final class RawHTTPClient {
   }
 
   /// Reads exactly `count` bytes.
-  func readExactly(_ count: Int) throws -> [UInt8] {
+  private func readExactly(_ count: Int) throws -> [UInt8] {
     while buffer.count < count {
-      guard try fill() else { throw ClientError.closed }
+      guard try fill() else { throw RawHTTPClient.ClientError.closed }
     }
     defer { buffer.removeFirst(count) }
     return Array(buffer[0..<count])
   }
 
   /// Reads a CRLF-terminated line (without the CRLF).
-  func readLine() throws -> String {
+  private func readLine() throws -> String {
     var scanned = 0
     while true {
       if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
@@ -198,7 +248,7 @@ final class RawHTTPClient {
         return line
       }
       scanned = buffer.count
-      guard try fill() else { throw ClientError.closed }
+      guard try fill() else { throw RawHTTPClient.ClientError.closed }
     }
   }
 
@@ -214,9 +264,9 @@ final class RawHTTPClient {
       if received == 0 { return false }
       switch errno {
       case EINTR: continue
-      case EAGAIN, EWOULDBLOCK: throw ClientError.timedOut
+      case EAGAIN, EWOULDBLOCK: throw RawHTTPClient.ClientError.timedOut
       case ECONNRESET: return false
-      default: throw ClientError.closed
+      default: throw RawHTTPClient.ClientError.closed
       }
     }
   }

@@ -16,7 +16,7 @@ public final class RunningProcess: Sendable {
   private let done = DispatchGroup()
 
   /// Starts `executable arguments…` with exactly `environment`, writes `stdin` (if any) to
-  /// its standard input and then closes it.
+  /// its standard input and then closes it, without waiting for the child to read it.
   public init(_ executable: URL, _ arguments: [String], stdin: String? = nil, environment: [String: String]) throws {
     let process = Process()
     process.executableURL = executable
@@ -42,8 +42,12 @@ public final class RunningProcess: Sendable {
         done.leave()
       }
     }
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
+    // Written on a thread of its own: more than a pipe holds waits for the child to read.
+    let writer = input.fileHandleForWriting
+    Thread.detachNewThread {
+      if let stdin { try? writer.write(contentsOf: Data(stdin.utf8)) }
+      try? writer.close()
+    }
   }
 
   /// Standard output so far.
@@ -62,12 +66,9 @@ public final class RunningProcess: Sendable {
 
   /// Waits for the process to end and returns what it did.
   public func finish() async -> ProcessResult {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      DispatchQueue.global().async { [process, done] in
-        process.waitUntilExit()
-        done.wait()
-        continuation.resume()
-      }
+    await Blocking.run { [process, done] in
+      process.waitUntilExit()
+      done.wait()
     }
     let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     return output.withLock {

@@ -66,15 +66,21 @@ import Testing
       return process
     }
 
-    /// Starts an `s_server` answering HTTP with `certificate`/`key` on a port it picks, and
-    /// returns it and the port once it says it accepts connections (`ACCEPT [::]:port`).
-    func server(certificate: String, key: String) async throws -> (Process, Int) {
+    /// Runs `body` with the port of an `s_server` answering HTTP with `certificate`/`key`
+    /// (once it says it accepts connections, `ACCEPT [::]:port`), and stops the server
+    /// afterwards.
+    func withServer(certificate: String, key: String, _ body: (_ port: Int) async throws -> Void) async throws {
       let output = Pipe()
       let process = try start(["s_server", "-accept", "0", "-cert", certificate, "-key", key, "-www"], output: output)
-      let (found, said) = try await Blocking.run { Self.acceptedPort(output.fileHandleForReading) }
-      if found == nil { Self.stop(process) }
-      let port = try #require(found, "openssl s_server ended before accepting connections: \(said)")
-      return (process, port)
+      let (found, said) = await Blocking.run { Self.acceptedPort(output.fileHandleForReading) }
+      do {
+        let port = try #require(found, "openssl s_server ended before accepting connections: \(said)")
+        try await body(port)
+      } catch {
+        await Self.stop(process)
+        throw error
+      }
+      await Self.stop(process)
     }
 
     /// Reads `s_server`'s output up to its `ACCEPT` line and returns the port there, or
@@ -95,51 +101,52 @@ import Testing
     }
 
     /// Stops an `s_server` for good: SIGKILL, since a test runner may hand its children an
-    /// ignored SIGTERM (`terminate()` then leaves them running).
-    static func stop(_ process: Process) {
+    /// ignored SIGTERM (`terminate()` then leaves them running). Its end is awaited on a
+    /// thread of its own.
+    static func stop(_ process: Process) async {
       kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+      await Blocking.run { process.waitUntilExit() }
     }
   }
 
   @Test func certificateFromATrustedIssuerIsAccepted() async throws {
     let certificates = try await Certificates.make()
-    let (server, port) = try await certificates.server(certificate: "server.pem", key: "server.key")
-    defer { Certificates.stop(server) }
-    let transport = CurlTransport(trustedCertificates: certificates.path("ca.pem"))
-    for host in ["localhost", "127.0.0.1"] {
-      let response = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "https://\(host):\(port)/")!))
-      #expect(response.status == 200)
-      let body = String(decoding: try await response.collectBody(), as: UTF8.self)
-      #expect(body.contains("s_server"), "\(body.prefix(200))")
+    try await certificates.withServer(certificate: "server.pem", key: "server.key") { port in
+      let transport = CurlTransport(trustedCertificates: certificates.path("ca.pem"))
+      for host in ["localhost", "127.0.0.1"] {
+        let response = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "https://\(host):\(port)/")!))
+        #expect(response.status == 200)
+        let body = String(decoding: try await response.collectBody(), as: UTF8.self)
+        #expect(body.contains("s_server"), "\(body.prefix(200))")
+      }
     }
   }
 
   @Test func selfSignedCertificateIsRefused() async throws {
     let certificates = try await Certificates.make()
-    let (server, port) = try await certificates.server(certificate: "self.pem", key: "self.key")
-    defer { Certificates.stop(server) }
-    // Through the whole client, as production settings would go: the token never leaves.
-    var settings = FirestoreSettings(environment: [:])
-    settings.host = "localhost:\(port)"
-    settings.tokenProvider = StaticTokenProvider("a-token-that-must-not-leave")
-    let db = Firestore(projectID: "tls-test", settings: settings)
-    let error = await #expect(throws: FirestoreError.self) { _ = try await db.document("a/b").getDocument(source: .server) }
-    #expect(error?.code == .unavailable)
-    #expect(error?.message.contains("certificate of localhost rejected") == true, "\(String(describing: error))")
-    #expect(error?.message.contains("a-token-that-must-not-leave") == false)
+    try await certificates.withServer(certificate: "self.pem", key: "self.key") { port in
+      // Through the whole client, as production settings would go: the token never leaves.
+      var settings = FirestoreSettings(environment: [:])
+      settings.host = "localhost:\(port)"
+      settings.tokenProvider = StaticTokenProvider("a-token-that-must-not-leave")
+      let db = Firestore(projectID: "tls-test", settings: settings)
+      let error = await #expect(throws: FirestoreError.self) { _ = try await db.document("a/b").getDocument(source: .server) }
+      #expect(error?.code == .unavailable)
+      #expect(error?.message.contains("certificate of localhost rejected") == true, "\(String(describing: error))")
+      #expect(error?.message.contains("a-token-that-must-not-leave") == false)
+    }
   }
 
   @Test func certificateForAnotherNameIsRefused() async throws {
     let certificates = try await Certificates.make(withIPName: false)
-    let (server, port) = try await certificates.server(certificate: "server.pem", key: "server.key")
-    defer { Certificates.stop(server) }
-    let transport = CurlTransport(trustedCertificates: certificates.path("ca.pem"))
-    // Issued for localhost only: reaching the same server as 127.0.0.1 must fail.
-    let error = await #expect(throws: FirestoreError.self) {
-      _ = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "https://127.0.0.1:\(port)/")!))
+    try await certificates.withServer(certificate: "server.pem", key: "server.key") { port in
+      let transport = CurlTransport(trustedCertificates: certificates.path("ca.pem"))
+      // Issued for localhost only: reaching the same server as 127.0.0.1 must fail.
+      let error = await #expect(throws: FirestoreError.self) {
+        _ = try await transport.send(HTTPRequest(method: "GET", url: URL(string: "https://127.0.0.1:\(port)/")!))
+      }
+      #expect(error?.code == .unavailable)
+      #expect(error?.message.contains("rejected") == true, "\(String(describing: error))")
     }
-    #expect(error?.code == .unavailable)
-    #expect(error?.message.contains("rejected") == true, "\(String(describing: error))")
   }
 }
