@@ -621,6 +621,27 @@ struct HTTPServerTests {
     }
   }
 
+  @Test("hold keeps the request until it is released, then handles it; the arrivals count says it is in flight")
+  func hold() async throws {
+    let faults = FaultInjector([FaultRule(route: ":batchGet", fault: .hold("gate"), remaining: 1)])
+    try await withServer(faults: faults) { server in
+      let client = try await RawHTTPClient(port: server.port)
+      try await client.send(post("/v1/documents:batchGet", "{}"))
+      try await eventually("the request to reach the hold") { faults.arrivals(at: "gate") == 1 }
+      // Held: read and logged, nothing answered yet.
+      #expect(client.isOpenAndSilent())
+      #expect(server.requestLog.entries.first?.status == nil)
+      faults.release("gate")
+      #expect(try await client.readResponse().status == 200)
+      #expect(server.requestLog.entries.first?.faults == [.hold("gate")])
+      // A released hold lets later requests through at once.
+      faults.add(FaultRule(route: ":batchGet", fault: .hold("gate"), remaining: 1))
+      try await client.send(post("/v1/documents:batchGet", "{}"))
+      #expect(try await client.readResponse().status == 200)
+      #expect(faults.arrivals(at: "gate") == 2)
+    }
+  }
+
   @Test("route matching")
   func routes() {
     let commitPath = "/v1/projects/p/databases/(default)/documents:commit"
@@ -657,6 +678,7 @@ struct HTTPServerTests {
       (#"{"dropAfterBytes":10}"#, FaultRule(fault: .dropConnection(afterResponseBytes: 10))),
       (#"{"truncateAfterBytes":100,"route":null}"#, FaultRule(fault: .truncateStream(afterBytes: 100))),
       (#"{"stall":true,"remaining":"1"}"#, FaultRule(fault: .stall, remaining: 1)),
+      (#"{"hold":"commit","route":"commit"}"#, FaultRule(route: "commit", fault: .hold("commit"))),
       (#"{"error":{"status":409}}"#, FaultRule(fault: .error(status: 409, grpcStatus: "ABORTED", message: "Injected fault."))),
       (#"{"error":{"status":502}}"#, FaultRule(fault: .error(status: 502, grpcStatus: "UNAVAILABLE", message: "Injected fault."))),
       (
@@ -679,7 +701,7 @@ struct HTTPServerTests {
       #"{"stall":true,"remaining":0}"#, #"{"stall":true,"route":1}"#, #"{"stall":true,"typo":1}"#, #"{"error":{"status":99}}"#,
       #"{"error":{"bogus":1}}"#, #"{"error":"x"}"#, #"{"replaceResponse":"x"}"#, #"{"replaceResponse":{"status":100}}"#,
       #"{"replaceResponse":{"body":"a","bodyBase64":"YQ=="}}"#, #"{"replaceResponse":{"bodyBase64":"!"}}"#,
-      #"{"replaceResponse":{"contentType":"a\r\nX: y"}}"#, #"{"replaceResponse":{"typo":1}}"#,
+      #"{"replaceResponse":{"contentType":"a\r\nX: y"}}"#, #"{"replaceResponse":{"typo":1}}"#, #"{"hold":true}"#,
     ]
     for text in bad {
       #expect(throws: WireFormatError.self, "\(text)") { try FaultRule.parse(json: JSONParser.parse(text)) }

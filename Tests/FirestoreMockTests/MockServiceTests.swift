@@ -145,5 +145,18 @@ struct MockServiceTests {
     #expect(try await rest.commitSet("e", 1).0 == 503)
     #expect(try await rest.commitSet("e", 1).0 == 200)
     #expect(server.requestLog.count(matching: ":commit") == 3)
+
+    // A hold added over HTTP, and released over HTTP once the commit is in flight.
+    request.httpBody = Data(#"{"route":"commit","remaining":1,"hold":"h"}"#.utf8)
+    _ = try await URLSession.shared.data(for: request)
+    let held = Task { try await rest.commitSet("e", 2).0 }
+    try await eventually("the commit to reach the hold") { server.faults.arrivals(at: "h") == 1 }
+    #expect(try await rest.call("GET", "/c/e").1?["fields"]?["v"]?["integerValue"]?.stringValue == "1", "not applied while held")
+    var release = URLRequest(url: URL(string: "http://\(server.hostAndPort)/mock/v1/faults:release")!)
+    release.httpMethod = "POST"
+    release.httpBody = Data(#"{"hold":"h"}"#.utf8)
+    let (answer, _) = try await URLSession.shared.data(for: release)
+    #expect(try JSONParser.parse(answer)["arrivals"] == .integer(1))
+    #expect(try await held.value == 200)
   }
 }
