@@ -33,13 +33,7 @@ private func withServer(
   _ body: (MockHTTPServer) async throws -> Void
 ) async throws {
   let server = try MockHTTPServer.start(faults: faults, requestLog: requestLog, configuration: configuration, handler: handler)
-  do {
-    try await body(server)
-  } catch {
-    _ = await Blocking.run { server.stop() }
-    throw error
-  }
-  _ = await Blocking.run { server.stop() }
+  try await withStopping(server, stop: { $0.stop() }, body)
 }
 
 private func json(_ response: RawHTTPClient.Response) throws -> JSONValue {

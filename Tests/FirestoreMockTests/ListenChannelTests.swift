@@ -21,13 +21,7 @@ struct ListenChannelTests {
     backChannelWait: Duration = .seconds(45), clock: MockClock = .continuous, _ body: (MockFirestoreServer) async throws -> Void
   ) async throws {
     let server = try MockFirestoreServer.start(backChannelWait: backChannelWait, clock: clock)
-    do {
-      try await body(server)
-    } catch {
-      _ = await Blocking.run { server.stop() }
-      throw error
-    }
-    _ = await Blocking.run { server.stop() }
+    try await withStopping(server, stop: { $0.stop() }, body)
   }
 
   private func targetChange(_ response: ListenResponse) throws -> ListenResponse.TargetChange {
