@@ -36,5 +36,8 @@ struct QueryScopeTests {
     #expect(!StructuredQuery.reads([], documentAt: "cities/sf/parks/a/trees/t", under: "cities/sf"))
     #expect(!StructuredQuery.reads([Selector(collectionID: "cities")], documentAt: "cities", under: ""))
     #expect(!StructuredQuery.reads([Selector(collectionID: "parks")], documentAt: "cities/sf/parks", under: "cities/sf"))
+    // Segments split at "/" bytes, also where a combining mark follows the slash.
+    #expect(StructuredQuery.reads([Selector(collectionID: "c")], documentAt: "c/\u{301}d", under: ""))
+    #expect(StructuredQuery.reads([Selector(collectionID: "c", allDescendants: true)], documentAt: "p/\u{301}q/c/d", under: "p/\u{301}q"))
   }
 }

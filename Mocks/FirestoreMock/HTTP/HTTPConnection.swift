@@ -115,14 +115,17 @@ final class HTTPConnection {
     -> MockHTTPResponse
   {
     let log = runtime.log
-    let json = response.headers.contains { $0.name.lowercased() == "content-type" && $0.value.contains("json") }
-    let accepted =
+    // Computed only for the bodies that could be compressed: most replies are small, and
+    // reading the headers (with Foundation's string search) cost more than serving them.
+    var accepted: Bool {
       Gzip.isAccepted(requestHeaders) && !response.headers.contains(where: { $0.name.lowercased() == "content-encoding" })
+    }
+    var json: Bool { response.headers.contains { $0.name.lowercased() == "content-type" && $0.value.contains("json") } }
     var compressed = response
     compressed.headers += [("content-encoding", "gzip"), ("vary", "Accept-Encoding")]
     switch response.body {
     case .complete(let bytes):
-      guard accepted, bytes.count >= Gzip.minimumBytes, let gzipped = Gzip.compress(bytes) else {
+      guard bytes.count >= Gzip.minimumBytes, accepted, let gzipped = Gzip.compress(bytes) else {
         log.setResponseBody(size: bytes.count, encoding: nil, of: logID)
         return response
       }

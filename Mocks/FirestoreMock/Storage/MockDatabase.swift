@@ -47,13 +47,26 @@ struct MockDatabase: Sendable {
   /// Every path of ``histories``, in Firestore's key order. Candidates read in this order
   /// reach the query engine sorted, so its sort by key (always the last ordering) is linear.
   mutating func pathsInKeyOrder() -> [String] {
-    if !unorderedPaths.isEmpty {
+    guard !unorderedPaths.isEmpty else { return orderedPaths }
+    if unorderedPaths.count < orderedPaths.count / 64 {
+      // A few new paths among many, as between two queries of a shared database: a binary
+      // search each, where merging would compare every stored path again.
+      for path in unorderedPaths {
+        var low = 0
+        var high = orderedPaths.count
+        while low < high {
+          let middle = (low + high) / 2
+          if Self.keyOrder(path, orderedPaths[middle]) { high = middle } else { low = middle + 1 }
+        }
+        orderedPaths.insert(path, at: low)
+      }
+    } else {
       // Two sorted runs: the sort merges them in linear time.
       unorderedPaths.sort(by: Self.keyOrder)
       orderedPaths += unorderedPaths
       orderedPaths.sort(by: Self.keyOrder)
-      unorderedPaths = []
     }
+    unorderedPaths = []
     return orderedPaths
   }
 

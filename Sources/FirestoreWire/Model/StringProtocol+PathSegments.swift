@@ -1,3 +1,5 @@
+// Inlinable: the other modules call these once per stored path in their hottest loops, and
+// a generic call across modules runs unspecialized, looking up metadata at every step.
 extension StringProtocol {
   /// The `/`-separated segments of a resource path, split at every `/` byte as the server
   /// splits names; empty segments are kept (`"a//b"` gives `["a", "", "b"]`, `""` gives
@@ -6,12 +8,14 @@ extension StringProtocol {
   /// Not `split(separator: "/")`, which compares Swift `Character`s: a combining mark right
   /// after a slash (`"c/\u{301}d"`, a document `\u{301}d` in `c`) forms one `Character` with
   /// it, and the path would not split there.
+  @inlinable
   package var slashSegments: [String] {
     utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
   }
 
   /// Whether the UTF-8 of `self` begins with that of `prefix`, as the server compares
   /// names (`hasPrefix` compares `Character`s: `"c/\u{301}d".hasPrefix("c/")` is false).
+  @inlinable
   package func hasBytePrefix(_ prefix: some StringProtocol) -> Bool {
     // Native strings compare their bytes at once; the generic `starts(with:)` walks both
     // views an index at a time, which made this the cache's hottest call on large commits.
@@ -27,6 +31,7 @@ extension StringProtocol {
   /// What follows `prefix`, compared and cut on UTF-8 (see ``hasBytePrefix(_:)``), or `nil`
   /// when `self` does not begin with it. (`dropFirst(prefix.count)` counts `Character`s,
   /// and would also drop a combining mark that follows the prefix's last slash.)
+  @inlinable
   package func removingBytePrefix(_ prefix: some StringProtocol) -> String? {
     guard hasBytePrefix(prefix) else { return nil }
     let count = prefix.utf8.count
