@@ -109,7 +109,8 @@ let package = Package(
         "apple-port",
       ]),
     .testTarget(
-      name: "FirestoreMockTests", dependencies: ["FirestoreEngine", "FirestoreMock", "FirestorePlatform", "FirestoreTestSupport", "HTTP1Server"]),
+      name: "FirestoreMockTests",
+      dependencies: ["FirestoreEngine", "FirestoreMock", "FirestorePlatform", "FirestoreTestSupport", "HTTP1Server"]),
     // Runs the built `firestore` executable as a user would; depends on it so it is built first.
     .testTarget(name: "FirestoreCLITests", dependencies: ["FirestoreCLI", "FirestoreMock", "FirestoreTestSupport", "FirestoreWire"]),
     // Runs the built `firestore-bench` (its command line and JSON output; never timings).
