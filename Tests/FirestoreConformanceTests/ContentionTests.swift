@@ -20,7 +20,7 @@ struct ContentionTests {
 
   @Test("8 concurrent workers' transactional increments of one counter all land once (8 × 50 on the mock)", arguments: Backend.all)
   func counter(_ backend: Backend) async throws {
-    let increments = backend.reachesEmulator ? Self.emulatorIncrementsPerWorker : Self.incrementsPerWorker
+    let increments = backend.workload(mock: Self.incrementsPerWorker, emulator: Self.emulatorIncrementsPerWorker)
     let db = backend.firestore { settings in
       // On the emulator, jittered waits of up to seconds spread the retries out, so that
       // fewer of them meet again in the same lock conflict (each costs 2 s there). The mock

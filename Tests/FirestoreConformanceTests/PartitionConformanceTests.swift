@@ -16,7 +16,7 @@ struct PartitionConformanceTests {
     "\(hint.filter(\.isLetter).prefix(20))\(AutoID.make().prefix(6))"
   }
 
-  @Test("the partitions of a 10,000-document group cover it exactly once, in order", arguments: Backend.all)
+  @Test("the partitions of a 10,000-document group cover it exactly once, in order", .differsByBackend, arguments: Backend.all)
   func coverage(_ backend: Backend) async throws {
     let db = backend.isolatedFirestore()
     let group = groupID()

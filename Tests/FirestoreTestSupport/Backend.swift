@@ -26,6 +26,12 @@ public enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible
     return available.filter { $0 == only }
   }()
 
+  /// Whether this run times the same work on every backend
+  /// (`FIRESTORE_SUITE_SAME_WORK=1`, as `Benchmarks/suite-time.sh` sets it): the tests of one
+  /// backend alone are left out, and every test does on the mock what it does on the emulator
+  /// (see ``workload(mock:emulator:)`` and ``Trait/differsByBackend``).
+  public static let timesSameWork = ProcessInfo.processInfo.environment["FIRESTORE_SUITE_SAME_WORK"] == "1"
+
   /// One project per test process, so runs and suites never see each other's data.
   public static let projectID = "demo-swift-\(UInt32.random(in: 0...UInt32.max))"
 
@@ -42,6 +48,12 @@ public enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible
 
   /// Whether the requests end at the real emulator (directly or through the front).
   public var reachesEmulator: Bool { self != .mock }
+
+  /// A test's size on this backend: the mock's when it is the mock, the emulator's when it
+  /// is the emulator or when the run times the same work on both (``timesSameWork``).
+  public func workload<Size>(mock: Size, emulator: Size) -> Size {
+    reachesEmulator || Self.timesSameWork ? emulator : mock
+  }
 
   /// `host:port` of this backend.
   public var host: String {
@@ -138,7 +150,18 @@ extension Trait where Self == ConditionTrait {
   /// Runs a test (or suite) only when `backend` is among this run's ``Backend/all``: for the
   /// tests of one backend alone (the mock's fault injection, the emulator's security rules),
   /// so that `FIRESTORE_CONFORMANCE_BACKENDS` narrows them with the cases of every backend.
+  /// A run that times the same work on every backend (``Backend/timesSameWork``) leaves
+  /// these out too.
   public static func requires(_ backend: Backend) -> Self {
-    .enabled(if: Backend.all.contains(backend), "runs on \(backend.rawValue) only, which this run leaves out")
+    .enabled(
+      if: Backend.all.contains(backend) && !Backend.timesSameWork,
+      "runs on \(backend.rawValue) only, which this run leaves out")
+  }
+
+  /// For a test whose work differs by backend beyond its size (the mock runs what the
+  /// emulator answers as unimplemented): a run that times the same work on every backend
+  /// leaves it out.
+  public static var differsByBackend: Self {
+    .disabled(if: Backend.timesSameWork, "does other work on each backend, which this timing run leaves out")
   }
 }
