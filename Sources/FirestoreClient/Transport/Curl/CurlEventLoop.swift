@@ -6,7 +6,7 @@ import FirestorePlatform
   import Foundation
 
   /// One thread that drives every transfer of a ``CurlTransport`` through a libcurl multi
-  /// handle: it takes commands from other threads (add, abort, resume, lift a deadline),
+  /// handle: it takes commands from other threads (add, abort, resume, trade a deadline for an idle one),
   /// lets libcurl do the I/O, hands back what finished, and sleeps in `curl_multi_poll`
   /// until a socket, a libcurl timer, a deadline or `curl_multi_wakeup` needs it.
   ///
@@ -17,7 +17,7 @@ import FirestorePlatform
       case add(CurlExchange)
       case abort(CurlExchange, FirestoreError)
       case resume(CurlExchange)
-      case clearDeadline(CurlExchange)
+      case idleDeadline(CurlExchange, Duration)
       case shutDown
     }
 
@@ -91,8 +91,15 @@ import FirestorePlatform
           case .add(let exchange): add(exchange)
           case .abort(let exchange, let error): remove(exchange, error)
           case .resume(let exchange):
-            if running[exchange.easy] != nil { curl_easy_pause(exchange.easy, swiftfirestore_CURLPAUSE_CONT) }
-          case .clearDeadline(let exchange): exchange.deadline = nil
+            if running[exchange.easy] != nil {
+              exchange.pausedForReader = false
+              exchange.lastProgress = .now
+              curl_easy_pause(exchange.easy, swiftfirestore_CURLPAUSE_CONT)
+            }
+          case .idleDeadline(let exchange, let idle):
+            exchange.deadline = nil
+            exchange.idleTimeout = idle
+            exchange.lastProgress = .now
           case .shutDown:
             for exchange in Array(running.values) { remove(exchange, FirestoreError(.cancelled, "the transport was shut down")) }
             curl_multi_cleanup(multi)
@@ -158,7 +165,7 @@ import FirestorePlatform
       var wait = Self.idleWait
       let now = ContinuousClock.now
       for exchange in Array(running.values) {
-        guard let deadline = exchange.deadline else { continue }
+        guard let deadline = exchange.expiry else { continue }
         if deadline <= now {
           remove(exchange, exchange.deadlineError())
         } else {
