@@ -71,6 +71,27 @@ import Testing
     }
   }
 
+  @Test("one document, then bytes that complete none: the read ends at the idle deadline")
+  func tricklingAfterTheFirstDocument() async throws {
+    // White space between elements keeps the connection busy and is never kept, so only
+    // the wait for the next element can end the read. The server stops after 16 GB (the
+    // read would then end cut short, as unavailable), which only catches a hang.
+    try await withGrowingMargin("the first document arriving before the deadline", from: .milliseconds(300)) { margin in
+      let server = try RawHTTPServer { connection, _ in
+        guard connection.readRequest() != nil else { return }
+        connection.write(Self.head + "[" + Self.document + ",")
+        let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64 << 10)
+        for _ in 0..<(16 << 30) / spaces.count where connection.write(bytes: spaces) {}
+      }
+      defer { server.stop() }
+      let (documents, error) = await drain(firestore(server, timeout: margin))
+      #expect(error?.code == .deadlineExceeded, "\(String(describing: error))")
+      guard documents == 1 else { return .tooShort }
+      #expect(error?.message.contains("next element") == true, "\(String(describing: error))")
+      return .conclusive
+    }
+  }
+
   @Test("one document, then one that never ends: the read ends at the size limit")
   func endlessElementAfterTheFirstDocument() async throws {
     let server = try RawHTTPServer { connection, _ in
