@@ -212,6 +212,27 @@ struct TransportTests {
     #expect(transport.requests.map { $0.headers["Authorization"] } == ["Bearer stale", "Bearer fresh"])
   }
 
+  @Test("a read reply naming another document is refused, and not cached")
+  func replyNamingAnotherDocument() async throws {
+    let other = #"{"name":"projects/p/databases/(default)/documents/c/other","fields":{"x":{"integerValue":"1"}}}"#
+    let transport = ScriptedTransport([
+      .init(method: "GET", path: Offline.root + "/c/asked", response: .json(200, other)),
+      .init(method: "POST", path: Offline.root + ":batchGet", response: .json(200, "[{\"found\":\(other)}]")),
+      .init(
+        method: "POST", path: Offline.root + ":batchGet",
+        response: .json(200, #"[{"missing":"projects/p/databases/(default)/documents/c/other"}]"#)),
+    ])
+    let db = Offline.firestore(transport, retries: 1)
+    let get = try await #require(throws: FirestoreError.self) { try await db.document("c/asked").getDocument(source: .server) }
+    #expect(get.code == .internal && get.message.contains("documents/c/other"), "\(get)")
+    let found = try await #require(throws: FirestoreError.self) { try await db.getAll([db.document("c/asked")]) }
+    #expect(found.code == .internal && found.message.contains("documents/c/other"), "\(found)")
+    let missing = try await #require(throws: FirestoreError.self) { try await db.getAll([db.document("c/asked")]) }
+    #expect(missing.code == .internal && missing.message.contains("documents/c/other"), "\(missing)")
+    // Nothing of the other document reached the cache.
+    await #expect(throws: FirestoreError.self) { try await db.document("c/other").getDocument(source: .cache) }
+  }
+
   @Test("non-JSON and malformed responses become clear errors")
   func malformedResponses() async throws {
     let transport = ScriptedTransport([

@@ -50,7 +50,8 @@ extension Firestore {
   /// writes stop being sent, and every later call fails with `failedPrecondition`, except
   /// ``clearPersistence()``. As in the Apple SDK, queued writes are not lost with a
   /// persistent cache: the next instance on the same directory sends them. Callers still
-  /// waiting for a write get `cancelled`.
+  /// waiting for a write get `cancelled`. The connections the transport keeps for reuse
+  /// are closed (once no other instance's request runs on a shared transport).
   ///
   /// ``Firestore/firestore()`` makes a new instance after this.
   public func terminate() async throws {
@@ -61,6 +62,10 @@ extension Firestore {
     await listenManager.shutdown()
     await writePipeline.close()
     localStore.close()
+    #if canImport(CCurl)
+      // The connections this instance opened are not kept open after it.
+      await (settings.effectiveTransport as? CurlTransport)?.closeIdleConnections()
+    #endif
   }
 
   /// Deletes the persistent cache file of this instance's project and database: cached

@@ -27,8 +27,13 @@ public struct FirestoreSettings: Sendable {
   public var retryPolicy: RetryPolicy
   /// The longest one call may take, retries and their backoff included; past it the call
   /// fails with `deadlineExceeded`. Streaming reads (``Query/stream()``) apply it, and
-  /// their retries, up to the first document (or the end of an empty result).
+  /// their retries, up to the first document (or the end of an empty result); after that
+  /// it bounds each wait: for the next bytes, and for the next document.
   public var timeout: Duration
+  /// The most bytes of a reply: a unary reply's whole body, each element of a streamed one
+  /// and what a streamed reader holds at once, all counted after decompression. Past it a
+  /// read fails with `resourceExhausted`. Settable for tests, which need no 256 MB replies.
+  var maximumReplyBytes = HTTPResponse.maximumBodyBytes
   /// What carries HTTP requests; `nil` uses ``defaultTransport``.
   public var transport: (any Transport)?
   /// Where documents read and written are kept locally: in memory (the default, 100 MB),

@@ -52,10 +52,15 @@ extension Firestore {
       let request = BatchGetRequest(documents: chunk, mask: mask, consistency: consistency)
       let elements = try await rest.unary(
         .init(method: "POST", path: "documents:batchGet", body: request.json, idempotent: true), BatchGetResponse.decodeArray)
+      let asked = Set(chunk)
       for response in elements {
         switch response.result {
-        case .found(let doc): found[doc.name] = (doc, response.readTime)
-        case .missing(let name): found[name] = (nil, response.readTime)
+        case .found(let doc):
+          try Self.checkReplyNames(doc.name, asked: asked)
+          found[doc.name] = (doc, response.readTime)
+        case .missing(let name):
+          try Self.checkReplyNames(name, asked: asked)
+          found[name] = (nil, response.readTime)
         case .transaction: break
         }
       }
@@ -69,6 +74,14 @@ extension Firestore {
       }
       return DocumentSnapshot(reference: ref, document: doc, readTime: readTime)
     }
+  }
+
+  /// Refuses a read reply about a document that was not asked for: taking it for one that
+  /// was would hand out, and cache, another document's data.
+  static func checkReplyNames(_ name: String, asked: Set<String>) throws {
+    guard !asked.contains(name) else { return }
+    let wanted = asked.count == 1 ? asked.first! : "one of the \(asked.count) documents asked for"
+    throw FirestoreError(.internal, "the server's reply names document \(name), not \(wanted)")
   }
 
   /// The top-level collections of the database, sorted by ID.
@@ -161,6 +174,7 @@ extension DocumentReference {
     } catch let error as FirestoreError where error.serverStatus == "NOT_FOUND" {
       document = nil
     }
+    if let document { try Firestore.checkReplyNames(document.name, asked: [name]) }
     firestore.localStore.didRead([(name, document)])
     return DocumentSnapshot(reference: self, document: document, readTime: nil)
   }

@@ -15,12 +15,12 @@ final class BodyChannel: Sendable {
   /// Buffered bytes at which a paused producer resumes.
   static let lowWater = 128 << 10
 
-  /// What the producer does when asked: resume a paused transfer, abort one, or lift its
-  /// deadline. Each is called at most once per request and never under the channel's lock.
+  /// What the producer does when asked: resume a paused transfer, abort one, or trade its
+  /// deadline for an idle one. Never called under the channel's lock.
   struct Producer: Sendable {
     var resume: @Sendable () -> Void
     var abort: @Sendable (FirestoreError) -> Void
-    var clearDeadline: @Sendable () -> Void
+    var keepIdleDeadline: @Sendable (Duration) -> Void
   }
 
   private struct State {
@@ -140,9 +140,9 @@ final class BodyChannel: Sendable {
     producer?.abort(error)
   }
 
-  /// Lifts the producer's deadline.
-  func clearDeadline() {
-    state.withLock { $0.producer }?.clearDeadline()
+  /// Has the producer trade its deadline for an idle one of `idle`.
+  func keepIdleDeadline(_ idle: Duration) {
+    state.withLock { $0.producer }?.keepIdleDeadline(idle)
   }
 
   /// A reader's hold on the channel: when the last one goes, a body not read to its end is

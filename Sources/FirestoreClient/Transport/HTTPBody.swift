@@ -57,10 +57,15 @@ public struct HTTPBody: AsyncSequence, Sendable {
       })
   }
 
-  /// Lifts the transport's deadline for the rest of the body (a stream that may run long
-  /// once its first element arrived); a body that has no deadline ignores it.
-  func clearDeadline() {
-    if case .channel(let reader) = source { reader.channel.clearDeadline() }
+  /// Has the transport trade its deadline for an idle one for the rest of the body (a
+  /// stream that may run long once its first element arrived): the transfer fails with
+  /// `deadlineExceeded` when no bytes arrive for `idle` while it is not paused for the
+  /// reader. `false` for a body that is not fed by a transport's channel: its reader keeps
+  /// the idle deadline itself.
+  func keepIdleDeadline(_ idle: Duration) -> Bool {
+    guard case .channel(let reader) = source else { return false }
+    reader.channel.keepIdleDeadline(idle)
+    return true
   }
 
   /// Whether the transport paused the transfer because the reader is behind (for tests);

@@ -4,6 +4,12 @@ import Foundation
 /// Reads the elements of a streamed JSON-array reply (`:runQuery`) one at a time, turning
 /// every way the body can go wrong into a ``FirestoreError`` that names it.
 ///
+/// Memory and time stay bounded whatever the server sends: an element, and all the reader
+/// holds at once, stay within ``FirestoreSettings/maximumReplyBytes`` (counted as the bytes
+/// arrive, after decompression, before they are kept), and once ``keepIdleDeadline()``
+/// was called a wait for bytes, or for the next element, lasts at most
+/// ``FirestoreSettings/timeout``.
+///
 /// `@unchecked Sendable`: the reader is used by one task at a time — the attempt that reads
 /// the first element hands it over, once finished, to the task that reads the rest.
 final class JSONArrayReader<Element: Sendable>: @unchecked Sendable {
@@ -13,8 +19,15 @@ final class JSONArrayReader<Element: Sendable>: @unchecked Sendable {
   private let call: RESTClient.Call
   private let client: RESTClient
   private var body: HTTPBody.AsyncIterator
-  private var splitter = JSONArrayStreamSplitter()
+  private var splitter: JSONArrayStreamSplitter
   private var pending: [[UInt8]] = []
+  /// The bytes of `pending`, for the limit on what the reader holds.
+  private var pendingBytes = 0
+  private let limit: Int
+  /// The longest wait for the next element, once the call's deadline is over.
+  private var idle: Duration?
+  /// The transport keeps the idle deadline between bytes; else the reader races each wait.
+  private var transportKeepsIdle = false
   private var bodyEnded = false
   /// The body's first bytes and size so far, for error messages.
   private var start: [UInt8] = []
@@ -28,7 +41,17 @@ final class JSONArrayReader<Element: Sendable>: @unchecked Sendable {
     self.decode = decode
     self.call = call
     self.client = client
+    limit = client.settings.maximumReplyBytes
+    splitter = JSONArrayStreamSplitter(maximumElementBytes: limit)
     body = response.body.makeAsyncIterator()
+  }
+
+  /// Trades the call's deadline for idle ones of ``FirestoreSettings/timeout``: between
+  /// bytes (kept by the transport where it can) and between elements.
+  func keepIdleDeadline() {
+    let timeout = client.settings.timeout
+    idle = timeout
+    transportKeepsIdle = response.body.keepIdleDeadline(timeout)
   }
 
   /// The next element, or `nil` after the closing `]`.
@@ -38,9 +61,20 @@ final class JSONArrayReader<Element: Sendable>: @unchecked Sendable {
   ///   it is not a JSON array of valid JSON (an empty body, another content type, an object,
   ///   text that does not parse).
   func next() async throws -> Element? {
+    if pending.isEmpty, let idle, !transportKeepsIdle {
+      // Nothing would end a silent body: the wait for the element is raced here.
+      let expired = idleExpired(idle)
+      return try await Deadline.run(idle, expired: expired) { try await self.nextElement(waitingSince: nil) }
+    }
+    return try await nextElement(waitingSince: idle == nil ? nil : ContinuousClock.now)
+  }
+
+  /// The next element; past `idle` after `waitingSince` a chunk that completes none fails.
+  private func nextElement(waitingSince: ContinuousClock.Instant?) async throws -> Element? {
     while true {
       if !pending.isEmpty {
         let element = pending.removeFirst()
+        pendingBytes -= element.count
         do {
           return try element.withUnsafeBufferPointer { try decode($0) }
         } catch let error as WireFormatError {
@@ -70,8 +104,33 @@ final class JSONArrayReader<Element: Sendable>: @unchecked Sendable {
         pending = try splitter.append(chunk)
       } catch let error as WireFormatError {
         throw malformed(cutShort: false, detail: error)
+      } catch {
+        throw tooLarge("an element of the reply")
+      }
+      pendingBytes = pending.reduce(0) { $0 + $1.count }
+      if pendingBytes + splitter.bufferedBytes > limit { throw tooLarge("the reply's elements read at once") }
+      // Bytes that trickle in without completing an element do not keep the read alive.
+      if pending.isEmpty, let waitingSince, let idle, ContinuousClock.now - waitingSince > idle {
+        throw idleExpired(idle)
       }
     }
+  }
+
+  /// The error for a wait for the next element that lasted longer than `idle`.
+  private func idleExpired(_ idle: Duration) -> FirestoreError {
+    FirestoreError(
+      .deadlineExceeded,
+      "\(call.method) \(client.urlPath(call)): the next element of the reply did not arrive within \(idle) (FirestoreSettings.timeout)",
+      httpStatus: response.status, requestMethod: call.method, requestPath: client.urlPath(call))
+  }
+
+  /// The error for a reply past the limit, `what` naming the part of it.
+  private func tooLarge(_ what: String) -> FirestoreError {
+    var error = HTTPResponse.bodyTooLarge(limit: limit, what: what)
+    error.httpStatus = response.status
+    error.requestMethod = call.method
+    error.requestPath = client.urlPath(call)
+    return error
   }
 
   /// The body ended: fine after the closing `]`, else the reply is cut short or not an array.

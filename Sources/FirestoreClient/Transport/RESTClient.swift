@@ -79,7 +79,7 @@ final class RESTClient: Sendable {
   ) async throws -> T {
     do {
       return try await withRetries(call) { response in
-        let data = try await response.collectBody()
+        let data = try await response.collectBody(limit: self.settings.maximumReplyBytes)
         do {
           return try data.withUnsafeBytes { try decode($0.bindMemory(to: UInt8.self)) }
         } catch let error as WireFormatError {
@@ -105,14 +105,16 @@ final class RESTClient: Sendable {
   ///
   /// The deadline and the retries cover the reply up to its first element (or its end):
   /// until then nothing was handed out, so a failure may start the call over. After that
-  /// the deadline is lifted, and a failure ends the reader with the error.
+  /// the call's deadline gives way to an idle one of the same length (no bytes for that
+  /// long, or no element for that long while the caller waits, fail the reader with
+  /// `deadlineExceeded`), and a failure ends the reader with the error.
   func streamArray<Element: Sendable>(
     _ call: Call, _ decode: @escaping @Sendable (UnsafeBufferPointer<UInt8>) throws -> Element
   ) async throws -> (first: Element?, rest: JSONArrayReader<Element>) {
     try await withRetries(call) { response in
       let reader = JSONArrayReader(response: response, call: call, client: self, decode: decode)
       let first = try await reader.next()
-      response.body.clearDeadline()
+      reader.keepIdleDeadline()
       return (first, reader)
     }
   }

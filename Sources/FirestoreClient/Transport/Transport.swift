@@ -67,16 +67,23 @@ public struct HTTPResponse: Sendable {
     self.init(status: status, headers: headers, body: HTTPBody(body))
   }
 
+  /// The most bytes a reply may hold: the whole body of a unary reply, and each element of
+  /// a streamed one, counted after decompression. ``collectBody(limit:)``'s default.
+  public static let maximumBodyBytes = 256 << 20
+
   /// The whole body, failing with `resourceExhausted` past `limit` bytes.
-  public func collectBody(limit: Int = 256 << 20) async throws -> Data {
+  public func collectBody(limit: Int = HTTPResponse.maximumBodyBytes) async throws -> Data {
     var data = Data()
     for try await chunk in body {
       data.append(chunk)
-      if data.count > limit {
-        throw FirestoreError(.resourceExhausted, "response body exceeds \(limit) bytes")
-      }
+      if data.count > limit { throw Self.bodyTooLarge(limit: limit) }
     }
     return data
+  }
+
+  /// The error for a reply (or, of a streamed reply, `what`) past `limit` bytes.
+  static func bodyTooLarge(limit: Int, what: String = "response body") -> FirestoreError {
+    FirestoreError(.resourceExhausted, "\(what) exceeds \(limit) bytes")
   }
 }
 

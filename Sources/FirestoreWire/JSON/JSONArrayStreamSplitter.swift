@@ -4,7 +4,8 @@
 /// Production Firestore streams `:runQuery` as one JSON array over a chunked response;
 /// the emulator sends it whole. Feed the bytes with ``append(_:)`` and take finished
 /// elements from its result. Only the bytes of the element in progress are kept, so
-/// memory stays bounded by the largest element, not the whole response.
+/// memory stays bounded by the largest element, not the whole response; an element (or a
+/// leading object) longer than ``maximumElementBytes`` is refused before it is kept.
 ///
 /// A body that is a JSON object rather than an array (Firestore's error body) is reported
 /// through ``leadingObject`` once complete.
@@ -19,16 +20,31 @@ public struct JSONArrayStreamSplitter: Sendable {
 
   /// A complete top-level JSON object, when the body was not an array.
   public private(set) var leadingObject: [UInt8]?
+  /// The longest element (or leading object) the splitter keeps.
+  public let maximumElementBytes: Int
 
-  /// Creates a splitter for a fresh response body.
-  public init() {}
+  /// An element (or leading object) grew past ``maximumElementBytes``.
+  public struct ElementTooLarge: Error, Sendable {
+    /// The limit it passed.
+    public let limit: Int
+  }
+
+  /// Creates a splitter for a fresh response body that refuses elements longer than
+  /// `maximumElementBytes`.
+  public init(maximumElementBytes: Int = .max) {
+    self.maximumElementBytes = maximumElementBytes
+  }
+
+  /// The bytes of the element in progress, kept until it completes.
+  public var bufferedBytes: Int { pending.count }
 
   /// Whether the closing `]` (or the end of a leading object) has been seen.
   public var isFinished: Bool { state == .afterArray || leadingObject != nil }
 
   /// Feeds the next piece of the body and returns the elements it completed, in order.
   ///
-  /// - Throws: ``WireFormatError`` when the bytes cannot be the start of a JSON array.
+  /// - Throws: ``WireFormatError`` when the bytes cannot be the start of a JSON array;
+  ///   ``ElementTooLarge`` when an element passes ``maximumElementBytes``.
   public mutating func append<Bytes: Sequence>(_ chunk: Bytes) throws -> [[UInt8]] where Bytes.Element == UInt8 {
     // Called from other modules this generic is not specialised; a buffer keeps the per-byte
     // loop concrete (Data, arrays and slices all have contiguous storage).
@@ -70,7 +86,7 @@ public struct JSONArrayStreamSplitter: Sendable {
           if !isWhitespace(byte) { throw WireFormatError("unexpected data after the JSON object") }
           continue
         }
-        pending.append(byte)
+        try keep(byte)
         track(byte)
         if depth == 0 { leadingObject = pending }
       }
@@ -87,7 +103,7 @@ public struct JSONArrayStreamSplitter: Sendable {
       state = byte == UInt8(ascii: "]") ? .afterArray : .betweenElements
       return true
     }
-    pending.append(byte)
+    try keep(byte)
     track(byte)
     if depth == 0 && !inString {
       let first = pending[0]
@@ -97,6 +113,12 @@ public struct JSONArrayStreamSplitter: Sendable {
       }
     }
     return false
+  }
+
+  /// Adds `byte` to the element in progress, unless that passes the limit.
+  private mutating func keep(_ byte: UInt8) throws(ElementTooLarge) {
+    guard pending.count < maximumElementBytes else { throw ElementTooLarge(limit: maximumElementBytes) }
+    pending.append(byte)
   }
 
   private mutating func track(_ byte: UInt8) {

@@ -6,7 +6,7 @@ import FirestorePlatform
   import Foundation
 
   /// One thread that drives every transfer of a ``CurlTransport`` through a libcurl multi
-  /// handle: it takes commands from other threads (add, abort, resume, lift a deadline),
+  /// handle: it takes commands from other threads (add, abort, resume, trade a deadline for an idle one),
   /// lets libcurl do the I/O, hands back what finished, and sleeps in `curl_multi_poll`
   /// until a socket, a libcurl timer, a deadline or `curl_multi_wakeup` needs it.
   ///
@@ -17,7 +17,9 @@ import FirestorePlatform
       case add(CurlExchange)
       case abort(CurlExchange, FirestoreError)
       case resume(CurlExchange)
-      case clearDeadline(CurlExchange)
+      case idleDeadline(CurlExchange, Duration)
+      /// Close the kept connections now, or once no transfer runs; then call the closure.
+      case closeIdleConnections(@Sendable () -> Void)
       case shutDown
     }
 
@@ -29,18 +31,27 @@ import FirestorePlatform
       curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     }()
 
-    private let multi: UnsafeMutableRawPointer
+    /// Replaced only on the loop thread and under ``inbox``'s lock, where other threads
+    /// use it (to wake the loop).
+    private var multi: UnsafeMutableRawPointer
     private let inbox = Locked<(commands: [Command], started: Bool, stopped: Bool)>(([], false, false))
     let statistics = Locked(CurlTransport.Statistics())
 
     /// The transfers in the multi handle, by easy handle. Loop thread only.
     private var running: [UnsafeMutableRawPointer: CurlExchange] = [:]
+    /// The kept connections are to close once no transfer runs. Loop thread only.
+    private var closeWhenIdle = false
 
     init() {
       _ = Self.globalInit
-      multi = curl_multi_init()
+      multi = Self.makeMulti()
+    }
+
+    private static func makeMulti() -> UnsafeMutableRawPointer {
+      let multi = curl_multi_init()!
       // Wait for a stream on an existing HTTP/2 connection rather than open another.
       _ = swiftfirestore_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
+      return multi
     }
 
     /// Queues a command for the loop thread and wakes it (starting it on first use).
@@ -48,19 +59,23 @@ import FirestorePlatform
       let (start, stopped) = inbox.withLock { inbox -> (Bool, Bool) in
         if inbox.stopped { return (false, true) }
         inbox.commands.append(command)
+        // Woken under the lock: the loop thread replaces the multi handle under it.
+        if inbox.started { curl_multi_wakeup(multi) }
         defer { inbox.started = true }
         return (!inbox.started, false)
       }
       if stopped {
-        if case .add(let exchange) = command { exchange.finish(with: FirestoreError(.cancelled, "the transport was shut down")) }
+        switch command {
+        case .add(let exchange): exchange.finish(with: FirestoreError(.cancelled, "the transport was shut down"))
+        case .closeIdleConnections(let done): done()
+        default: break
+        }
         return
       }
       if start {
         let thread = Thread { [self] in run() }
         thread.name = "swift-firestore curl"
         thread.start()
-      } else {
-        curl_multi_wakeup(multi)
       }
     }
 
@@ -91,8 +106,19 @@ import FirestorePlatform
           case .add(let exchange): add(exchange)
           case .abort(let exchange, let error): remove(exchange, error)
           case .resume(let exchange):
-            if running[exchange.easy] != nil { curl_easy_pause(exchange.easy, swiftfirestore_CURLPAUSE_CONT) }
-          case .clearDeadline(let exchange): exchange.deadline = nil
+            if running[exchange.easy] != nil {
+              exchange.pausedForReader = false
+              exchange.lastProgress = .now
+              curl_easy_pause(exchange.easy, swiftfirestore_CURLPAUSE_CONT)
+            }
+          case .idleDeadline(let exchange, let idle):
+            exchange.deadline = nil
+            exchange.idleTimeout = idle
+            exchange.lastProgress = .now
+          case .closeIdleConnections(let done):
+            closeWhenIdle = true
+            closeConnectionsIfIdle()
+            done()
           case .shutDown:
             for exchange in Array(running.values) { remove(exchange, FirestoreError(.cancelled, "the transport was shut down")) }
             curl_multi_cleanup(multi)
@@ -103,8 +129,22 @@ import FirestorePlatform
         curl_multi_perform(multi, &active)
         collectFinished()
         let wait = expireDeadlines()
+        closeConnectionsIfIdle()
         curl_multi_poll(multi, nil, 0, wait, nil)
       }
+    }
+
+    /// Closes the kept connections when asked and no transfer runs: libcurl closes them
+    /// only with their multi handle, so a fresh one takes its place.
+    private func closeConnectionsIfIdle() {
+      guard closeWhenIdle, running.isEmpty else { return }
+      closeWhenIdle = false
+      let fresh = Self.makeMulti()
+      let old = inbox.withLock { _ in
+        defer { multi = fresh }
+        return multi
+      }
+      curl_multi_cleanup(old)
     }
 
     private func add(_ exchange: CurlExchange) {
@@ -158,7 +198,7 @@ import FirestorePlatform
       var wait = Self.idleWait
       let now = ContinuousClock.now
       for exchange in Array(running.values) {
-        guard let deadline = exchange.deadline else { continue }
+        guard let deadline = exchange.expiry else { continue }
         if deadline <= now {
           remove(exchange, exchange.deadlineError())
         } else {

@@ -36,8 +36,22 @@ import FirestorePlatform
     private var uploadOffset = 0
     private var head = ResponseHeadReader()
     private var headDelivered = false
-    /// The transfer's deadline; `nil` once lifted.
+    /// The transfer's deadline; `nil` once traded for the idle one.
     var deadline: ContinuousClock.Instant?
+    /// How long the transfer may go without bytes while it is not paused; `nil` until the
+    /// reader asks for it.
+    var idleTimeout: Duration?
+    /// When bytes last arrived, or the transfer last resumed.
+    var lastProgress = ContinuousClock.now
+    /// The transfer is paused because the reader is behind: the server is not idle.
+    var pausedForReader = false
+
+    /// When the transfer fails if nothing happens first: its deadline, or the idle one.
+    var expiry: ContinuousClock.Instant? {
+      if let deadline { return deadline }
+      guard let idleTimeout, !pausedForReader else { return nil }
+      return lastProgress + idleTimeout
+    }
 
     private struct Shared {
       var headContinuation: CheckedContinuation<HTTPResponse, any Error>?
@@ -185,7 +199,7 @@ import FirestorePlatform
         BodyChannel.Producer(
           resume: { [loop, self] in loop.post(.resume(self)) },
           abort: { [loop, self] error in loop.post(.abort(self, error)) },
-          clearDeadline: { [loop, self] in loop.post(.clearDeadline(self)) }))
+          keepIdleDeadline: { [loop, self] idle in loop.post(.idleDeadline(self, idle)) }))
       loop.post(.add(self))
     }
 
@@ -243,7 +257,11 @@ import FirestorePlatform
 
     /// The error for a deadline that passed.
     func deadlineError() -> FirestoreError {
-      FirestoreError(.deadlineExceeded, "\(method) \(path) did not finish by its deadline", requestMethod: method, requestPath: path)
+      if deadline == nil, let idleTimeout {
+        return FirestoreError(
+          .deadlineExceeded, "\(method) \(path): the server sent nothing for \(idleTimeout)", requestMethod: method, requestPath: path)
+      }
+      return FirestoreError(.deadlineExceeded, "\(method) \(path) did not finish by its deadline", requestMethod: method, requestPath: path)
     }
 
     /// What this transfer moved, for the transport's statistics.
@@ -265,7 +283,10 @@ import FirestorePlatform
     /// Body bytes; `false` when the reader is behind and the transfer must pause.
     fileprivate func bodyBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
       deliverHead()
-      return channel.offer(Data(bytes))
+      if idleTimeout != nil { lastProgress = .now }
+      let taken = channel.offer(Data(bytes))
+      pausedForReader = !taken
+      return taken
     }
 
     /// Copies the next piece of the request body into `buffer`.

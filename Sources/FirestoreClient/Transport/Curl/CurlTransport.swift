@@ -77,6 +77,15 @@
     /// What the transport has carried so far.
     public var statistics: Statistics { loop.statistics.withLock { $0 } }
 
+    /// Closes the connections the transport keeps for reuse: at once when no request runs,
+    /// else as soon as none does (a transport shared with other instances may still be in
+    /// use). Returns when the event loop took the request.
+    func closeIdleConnections() async {
+      await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        loop.post(.closeIdleConnections { done.resume() })
+      }
+    }
+
     /// The event loop keeps ``HTTPRequest/deadline``.
     public var enforcesDeadlines: Bool { true }
 
