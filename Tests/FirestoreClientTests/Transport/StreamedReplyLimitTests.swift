@@ -65,7 +65,9 @@ import Testing
       }
       let (documents, error) = await drain(firestore(server, timeout: margin))
       #expect(error?.code == .deadlineExceeded, "\(String(describing: error))")
-      guard documents == 1 else { return .tooShort }
+      // The first document can arrive so close to the call's deadline that the deadline
+      // ends the call before the reader lifts it: that run proves nothing about the idle one.
+      guard documents == 1, error?.message.contains("did not finish by its deadline") == false else { return .tooShort }
       #expect(error?.message.contains("sent nothing") == true, "\(String(describing: error))")
       return .conclusive
     }
@@ -86,7 +88,9 @@ import Testing
       defer { server.stop() }
       let (documents, error) = await drain(firestore(server, timeout: margin))
       #expect(error?.code == .deadlineExceeded, "\(String(describing: error))")
-      guard documents == 1 else { return .tooShort }
+      // The first document can arrive so close to the call's deadline that the deadline
+      // ends the call before the reader lifts it: that run proves nothing about the idle one.
+      guard documents == 1, error?.message.contains("did not finish by its deadline") == false else { return .tooShort }
       #expect(error?.message.contains("next element") == true, "\(String(describing: error))")
       return .conclusive
     }
