@@ -176,6 +176,9 @@ struct UserDataReader {
     switch value {
     case .array(let elements):
       return try readPlain(elements.map { $0 as any Sendable }, path: path, depth: depth, inArray: inArray)
+    case .map where value.isVector:
+      // A tagged vector map is checked by the server, which names the problem itself.
+      return value
     case .map(let fields):
       return try readPlain(fields.mapValues { $0 as any Sendable }, path: path, depth: depth, inArray: inArray)
     case .geoPoint(let g): return try readPlain(g, path: path, depth: depth, inArray: inArray)
