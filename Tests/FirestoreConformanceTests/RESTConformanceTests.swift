@@ -88,7 +88,14 @@ struct RESTConformanceTests {
         #expect(error?["error"]?["message"]?.stringValue == message, "\(value)\(suffix): \(String(describing: error))")
       }
     }
+    func nested(_ levels: Int) -> String {
+      (0..<levels).reduce(#"{"integerValue":"1"}"#) { inner, _ in #"{"mapValue":{"fields":{"m":"# + inner + "}}}" }
+    }
+    let (deep, error) = try await raw.call("PATCH", path, #"{"fields":{"x":"# + nested(21) + "}}")
+    #expect(deep == 400)
+    #expect(error?["error"]?["message"]?.stringValue == "Property x contains an invalid nested entity.", "\(String(describing: error))")
     #expect(try await raw.call("GET", path).0 == 404, "nothing was stored")
+    #expect(try await raw.call("PATCH", path, #"{"fields":{"x":"# + nested(20) + "}}").0 == 200, "20 levels are allowed")
   }
 
   @Test("get with a mask, delete with preconditions, and the error body of a missing document", arguments: Backend.all)

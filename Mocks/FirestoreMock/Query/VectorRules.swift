@@ -10,10 +10,25 @@ enum VectorRules {
 
   /// Checks the values of written fields as the emulator does: a map tagged `__vector__`
   /// must hold exactly a `value` array of 1 to 2048 doubles, none `NaN`; neither a vector
-  /// nor an array may sit inside an array; geo points lie on the globe; a reference is a
+  /// nor an array may sit inside an array; a field nests at most 20 maps and arrays; geo points lie on the globe; a reference is a
   /// resource name.
   static func validate(fields: [String: Value]) throws(MockError) {
-    for value in fields.values { try validate(value, inArray: false) }
+    for (name, value) in fields {
+      if nesting(value) > maximumNesting { throw .invalidArgument("Property \(name) contains an invalid nested entity.") }
+      try validate(value, inArray: false)
+    }
+  }
+
+  /// The most maps and arrays a field's value may nest (the emulator takes 20, refuses 21).
+  static let maximumNesting = 20
+
+  /// How many maps and arrays deep `value` goes.
+  private static func nesting(_ value: Value) -> Int {
+    switch value {
+    case .array(let elements): return 1 + (elements.map(nesting).max() ?? 0)
+    case .map(let fields): return 1 + (fields.values.map(nesting).max() ?? 0)
+    default: return 0
+    }
   }
 
   private static func validate(_ value: Value, inArray: Bool) throws(MockError) {
