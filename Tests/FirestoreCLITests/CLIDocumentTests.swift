@@ -138,6 +138,17 @@ extension CLITests {
       #expect(try await data(path) == .parse(#"{"title":"from a file"}"#))
     }
 
+    @Test("set of an array inside an array is refused before sending, and nothing is written", arguments: Backend.cli)
+    func arrayInArrayRefused(_ backend: Backend) async throws {
+      let p = backend.project()
+      let set = try await backend.run(p, ["set", "a/j", #"{"x":[[1]]}"#])
+      #expect(set.status != 0, "\(set)")
+      #expect(set.stderr.contains("INVALID_ARGUMENT"), "\(set)")
+      #expect(set.stderr.contains("holds an array inside an array"), "\(set)")
+      let get = try await backend.run(p, ["get", "a/j"])
+      #expect(get.json.first?["data"] == nil, "\(get)")
+    }
+
     @Test("set --merge with a map holding only a sentinel keeps the map's other fields", arguments: Backend.cli)
     func mergeNestedSentinels(_ backend: Backend) async throws {
       let p = backend.project()

@@ -234,6 +234,22 @@ enum BadInputCatalog {
     BadInput("an array inside an array", mentions: "field \"a.[0]\" holds an array inside an array") { db, _ in
       try await db.document("c/d").setData(["a": [[1, 2]] as [any Sendable]])
     },
+    BadInput("a wire array inside a wire array", mentions: "field \"x.[0]\" holds an array inside an array") { db, _ in
+      try await db.document("a/j").setData(["x": Value.array([.array([.integer(1)])])])
+    },
+    BadInput("wire maps nested 21 deep", mentions: "is nested more than 20 levels of maps and arrays deep") { db, _ in
+      let deep = (1..<21).reduce(Value.map(["n": .integer(1)])) { inner, _ in .map(["m": inner]) }
+      try await db.document("c/d").setData(["m": deep])
+    },
+    BadInput("a wire geo point at latitude 1000", mentions: "field \"g\" has geo point (1000.0, 200.0) outside") { db, _ in
+      try await db.document("c/d").setData(["g": Value.geoPoint(GeoPoint(latitude: 1000, longitude: 200))])
+    },
+    BadInput("a wire reference that is not a document name", mentions: "references \"nonsense\", which is not a document") { db, _ in
+      try await db.document("c/d").setData(["r": Value.reference("nonsense")])
+    },
+    BadInput("a wire array inside an array, through updateData", mentions: "holds an array inside an array") { db, _ in
+      try await db.document("c/d").updateData(["x": Value.array([.array([.integer(1)])])])
+    },
     BadInput("a timestamp in year 10000", mentions: "field \"t\" has timestamp 253402300800s outside Firestore's range") { db, _ in
       try await db.document("c/d").setData(["t": Timestamp(seconds: 253_402_300_800, nanoseconds: 0)])
     },

@@ -68,6 +68,36 @@ struct RESTConformanceTests {
     #expect(error?["error"]?["status"]?.stringValue == "FAILED_PRECONDITION")
   }
 
+  @Test("values Firestore cannot store are refused with the emulator's messages, replacing or through a mask", arguments: Backend.all)
+  func invalidValues(_ backend: Backend) async throws {
+    let raw = Raw(backend)
+    let path = "/\(raw.collection)/v1"
+    let cases: [(String, String)] = [
+      (
+        #"{"arrayValue":{"values":[{"arrayValue":{"values":[{"integerValue":"1"}]}}]}}"#, "Cannot convert an array value in an array value."
+      ),
+      (#"{"geoPointValue":{"latitude":1000,"longitude":0}}"#, "Geo point latitude '1000.0' outside permitted range -90.0 to 90.0."),
+      (#"{"geoPointValue":{"latitude":0,"longitude":200}}"#, "Geo point longitude '200.0' outside permitted range -180.0 to 180.0."),
+      (#"{"referenceValue":"nonsense"}"#, #"Resource name "nonsense" lacks "projects" at index 0."#),
+    ]
+    for (value, message) in cases {
+      for suffix in ["", "?updateMask.fieldPaths=x"] {
+        let (status, error) = try await raw.call("PATCH", path + suffix, #"{"fields":{"x":"# + value + "}}")
+        #expect(status == 400, "\(value)\(suffix)")
+        #expect(error?["error"]?["status"]?.stringValue == "INVALID_ARGUMENT", "\(value)\(suffix)")
+        #expect(error?["error"]?["message"]?.stringValue == message, "\(value)\(suffix): \(String(describing: error))")
+      }
+    }
+    func nested(_ levels: Int) -> String {
+      (0..<levels).reduce(#"{"integerValue":"1"}"#) { inner, _ in #"{"mapValue":{"fields":{"m":"# + inner + "}}}" }
+    }
+    let (deep, error) = try await raw.call("PATCH", path, #"{"fields":{"x":"# + nested(21) + "}}")
+    #expect(deep == 400)
+    #expect(error?["error"]?["message"]?.stringValue == "Property x contains an invalid nested entity.", "\(String(describing: error))")
+    #expect(try await raw.call("GET", path).0 == 404, "nothing was stored")
+    #expect(try await raw.call("PATCH", path, #"{"fields":{"x":"# + nested(20) + "}}").0 == 200, "20 levels are allowed")
+  }
+
   @Test("get with a mask, delete with preconditions, and the error body of a missing document", arguments: Backend.all)
   func getAndDelete(_ backend: Backend) async throws {
     let raw = Raw(backend)

@@ -8,16 +8,43 @@ enum VectorRules {
   /// The most neighbours a search may return.
   static let maximumLimit: Int32 = 1000
 
-  /// Checks every vector in written fields: a map tagged `__vector__` must hold exactly a
-  /// `value` array of 1 to 2048 doubles, none `NaN`, and may not sit inside an array.
+  /// Checks the values of written fields as the emulator does: a map tagged `__vector__`
+  /// must hold exactly a `value` array of 1 to 2048 doubles, none `NaN`; neither a vector
+  /// nor an array may sit inside an array; a field nests at most 20 maps and arrays; geo points lie on the globe; a reference is a
+  /// resource name.
   static func validate(fields: [String: Value]) throws(MockError) {
-    for value in fields.values { try validate(value, inArray: false) }
+    for (name, value) in fields {
+      if nesting(value) > maximumNesting { throw .invalidArgument("Property \(name) contains an invalid nested entity.") }
+      try validate(value, inArray: false)
+    }
+  }
+
+  /// The most maps and arrays a field's value may nest (the emulator takes 20, refuses 21).
+  static let maximumNesting = 20
+
+  /// How many maps and arrays deep `value` goes.
+  private static func nesting(_ value: Value) -> Int {
+    switch value {
+    case .array(let elements): return 1 + (elements.map(nesting).max() ?? 0)
+    case .map(let fields): return 1 + (fields.values.map(nesting).max() ?? 0)
+    default: return 0
+    }
   }
 
   private static func validate(_ value: Value, inArray: Bool) throws(MockError) {
     switch value {
     case .array(let elements):
+      if inArray { throw .invalidArgument("Cannot convert an array value in an array value.") }
       for element in elements { try validate(element, inArray: true) }
+    case .geoPoint(let g):
+      if !(-90...90).contains(g.latitude) {
+        throw .invalidArgument("Geo point latitude '\(g.latitude)' outside permitted range -90.0 to 90.0.")
+      }
+      if !(-180...180).contains(g.longitude) {
+        throw .invalidArgument("Geo point longitude '\(g.longitude)' outside permitted range -180.0 to 180.0.")
+      }
+    case .reference(let name) where !name.hasPrefix("projects/"):
+      throw .invalidArgument("Resource name \"\(name)\" lacks \"projects\" at index 0.")
     case .map(let fields):
       if value.isVector {
         if inArray { throw .invalidArgument("Cannot convert a vector value in an array value.") }

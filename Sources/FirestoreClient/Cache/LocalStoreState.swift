@@ -65,9 +65,9 @@ struct LocalStoreState {
       let size = settings.sizeLimit
       guard let filePath else { return MemoryCacheStorage(sizeLimit: size) }
       do {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try CacheFileAccess.prepareDirectory(directory)
       } catch {
-        log("Firestore local cache: cannot create \(directory.path) (\(error)); using a memory cache instead")
+        log("Firestore local cache: \(error); using a memory cache instead")
         return MemoryCacheStorage(sizeLimit: size)
       }
       do {

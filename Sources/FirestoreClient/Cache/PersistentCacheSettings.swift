@@ -5,7 +5,9 @@ import Foundation
 ///
 /// Where the Apple SDK keeps the file in the app's container, this client keeps it in the
 /// user's application support directory (`$XDG_DATA_HOME`, usually `~/.local/share`,
-/// on Linux), under `firestore`, unless a directory is given.
+/// on Linux), under `firestore`, unless a directory is given. The directory is made the
+/// user's alone (`0700`) and the files `0600`, whatever the umask; a directory another user
+/// owns is refused and the cache kept in memory.
 ///
 /// ```swift
 /// var settings = FirestoreSettings()
@@ -34,12 +36,14 @@ public struct PersistentCacheSettings: LocalCacheSettingsConvertible, Hashable {
     self.sizeBytes = sizeBytes
   }
 
-  /// `<application support>/firestore`.
+  /// `<application support>/firestore`; without a home directory, `firestore-<uid>` in the
+  /// temporary directory, a name of this user's own (the cache refuses the directory if
+  /// another user created it first).
   public static var defaultDirectory: URL {
-    let base =
-      FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-      ?? FileManager.default.temporaryDirectory
-    return base.appendingPathComponent("firestore", isDirectory: true)
+    if let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first {
+      return base.appendingPathComponent("firestore", isDirectory: true)
+    }
+    return FileManager.default.temporaryDirectory.appendingPathComponent("firestore-\(geteuid())", isDirectory: true)
   }
 
   /// ``LocalCacheSettings/persistent(directory:sizeBytes:)``.

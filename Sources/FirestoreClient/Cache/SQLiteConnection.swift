@@ -16,6 +16,8 @@ final class SQLiteConnection {
   /// Opens (creating if needed) the database file at `path`.
   init(path: String) throws(CacheStorageError) {
     self.path = path
+    // Created owner-only before SQLite opens it: SQLite would create it 0644 less the umask.
+    try CacheFileAccess.prepareFile(path: path)
     var db: OpaquePointer?
     let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
     guard rc == SQLITE_OK, let db else {

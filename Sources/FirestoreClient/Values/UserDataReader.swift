@@ -62,7 +62,7 @@ struct UserDataReader {
   mutating func read(_ raw: any Sendable, path: FieldPath, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
     // Firestore counts maps and arrays, not the scalars inside them: a top-level map
     // is level 1, and 20 levels of maps with a number at the bottom are accepted.
-    if depth > Self.maximumDepth, raw is [any Sendable] || raw is [String: any Sendable] {
+    if depth > Self.maximumDepth, Self.isContainer(raw) {
       throw .invalidArgument("field \(describe(path)) is nested more than \(Self.maximumDepth) levels of maps and arrays deep")
     }
     if let sentinel = raw as? FieldValue {
@@ -77,6 +77,19 @@ struct UserDataReader {
     return value
   }
 
+  /// Whether `raw` is a map or an array, in Swift or in wire form (what nesting counts).
+  private static func isContainer(_ raw: any Sendable) -> Bool {
+    switch raw {
+    case is [any Sendable], is [String: any Sendable]: return true
+    case let value as Value:
+      switch value {
+      case .array, .map: return true
+      default: return false
+      }
+    default: return false
+    }
+  }
+
   /// Reads a value that is not itself a sentinel; `nil` for a non-empty map whose entries
   /// all turned out to be sentinels.
   private mutating func readPlain(_ raw: any Sendable, path: FieldPath, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
@@ -86,7 +99,7 @@ struct UserDataReader {
       return value
     }
     switch raw {
-    case let v as Value: return v
+    case let v as Value: return try readWire(v, path: path, depth: depth, inArray: inArray)
     case let o as any OptionalValue:
       // The optional arrived as `any Sendable`, so what it wraps is Sendable too.
       guard let wrapped = o.wrappedValue else { return .null }
@@ -154,6 +167,30 @@ struct UserDataReader {
       return .map(fields)
     default:
       throw .invalidArgument("field \(describe(path)) has unsupported type \(type(of: raw))")
+    }
+  }
+
+  /// A value given already in wire form (REST JSON, extended JSON, a `Value`) passes the
+  /// same checks as the Swift value it stands for.
+  private mutating func readWire(_ value: Value, path: FieldPath, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
+    switch value {
+    case .array(let elements):
+      return try readPlain(elements.map { $0 as any Sendable }, path: path, depth: depth, inArray: inArray)
+    case .map where value.isVector:
+      // A tagged vector map is checked by the server, which names the problem itself.
+      return value
+    case .map(let fields):
+      return try readPlain(fields.mapValues { $0 as any Sendable }, path: path, depth: depth, inArray: inArray)
+    case .geoPoint(let g): return try readPlain(g, path: path, depth: depth, inArray: inArray)
+    case .timestamp(let t): return try timestamp(t, path)
+    case .reference(let name):
+      let prefix = firestore.documentsRoot + "/"
+      guard name.hasPrefix(prefix) else {
+        throw .invalidArgument(
+          "field \(describe(path)) references \"\(name)\", which is not a document of this database \(firestore.databaseName)")
+      }
+      return try readPlain(firestore.document(String(name.dropFirst(prefix.count))), path: path, depth: depth, inArray: inArray)
+    default: return value
     }
   }
 
