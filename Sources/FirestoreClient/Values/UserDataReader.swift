@@ -185,11 +185,20 @@ struct UserDataReader {
     case .timestamp(let t): return try timestamp(t, path)
     case .reference(let name):
       let prefix = firestore.documentsRoot + "/"
-      guard name.hasPrefix(prefix) else {
-        throw .invalidArgument(
-          "field \(describe(path)) references \"\(name)\", which is not a document of this database \(firestore.databaseName)")
+      if name.hasPrefix(prefix) {
+        return try readPlain(firestore.document(String(name.dropFirst(prefix.count))), path: path, depth: depth, inArray: inArray)
       }
-      return try readPlain(firestore.document(String(name.dropFirst(prefix.count))), path: path, depth: depth, inArray: inArray)
+      // A wire reference may name a document of another database (an export imported
+      // elsewhere keeps its references), as the server accepts; it must still name one.
+      let parts = name.split(separator: "/", maxSplits: 5, omittingEmptySubsequences: false)
+      let document =
+        parts.count == 6 && parts[0] == "projects" && parts[2] == "databases" && parts[4] == "documents"
+        ? try? ResourcePath.parse(String(parts[5]), what: "document path") : nil
+      guard parts.count == 6, !parts[1].isEmpty, !parts[3].isEmpty, let document, document.segments.count % 2 == 0 else {
+        throw .invalidArgument(
+          "field \(describe(path)) references \"\(name)\", which is not a document name (projects/P/databases/D/documents/PATH)")
+      }
+      return value
     default: return value
     }
   }
