@@ -18,7 +18,7 @@ struct CacheFileAccessTests {
   private func openState(_ directory: URL) -> LocalStoreState {
     LocalStoreState(
       settings: .persistent(directory: directory, sizeBytes: 1_048_576), filePath: directory.appendingPathComponent("cache.sqlite").path,
-      documentsRoot: Self.root, owner: "test", log: { _ in })
+      documentsRoot: Self.root, owner: "test", user: nil, log: { _ in })
   }
 
   private func write(_ state: inout LocalStoreState) throws {

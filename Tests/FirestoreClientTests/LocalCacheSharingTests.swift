@@ -130,7 +130,7 @@ struct LocalCacheSharingTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     var state = LocalStoreState(
       settings: .persistent(directory: directory, sizeBytes: Self.limit), filePath: file(in: directory), documentsRoot: Self.root,
-      owner: "test", log: { _ in })
+      owner: "test", user: nil, log: { _ in })
     // The original file holds a marker (closing the last connection writes it into the file).
     let marker = "marker-\(UUID().uuidString)"
     try state.storage?.apply([("m/\(marker)", document("m/\(marker)", [:]))])
@@ -187,5 +187,30 @@ struct LocalCacheSharingTests {
     for name in [names.last!] + (0..<5).map({ Self.root + "/three/d\($0)" }) {
       #expect(a.document(name) != nil, "\(name) was evicted from a cache far below its size")
     }
+  }
+
+  @Test("a queue file written before batches kept their user gains the column in place; its batches' user is not known")
+  func queueWithoutUserColumn() throws {
+    let directory = try makeTemporaryDirectory("firestore-cache")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = file(in: directory)
+    do {
+      let storage = try SQLiteCacheStorage(path: path, sizeLimit: Self.limit)
+      _ = try storage.addMutation(Data(#"{"writes":[]}"#.utf8), localWriteTime: .now(), owner: "gone", user: nil, minimumID: 1)
+      storage.close()
+      let connection = try SQLiteConnection(path: path)
+      try connection.execute("ALTER TABLE mutations DROP COLUMN user")
+      connection.close()
+    }
+    let storage = try SQLiteCacheStorage(path: path, sizeLimit: Self.limit)
+    defer { storage.close() }
+    let claimed = try storage.claimMutations(owner: "new") { _ in true }
+    #expect(claimed.map(\.id) == [1])
+    #expect(claimed.first?.user == nil)
+    let id = try storage.addMutation(
+      Data(#"{"writes":[]}"#.utf8), localWriteTime: .now(), owner: "new", user: .authenticated("uid:ada"), minimumID: 1)
+    try storage.setMutationUser([1], .unauthenticated)
+    #expect(try storage.claimMutations(owner: "new") { _ in false }.map(\.user) == [.unauthenticated, .authenticated("uid:ada")])
+    #expect(id == 2)
   }
 }

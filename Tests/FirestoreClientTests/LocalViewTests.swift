@@ -46,7 +46,7 @@ struct LocalViewTests {
   func ackBeforeFirstServerSnapshot() {
     let store = store()
     let (id, delivered) = addView(store)
-    let (batch, _) = store.enqueue([write("m1")], body: Data())
+    let (batch, _) = store.enqueue([write("m1")], body: Data(), user: nil)
     #expect(delivered.last?.documents.map(\.name) == ["\(Self.root)/favorites/m1"])
     let commit = Timestamp(seconds: 100, nanoseconds: 0)
     _ = store.finishSend(batch, .acknowledged([WriteResult(updateTime: commit, commitTime: commit, transformResults: [])]))
@@ -84,9 +84,9 @@ struct LocalViewTests {
       updateTransforms: [FieldTransform(fieldPath: "n", kind: .increment(.integer(1)))])
     let expected = (before ?? 0) + 1
     // Twice in one batch, then once more: each starts where the one before it left off.
-    let (first, _) = store.enqueue([increment, increment], body: Data())
+    let (first, _) = store.enqueue([increment, increment], body: Data(), user: nil)
     #expect(shown() == .integer(expected + 1))
-    let (second, _) = store.enqueue([increment], body: Data())
+    let (second, _) = store.enqueue([increment], body: Data(), user: nil)
     #expect(shown() == .integer(expected + 2))
     // The listen answers before the first commit does, with that commit applied.
     store.applyWatch(

@@ -74,4 +74,21 @@ struct MutationQueueTests {
     #expect(queue.backOffElapsed() == [])
     #expect(queue.setNetworkEnabled(true) == [.send(1)])
   }
+
+  @Test("withdrawn batches leave the queue unsettled (in flight ones stay) and come back in ID order, behind earlier writes")
+  func withdrawAndRestore() {
+    var queue = MutationQueue()
+    _ = queue.setNetworkEnabled(false)
+    for (id, document) in [(1, "a"), (2, "b"), (3, "a"), (4, "c")] { _ = queue.enqueue(entry(id, [document])) }
+    #expect(queue.withdraw([1, 3]) == [1, 3])
+    #expect(queue.entries.map(\.id) == [2, 4])
+    #expect(queue.setNetworkEnabled(true) == [.send(2), .send(4)])
+    #expect(queue.withdraw([2]) == [], "batch 2 is in flight: its attempt ends first")
+    #expect(queue.finish(2, .withdrawn) == [])
+    #expect(queue.failedAttempts == 0, "a withdrawn batch is not a failure")
+    let restored = queue.restore([entry(3, ["a"]), entry(1, ["a"])])
+    #expect(queue.entries.map(\.id) == [1, 3, 4])
+    #expect(restored == [.send(1)], "batch 3 waits for batch 1, which writes the same document")
+    #expect(queue.finish(1, .acknowledged) == [.send(3)])
+  }
 }

@@ -194,4 +194,78 @@ struct SecurityRulesTests {
     #expect((aliceError as? FirestoreError)?.code == .permissionDenied, "\(String(describing: aliceError))")
     bobs.cancel()
   }
+
+  /// Whether the favorite exists, as the server (read with the rules bypassed) says.
+  static func exists(_ path: String) async throws -> Bool {
+    let owner = try await client(StaticTokenProvider.emulatorOwner)
+    defer { Task { try? await owner.terminate() } }
+    return try await owner.document(path).getDocument(source: .server).exists
+  }
+
+  @Test("queued writes go with their own user's token: a sign-out and another sign-in hold them back until the user is back")
+  func queuedWritesKeepTheirUser() async throws {
+    let authServer = try MockAuthServer.start(firebaseProjectID: Self.projectID)
+    defer { authServer.stop() }
+    let (a, b) = (Self.uid("alice"), Self.uid("bob"))
+    authServer.addUser(email: "\(a)@example.com", password: "alice-password", uid: a)
+    authServer.addUser(email: "\(b)@example.com", password: "bob-password", uid: b)
+    let auth = FirebaseAuthTokenProvider(apiKey: authServer.apiKey, emulatorHost: authServer.hostAndPort)
+    try await auth.signIn(withEmail: "\(a)@example.com", password: "alice-password")
+    let db = try await Self.client(auth)
+
+    // Offline, Alice stars a plan and signs out; Bob signs in and stars one.
+    try await db.disableNetwork()
+    Self.queue(db.document("users/\(a)/favorites/p1"))
+    await auth.signOut()
+    try await auth.signIn(withEmail: "\(b)@example.com", password: "bob-password")
+    Self.queue(db.document("users/\(b)/favorites/p2"))
+    try await db.enableNetwork()
+    try await db.waitForPendingWrites()
+    #expect(try await Self.exists("users/\(b)/favorites/p2"))
+    // Sent with Bob's token, the rules would have refused Alice's write and it would be gone.
+    #expect(try await !Self.exists("users/\(a)/favorites/p1"))
+
+    // Online, Alice signs back in: her write goes, with her token.
+    await auth.signOut()
+    try await auth.signIn(withEmail: "\(a)@example.com", password: "alice-password")
+    try await db.waitForPendingWrites()
+    #expect(try await Self.exists("users/\(a)/favorites/p1"))
+    try await db.terminate()
+  }
+
+  @Test("a persistent cache's queued writes are sent by the next instance of their user, not by another user's")
+  func queuedWritesAcrossInstances() async throws {
+    let (a, b) = (Self.uid("alice"), Self.uid("bob"))
+    let directory = try makeTemporaryDirectory("firestore-rules-cache")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    func instance(_ uid: String) async throws -> Firestore {
+      try await Self.rulesLoaded.value
+      Ledger.record(.emulator)
+      var settings = FirestoreSettings.emulator(host: Backend.emulator.host)
+      settings.tokenProvider = EmulatorTokenProvider(uid: uid, projectID: Self.projectID)
+      settings.cache = .persistent(directory: directory)
+      settings.timeout = hangLimit
+      return Firestore(projectID: Self.projectID, settings: settings)
+    }
+    let alice = try await instance(a)
+    try await alice.disableNetwork()
+    Self.queue(alice.document("users/\(a)/favorites/p1"))
+    try await alice.terminate()
+
+    let bob = try await instance(b)
+    try await bob.document("users/\(b)/favorites/p2").setData(["starredAt": Timestamp(seconds: 1_700_000_000, nanoseconds: 0)])
+    try await bob.waitForPendingWrites()
+    try await bob.terminate()
+    #expect(try await !Self.exists("users/\(a)/favorites/p1"))
+
+    let aliceAgain = try await instance(a)
+    try await aliceAgain.waitForPendingWrites()
+    #expect(try await Self.exists("users/\(a)/favorites/p1"))
+    try await aliceAgain.terminate()
+  }
+
+  /// Stars a plan without waiting for the server, as synchronous code does.
+  static func queue(_ favorite: DocumentReference) {
+    favorite.setData(["starredAt": Timestamp(seconds: 1_700_000_000, nanoseconds: 0)])
+  }
 }

@@ -49,6 +49,16 @@ public final class AuthorizedUserTokenProvider: TokenProvider, CustomStringConve
   public func projectID() async throws -> String? { credentials.quotaProjectID }
 
   /// `AuthorizedUserTokenProvider(client_id: …)`; no secret, no token.
+  /// The signed-in Google account of these credentials, whichever access token it holds.
+  public func user(for token: String?) -> TokenUser { .of(token, opaqueUser: authorizedUser) }
+
+  public var currentTokenUser: TokenUser? { .authenticated(authorizedUser) }
+
+  /// The account's identity: its OAuth client and a digest of its refresh token.
+  private var authorizedUser: String {
+    "authorized-user:" + credentials.clientID + "/" + TokenUser.of(credentials.refreshToken).storageKey
+  }
+
   public var description: String { "AuthorizedUserTokenProvider(client_id: \(credentials.clientID))" }
 
   /// The client ID and endpoint only.

@@ -81,6 +81,9 @@ public struct EmulatorTokenProvider: TokenProvider, CustomStringConvertible, Cus
     return token
   }
 
+  /// The token's user, known without asking.
+  public var currentTokenUser: TokenUser? { user(for: token) }
+
   /// `EmulatorTokenProvider(owner)` or `EmulatorTokenProvider(uid: …)`.
   public var description: String { uid.map { "EmulatorTokenProvider(uid: \($0))" } ?? "EmulatorTokenProvider(owner)" }
 

@@ -129,6 +129,11 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
     return try await refresher.token(forceRefresh: forceRefresh)
   }
 
+  /// The signed-in user's ID, or ``TokenUser/unauthenticated`` after ``signOut()``.
+  public var currentTokenUser: TokenUser? {
+    session.value.map { user(for: $0.idToken) } ?? .unauthenticated
+  }
+
   /// The project of the signed-in user's ID token (its `aud`), or `nil` when signed out.
   public func projectID() async throws -> String? {
     session.value.flatMap { JWT.claims(of: $0.idToken)?["aud"]?.stringValue }

@@ -55,6 +55,9 @@ public final class IDTokenProvider: TokenProvider, CustomStringConvertible, Cust
     return try await refresher.token(forceRefresh: forceRefresh)
   }
 
+  /// The subject of the token it holds now (replaced by ``setIDToken(_:)``).
+  public var currentTokenUser: TokenUser? { user(for: current.value) }
+
   /// The token's audience (`aud`), which for Firebase ID tokens is the project ID.
   public func projectID() async throws -> String? {
     JWT.claims(of: current.value)?["aud"]?.stringValue

@@ -25,6 +25,13 @@ public final class MetadataServerTokenProvider: TokenProvider, CustomStringConve
   public let host: String
   /// The service account whose tokens are asked for (`default`: the attached one).
   public let serviceAccount: String
+
+  /// The machine's service account, whichever access token it currently holds.
+  public func user(for token: String?) -> TokenUser {
+    .of(token, opaqueUser: "metadata-server:" + host + "/" + serviceAccount)
+  }
+
+  public var currentTokenUser: TokenUser? { .authenticated("metadata-server:" + host + "/" + serviceAccount) }
   let refresher: TokenRefresher
   private let client: TokenEndpointClient
   private let cachedProjectID = Locked<String?>(nil)

@@ -106,6 +106,13 @@ public final class ServiceAccountTokenProvider: TokenProvider, CustomStringConve
   }
 
   /// `ServiceAccountTokenProvider(client_email: …)`; no key, no token.
+  /// The service account, whichever access token it currently holds.
+  public func user(for token: String?) -> TokenUser {
+    .of(token, opaqueUser: "service-account:" + credentials.clientEmail)
+  }
+
+  public var currentTokenUser: TokenUser? { .authenticated("service-account:" + credentials.clientEmail) }
+
   public var description: String { "ServiceAccountTokenProvider(client_email: \(credentials.clientEmail))" }
 
   /// The account and endpoint only, so `dump` and debuggers never show a secret.

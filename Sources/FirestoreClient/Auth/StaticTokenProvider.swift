@@ -17,6 +17,9 @@ public struct StaticTokenProvider: TokenProvider, CustomStringConvertible, Custo
 
   public func token(forceRefresh: Bool) async throws -> String? { value }
 
+  /// The token's user, known without asking.
+  public var currentTokenUser: TokenUser? { user(for: value) }
+
   /// `StaticTokenProvider(<redacted>)`, or `StaticTokenProvider(nil)`.
   public var description: String { value == nil ? "StaticTokenProvider(nil)" : "StaticTokenProvider(<redacted>)" }
 

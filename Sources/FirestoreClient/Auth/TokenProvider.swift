@@ -24,9 +24,28 @@ public protocol TokenProvider: Sendable {
   /// ``Firestore/init(database:settings:)`` uses it when no project ID is given. The
   /// default implementation returns `nil`.
   func projectID() async throws -> String?
+
+  /// The user `token` (a token this provider returned, or `nil` for none) stands for.
+  ///
+  /// Queued writes remember their user and are sent only with a token whose user is the
+  /// same, across processes that share a persistent cache too. The default reads
+  /// ``TokenUser/of(_:opaqueUser:)``: a JWT's subject, else the token's digest. A provider
+  /// whose tokens are opaque and change (OAuth access tokens) returns its one identity.
+  func user(for token: String?) -> TokenUser
+
+  /// Who is signed in now, when the provider knows without fetching a token (after a
+  /// sign-in or sign-out); `nil` when only a token tells. Writes made after a change are
+  /// queued for the new user at once. The default returns `nil`.
+  var currentTokenUser: TokenUser? { get }
 }
 
 extension TokenProvider {
   /// No project: the default for providers whose tokens do not name one.
   public func projectID() async throws -> String? { nil }
+
+  /// A JWT's subject, else the token's digest (see ``TokenUser/of(_:opaqueUser:)``).
+  public func user(for token: String?) -> TokenUser { .of(token) }
+
+  /// Unknown until a token is fetched.
+  public var currentTokenUser: TokenUser? { nil }
 }

@@ -28,11 +28,17 @@ protocol CacheStorage: AnyObject {
   /// store keeps them in memory only and the mutation methods are not called.
   var persistsMutations: Bool { get }
   /// The write batches `owner` holds, oldest first, after taking over those of owners
-  /// `isAbandoned` says are gone (a process that exited, an instance that closed).
+  /// `isAbandoned` says are gone (a process that exited, an instance that closed). Each
+  /// keeps the user who made it.
   func claimMutations(owner: String, isAbandoned: (String) -> Bool) throws(CacheStorageError) -> [StoredMutation]
-  /// Stores a write batch of `owner`, given as its commit request body, and returns its ID:
-  /// above every ID in the file and at least `minimumID`.
-  func addMutation(_ commitBody: Data, localWriteTime: Timestamp, owner: String, minimumID: Int) throws(CacheStorageError) -> Int
+  /// Stores a write batch of `owner` made by `user` (`nil`: not known yet), given as its
+  /// commit request body, and returns its ID: above every ID in the file and at least
+  /// `minimumID`.
+  func addMutation(
+    _ commitBody: Data, localWriteTime: Timestamp, owner: String, user: TokenUser?, minimumID: Int
+  ) throws(CacheStorageError) -> Int
+  /// Records the user of batches stored before their user was known.
+  func setMutationUser(_ ids: [Int], _ user: TokenUser) throws(CacheStorageError)
   /// Removes a settled write batch.
   func removeMutation(_ id: Int) throws(CacheStorageError)
   /// Records whether an attempt to send the batch may have reached the server.
@@ -56,6 +62,9 @@ struct StoredMutation: Sendable {
   /// The commit request body the writes were read from.
   let commitBody: Data
   let localWriteTime: Timestamp
+  /// Who made it: only that user's tokens send it. `nil` for a batch stored before its user
+  /// was known.
+  let user: TokenUser?
   /// Whether an attempt to send it may have reached the server (its outcome is then unknown).
   let attempted: Bool
 }
@@ -83,9 +92,12 @@ extension CacheStorage {
   /// No write batches here: the store keeps them in memory.
   var persistsMutations: Bool { false }
   func claimMutations(owner: String, isAbandoned: (String) -> Bool) throws(CacheStorageError) -> [StoredMutation] { [] }
-  func addMutation(_ commitBody: Data, localWriteTime: Timestamp, owner: String, minimumID: Int) throws(CacheStorageError) -> Int {
+  func addMutation(
+    _ commitBody: Data, localWriteTime: Timestamp, owner: String, user: TokenUser?, minimumID: Int
+  ) throws(CacheStorageError) -> Int {
     minimumID
   }
+  func setMutationUser(_ ids: [Int], _ user: TokenUser) throws(CacheStorageError) {}
   func removeMutation(_ id: Int) throws(CacheStorageError) {}
   func setMutationAttempted(_ id: Int, _ attempted: Bool) throws(CacheStorageError) {}
 }

@@ -36,7 +36,7 @@ final class LocalStore: Sendable {
   /// `documentsRoot`, with the write batches a previous run left queued in a persistent
   /// file; problems with the file are reported through `log`.
   init(
-    settings: LocalCacheSettings, projectID: String, databaseID: String, documentsRoot: String,
+    settings: LocalCacheSettings, projectID: String, databaseID: String, documentsRoot: String, user: TokenUser? = nil,
     log: @escaping @Sendable (String) -> Void
   ) {
     var filePath: String?
@@ -45,7 +45,8 @@ final class LocalStore: Sendable {
     }
     self.filePath = filePath
     owner = CacheOwner.make()
-    state = Locked(LocalStoreState(settings: settings, filePath: filePath, documentsRoot: documentsRoot, owner: owner, log: log))
+    state = Locked(
+      LocalStoreState(settings: settings, filePath: filePath, documentsRoot: documentsRoot, owner: owner, user: user, log: log))
   }
 
   deinit { CacheOwner.close(owner) }
@@ -175,15 +176,30 @@ final class LocalStore: Sendable {
 
   /// Queues `writes` (in the file with a persistent cache) and shows them to the listeners
   /// at once; returns the batch ID and what the pipeline must send now.
-  func enqueue(_ writes: [Write], body: Data) -> (id: Int, actions: [MutationQueue.Action]) {
-    withState { $0.enqueue(writes, body: body, localWriteTime: .now()) }
+  /// - Parameter user: who is signed in now, when the token provider knows; the batch is
+  ///   that user's.
+  func enqueue(_ writes: [Write], body: Data, user: TokenUser?) -> (id: Int, actions: [MutationQueue.Action]) {
+    withState { s in
+      let switched = user.map { s.switchUser(to: $0) } ?? []
+      let (id, actions) = s.enqueue(writes, body: body, localWriteTime: .now())
+      return (id, switched + actions)
+    }
   }
 
-  /// The writes of batch `id` and their commit request body, or `nil` when it is no longer
-  /// pending.
-  func beginSend(_ id: Int) -> (writes: [Write], body: Data)? {
+  /// The writes of batch `id`, their commit request body and the user whose token must
+  /// carry them (`nil`: not known yet), or `nil` when it is no longer pending here.
+  func beginSend(_ id: Int) -> (writes: [Write], body: Data, user: TokenUser?)? {
     withState { $0.beginSend(id) }
   }
+
+  /// The token provider's tokens stand for `user`: other users' batches wait, this user's
+  /// are shown and sent. Returns what to send now; empty when the user is the same.
+  func switchUser(to user: TokenUser) -> [MutationQueue.Action] {
+    withState { $0.switchUser(to: user) }
+  }
+
+  /// Whether batches are waiting for a user to be known (see ``switchUser(to:)``).
+  var awaitsUser: Bool { withState { $0.user == nil && !$0.parked.isEmpty } }
 
   /// Records how sending batch `id` ended; returns what to send next.
   func finishSend(_ id: Int, _ result: LocalStoreState.SendResult) -> [MutationQueue.Action] {

@@ -4,20 +4,20 @@ import Foundation
 extension LocalStoreState {
   // MARK: - Writes
 
-  /// Queues writes: kept in the file with a persistent cache, shown to the listeners at
-  /// once. Returns the batch ID and what to send now.
+  /// Queues writes as the current user's: kept in the file with a persistent cache, shown
+  /// to the listeners at once. Returns the batch ID and what to send now.
   mutating func enqueue(_ writes: [Write], body: Data, localWriteTime: Timestamp) -> (id: Int, actions: [MutationQueue.Action]) {
     var id = nextBatchID
     if storage?.persistsMutations == true {
-      let (owner, minimum) = (self.owner, id)
+      let (owner, user, minimum) = (self.owner, self.user, id)
       id = withStorage(minimum) { storage throws(CacheStorageError) in
-        try storage.addMutation(body, localWriteTime: localWriteTime, owner: owner, minimumID: minimum)
+        try storage.addMutation(body, localWriteTime: localWriteTime, owner: owner, user: user, minimumID: minimum)
       }
     }
     nextBatchID = id + 1
     let batch = MutationBatch(
       id: id, writes: writes, localWriteTime: localWriteTime, commitBody: body,
-      incrementBases: incrementBases(of: writes, localWriteTime: localWriteTime))
+      incrementBases: incrementBases(of: writes, localWriteTime: localWriteTime), user: user)
     batches.append(batch)
     let actions = queue.enqueue(Self.queueEntry(batch))
     refreshViews(showing: batch.documentNames)
@@ -44,15 +44,66 @@ extension LocalStoreState {
     MutationQueue.Entry(id: batch.id, documents: batch.documentNames, isIdempotent: batch.isIdempotent)
   }
 
-  /// The writes of pending batch `id`, about to be sent. A batch that must not be sent twice
-  /// is first marked in the file as possibly sent: if the process ends before its answer,
-  /// the next one drops it rather than risk applying it again.
-  mutating func beginSend(_ id: Int) -> (writes: [Write], body: Data)? {
+  /// The writes of pending batch `id`, about to be sent, and the user whose token must
+  /// carry them. A batch that must not be sent twice is first marked in the file as
+  /// possibly sent: if the process ends before its answer, the next one drops it rather
+  /// than risk applying it again.
+  mutating func beginSend(_ id: Int) -> (writes: [Write], body: Data, user: TokenUser?)? {
     guard let batch = batches.first(where: { $0.id == id && !$0.isAcknowledged }) else { return nil }
     if !batch.isIdempotent && storage?.persistsMutations == true {
       withStorage(()) { storage throws(CacheStorageError) in try storage.setMutationAttempted(id, true) }
     }
-    return (batch.writes, batch.commitBody)
+    return (batch.writes, batch.commitBody, batch.user)
+  }
+
+  /// Makes `newUser` the one whose batches are shown and sent: the batches of the user
+  /// before wait (parked) unless an attempt is under way, `newUser`'s parked batches come
+  /// back, and batches queued before any user was known become `newUser`'s. Returns what
+  /// to send now.
+  mutating func switchUser(to newUser: TokenUser) -> [MutationQueue.Action] {
+    guard user != newUser else { return [] }
+    // Batches made before the user was known (only then is a batch's user `nil`) were made
+    // by whoever the tokens stand for.
+    if user == nil { adoptUnknownBatches(newUser) }
+    var changed = Set<String>()
+    user = newUser
+    let leaving = Set(batches.filter { !$0.isAcknowledged && $0.user != newUser }.map(\.id))
+    let withdrawn = queue.withdraw(leaving)
+    if !withdrawn.isEmpty {
+      let moved = batches.filter { withdrawn.contains($0.id) }
+      batches.removeAll { withdrawn.contains($0.id) }
+      park(moved)
+      for batch in moved { changed.formUnion(batch.documentNames) }
+    }
+    let returning = parked.filter { $0.user == newUser }
+    parked.removeAll { $0.user == newUser }
+    for batch in returning { changed.formUnion(batch.documentNames) }
+    batches = Self.merged(batches, returning)
+    let actions = queue.restore(returning.map(Self.queueEntry))
+    if !changed.isEmpty { refreshViews(showing: changed) }
+    return actions
+  }
+
+  /// Makes the pending batches whose user is not known `user`'s, in the file too.
+  private mutating func adoptUnknownBatches(_ user: TokenUser) {
+    let unknown = batches.indices.filter { batches[$0].user == nil && !batches[$0].isAcknowledged }
+    guard !unknown.isEmpty else { return }
+    for i in unknown { batches[i].user = user }
+    let ids = unknown.map { batches[$0].id }
+    if storage?.persistsMutations == true {
+      withStorage(()) { storage throws(CacheStorageError) in try storage.setMutationUser(ids, user) }
+    }
+  }
+
+  /// Adds batches to ``parked``, keeping ID order.
+  private mutating func park(_ moved: [MutationBatch]) {
+    parked = Self.merged(parked, moved)
+  }
+
+  /// Two lists of batches in ID order, merged in ID order.
+  private static func merged(_ a: [MutationBatch], _ b: [MutationBatch]) -> [MutationBatch] {
+    guard !b.isEmpty else { return a }
+    return (a + b).sorted { $0.id < $1.id }
   }
 
   /// How sending a batch ended, as the sender judged it.
@@ -63,6 +114,8 @@ extension LocalStoreState {
     case retry(notApplied: Bool)
     /// Drop it: refused, or `outcomeUnknown` (it may have applied, and may not be sent again).
     case rejected(outcomeUnknown: Bool)
+    /// Not sent: the token is another user's. The batch waits for its user.
+    case otherUser
   }
 
   /// Records how sending batch `id` ended; returns what to send next. An acknowledged batch
@@ -82,6 +135,16 @@ extension LocalStoreState {
       forgetStored(id)
       rejectBatch(id, outcomeUnknown: outcomeUnknown)
       return queue.finish(id, .rejected)
+    case .otherUser:
+      guard let index = batches.firstIndex(where: { $0.id == id }) else { return queue.finish(id, .withdrawn) }
+      if batches[index].user == user {
+        // The user changed back while the attempt was refused: it may go again.
+        return queue.finish(id, .retry)
+      }
+      let batch = batches.remove(at: index)
+      park([batch])
+      refreshViews(showing: batch.documentNames)
+      return queue.finish(id, .withdrawn)
     }
   }
 
@@ -101,7 +164,8 @@ extension LocalStoreState {
   }
 
   /// Loads the batches this store holds in the file, taking over those of owners that are
-  /// gone, into the queue. A batch that must not be sent twice and was being sent when its
+  /// gone: the current user's (and those whose user is not known) into the queue, other
+  /// users' parked. A batch that must not be sent twice and was being sent when its
   /// process ended is dropped and reported: it may have been applied.
   mutating func restoreQueuedBatches() {
     guard storage?.persistsMutations == true else { return }
@@ -115,7 +179,7 @@ extension LocalStoreState {
       // batches before this one show them are the closest this process knows.
       let batch = MutationBatch(
         id: mutation.id, writes: mutation.writes, localWriteTime: mutation.localWriteTime, commitBody: mutation.commitBody,
-        incrementBases: incrementBases(of: mutation.writes, localWriteTime: mutation.localWriteTime))
+        incrementBases: incrementBases(of: mutation.writes, localWriteTime: mutation.localWriteTime), user: mutation.user)
       if mutation.attempted && !batch.isIdempotent {
         let documents = batch.documentNames.compactMap { path(of: $0) }.sorted().joined(separator: ", ")
         log(
@@ -124,17 +188,24 @@ extension LocalStoreState {
         withStorage(()) { storage throws(CacheStorageError) in try storage.removeMutation(mutation.id) }
         continue
       }
+      // Until this store knows its user, another user's batch must not go with its tokens.
+      if let madeBy = batch.user, madeBy != user {
+        park([batch])
+        continue
+      }
       batches.append(batch)
       restoredActions += queue.enqueue(Self.queueEntry(batch))
     }
+    if let user { adoptUnknownBatches(user) }
   }
 
   /// Writes the pending batches into a storage that was just rebuilt empty.
   mutating func persistPendingBatches() {
     guard let storage, storage.persistsMutations else { return }
     let owner = self.owner
-    for batch in batches where !batch.isAcknowledged {
-      _ = try? storage.addMutation(batch.commitBody, localWriteTime: batch.localWriteTime, owner: owner, minimumID: batch.id)
+    for batch in Self.merged(batches, parked) where !batch.isAcknowledged {
+      _ = try? storage.addMutation(
+        batch.commitBody, localWriteTime: batch.localWriteTime, owner: owner, user: batch.user, minimumID: batch.id)
     }
   }
 

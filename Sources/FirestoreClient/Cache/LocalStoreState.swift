@@ -23,6 +23,12 @@ struct LocalStoreState {
   var batches: [MutationBatch] = []
   /// The order in which the pending batches go to the server.
   var queue = MutationQueue()
+  /// Who the token provider's tokens stand for now, or `nil` until that is known: only
+  /// this user's batches are in ``batches`` and the queue.
+  var user: TokenUser?
+  /// Pending batches of other users, in ID order: neither shown nor sent until their user
+  /// is signed in again.
+  var parked: [MutationBatch] = []
   var nextBatchID = 1
   var views: [Int: QueryView] = [:]
   var nextViewID = 1
@@ -37,8 +43,10 @@ struct LocalStoreState {
   var loggedTransientFailure = false
 
   init(
-    settings: LocalCacheSettings, filePath: String?, documentsRoot: String, owner: String, log: @escaping @Sendable (String) -> Void
+    settings: LocalCacheSettings, filePath: String?, documentsRoot: String, owner: String, user: TokenUser?,
+    log: @escaping @Sendable (String) -> Void
   ) {
+    self.user = user
     self.settings = settings
     self.filePath = filePath
     self.documentsRoot = documentsRoot

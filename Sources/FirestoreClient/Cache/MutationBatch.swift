@@ -15,6 +15,9 @@ struct MutationBatch: Sendable {
 
   let id: Int
   let writes: [Write]
+  /// Who made the batch: it is sent only with that user's tokens. `nil` until the store
+  /// learns who its provider's tokens stand for.
+  var user: TokenUser?
   /// When the writes were made: pending server timestamps show it as their estimate.
   let localWriteTime: Timestamp
   /// Whether applying the writes twice has the effect of applying them once, so that an
@@ -31,8 +34,12 @@ struct MutationBatch: Sendable {
   /// One per write, once the server has accepted the batch.
   var acknowledgements: [Acknowledgement]?
 
-  init(id: Int, writes: [Write], localWriteTime: Timestamp, commitBody: Data = Data(), incrementBases: [[String: Value]] = []) {
+  init(
+    id: Int, writes: [Write], localWriteTime: Timestamp, commitBody: Data = Data(), incrementBases: [[String: Value]] = [],
+    user: TokenUser? = nil
+  ) {
     self.id = id
+    self.user = user
     self.writes = writes
     self.localWriteTime = localWriteTime
     self.commitBody = commitBody

@@ -41,6 +41,9 @@ struct MutationQueue: Sendable {
     /// The batch is settled without being applied (refused, or its outcome unknowable):
     /// drop it.
     case rejected
+    /// The batch was not applied and leaves the queue unsettled: it waits elsewhere (for
+    /// the user who made it) and may come back with ``restore(_:)``.
+    case withdrawn
   }
 
   /// The most batches sent at once.
@@ -76,7 +79,7 @@ struct MutationQueue: Sendable {
     case .acknowledged:
       entries.remove(at: index)
       failedAttempts = 0
-    case .rejected:
+    case .rejected, .withdrawn:
       entries.remove(at: index)
     case .retry:
       entries[index].inFlight = false
@@ -86,6 +89,41 @@ struct MutationQueue: Sendable {
         return [.backOff(attempt: failedAttempts)]
       }
     }
+    return sendable()
+  }
+
+  /// Takes batches that are not in flight out of the queue, unsettled (their user signed
+  /// out); returns the IDs taken. A batch in flight stays until its attempt ends.
+  mutating func withdraw(_ ids: Set<Int>) -> Set<Int> {
+    var taken = Set<Int>()
+    entries.removeAll { entry in
+      guard ids.contains(entry.id), !entry.inFlight else { return false }
+      taken.insert(entry.id)
+      return true
+    }
+    return taken
+  }
+
+  /// Puts withdrawn batches back in queue order, each after the earlier batches of its
+  /// documents; returns what to send now.
+  mutating func restore(_ restored: [Entry]) -> [Action] {
+    guard !restored.isEmpty else { return sendable() }
+    var merged: [Entry] = []
+    merged.reserveCapacity(entries.count + restored.count)
+    var others = restored.map { entry -> Entry in
+      var entry = entry
+      entry.inFlight = false
+      return entry
+    }.sorted { $0.id < $1.id }[...]
+    for entry in entries {
+      while let next = others.first, next.id < entry.id {
+        merged.append(next)
+        others.removeFirst()
+      }
+      merged.append(entry)
+    }
+    merged.append(contentsOf: others)
+    entries = merged
     return sendable()
   }
 

@@ -28,12 +28,12 @@ final class SQLiteCacheStorage: CacheStorage {
   private static let totalKey = "bytes"
 
   /// The write batches not yet settled: their commit request body (`{"writes": […]}`), the
-  /// instance holding them, when they were made, and whether an attempt may have reached
-  /// the server.
+  /// instance holding them, when they were made, whether an attempt may have reached the
+  /// server, and the user who made them (``TokenUser/storageKey``; `NULL` when not known).
   private static let mutationsTable = """
     CREATE TABLE IF NOT EXISTS mutations (
       id INTEGER PRIMARY KEY, owner TEXT NOT NULL, writes BLOB NOT NULL,
-      write_seconds INTEGER NOT NULL, write_nanos INTEGER NOT NULL, attempted INTEGER NOT NULL);
+      write_seconds INTEGER NOT NULL, write_nanos INTEGER NOT NULL, attempted INTEGER NOT NULL, user TEXT);
     """
 
   let sizeLimit: Int
@@ -113,6 +113,10 @@ final class SQLiteCacheStorage: CacheStorage {
     // Files written before bundles and queued writes were kept lack their tables, added here.
     try connection.execute(Self.bundleTables)
     try connection.execute(Self.mutationsTable)
+    // A queue written before batches kept their user gains the column; its rows' user is
+    // not known (`NULL`).
+    let columns = try connection.query("PRAGMA table_info(mutations)").compactMap { $0.count > 1 ? $0[1].text : nil }
+    if !columns.contains("user") { try connection.execute("ALTER TABLE mutations ADD COLUMN user TEXT") }
     let sql = "SELECT COALESCE(SUM(size), 0), COALESCE(MAX(last_use), 0) FROM documents"
     let totals: [[SQLiteConnection.Column]]
     do {
@@ -286,10 +290,11 @@ final class SQLiteCacheStorage: CacheStorage {
         try connection.query("UPDATE mutations SET owner = ? WHERE owner = ?", [.text(owner), .text(other)])
       }
       let rows = try connection.query(
-        "SELECT id, writes, write_seconds, write_nanos, attempted FROM mutations WHERE owner = ? ORDER BY id", [.text(owner)])
+        "SELECT id, writes, write_seconds, write_nanos, attempted, user FROM mutations WHERE owner = ? ORDER BY id",
+        [.text(owner)])
       var result: [StoredMutation] = []
       for row in rows {
-        guard row.count == 5, let id = row[0].integer, case .blob(let bytes) = row[1] else {
+        guard row.count == 6, let id = row[0].integer, case .blob(let bytes) = row[1] else {
           throw CacheStorageError(description: "a queued write batch in \(connection.path) is malformed")
         }
         let writes: [Write]
@@ -300,23 +305,35 @@ final class SQLiteCacheStorage: CacheStorage {
         }
         let time = Timestamp(seconds: row[2].integer ?? 0, nanoseconds: Int32(truncatingIfNeeded: row[3].integer ?? 0))
         result.append(
-          StoredMutation(id: Int(id), writes: writes, commitBody: Data(bytes), localWriteTime: time, attempted: row[4].integer == 1))
+          StoredMutation(
+            id: Int(id), writes: writes, commitBody: Data(bytes), localWriteTime: time, user: row[5].text.map(TokenUser.init(storageKey:)),
+            attempted: row[4].integer == 1))
       }
       return result
     }
   }
 
-  func addMutation(_ commitBody: Data, localWriteTime: Timestamp, owner: String, minimumID: Int) throws(CacheStorageError) -> Int {
+  func addMutation(
+    _ commitBody: Data, localWriteTime: Timestamp, owner: String, user: TokenUser?, minimumID: Int
+  ) throws(CacheStorageError) -> Int {
     try connection.inTransaction { () throws(CacheStorageError) -> Int in
       let highest = try connection.query("SELECT COALESCE(MAX(id), 0) FROM mutations").first?.first?.integer ?? 0
       let id = max(Int(highest) + 1, minimumID)
       try connection.query(
-        "INSERT INTO mutations VALUES (?, ?, ?, ?, ?, 0)",
+        "INSERT INTO mutations (id, owner, writes, write_seconds, write_nanos, attempted, user) VALUES (?, ?, ?, ?, ?, 0, ?)",
         [
           .integer(Int64(id)), .text(owner), .blob(Array(commitBody)), .integer(localWriteTime.seconds),
-          .integer(Int64(localWriteTime.nanoseconds)),
+          .integer(Int64(localWriteTime.nanoseconds)), user.map { .text($0.storageKey) } ?? .null,
         ])
       return id
+    }
+  }
+
+  func setMutationUser(_ ids: [Int], _ user: TokenUser) throws(CacheStorageError) {
+    try connection.inTransaction { () throws(CacheStorageError) in
+      for id in ids {
+        try connection.query("UPDATE mutations SET user = ? WHERE id = ?", [.text(user.storageKey), .integer(Int64(id))])
+      }
     }
   }
 

@@ -31,6 +31,13 @@ final class ApplicationDefaultTokenProvider: TokenProvider, CustomStringConverti
     try await credentials().projectID
   }
 
+  /// As the credentials found say; before the search, as the token reads.
+  func user(for token: String?) -> TokenUser {
+    found.withLock { $0 }?.tokenProvider.user(for: token) ?? .of(token)
+  }
+
+  var currentTokenUser: TokenUser? { found.withLock { $0 }?.tokenProvider.currentTokenUser }
+
   /// `ApplicationDefaultTokenProvider(…)`, with where the credentials were found once known.
   var description: String {
     found.withLock { $0 }.map { "ApplicationDefaultTokenProvider(\($0.source))" } ?? "ApplicationDefaultTokenProvider(not looked up yet)"

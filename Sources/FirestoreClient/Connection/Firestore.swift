@@ -66,7 +66,8 @@ public final class Firestore: Sendable {
       configurationError: configurationError ?? Self.validate(projectID: projectID, database: database) ?? settings.cache.validationError)
     let store = LocalStore(
       settings: settings.cache.validationError == nil ? settings.cache : .none, projectID: projectID, databaseID: database,
-      documentsRoot: documentsRoot, log: settings.logHandler)
+      documentsRoot: documentsRoot, user: settings.tokenProvider == nil ? .unauthenticated : settings.tokenProvider?.currentTokenUser,
+      log: settings.logHandler)
     localStore = store
     listenManager = ListenManager(
       observer: ListenManager.Observer(connectionLost: { store.listenConnectionLost() }, roundDelivered: { store.endListenRound() }))
@@ -75,6 +76,7 @@ public final class Firestore: Sendable {
     callbackQueue = settings.dispatchQueue ?? DispatchQueue(label: "swift-firestore.callbacks")
     // Weak: the pipeline reaches the gate through its REST client.
     network.onReachable { [weak pipeline] in pipeline?.serverReachable() }
+    rest.observeTokenUsers { [weak pipeline] user in pipeline?.tokenUserChanged(to: user) }
     if rest.configurationError == nil { pipeline.resume() }
   }
 

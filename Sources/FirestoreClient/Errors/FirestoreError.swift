@@ -33,6 +33,9 @@ public struct FirestoreError: Error, Sendable, CustomStringConvertible {
   /// Set when the server refused the request for its size: it will never fit, so no retry
   /// can help (see ``isSizeRefusal(code:message:)``).
   var requestTooLarge = false
+  /// Set when a queued write was not sent because the token is another user's than the
+  /// one who made it (see ``TokenProvider/user(for:)``).
+  var otherUser = false
 
   /// Creates an error.
   public init(

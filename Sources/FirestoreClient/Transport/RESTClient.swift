@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 import Foundation
 
@@ -17,6 +18,9 @@ final class RESTClient: Sendable {
     var idempotent: Bool
     /// `aborted` means nothing happened, so the call may be repeated (commits outside transactions).
     var retriesAborted = false
+    /// The user whose token must carry the call (a queued write batch's), or `nil` for any:
+    /// with another user's token it is not sent and fails with ``FirestoreError/otherUser``.
+    var requiredUser: TokenUser?
 
     init(
       method: String, path: String, query: [(String, String)] = [], body: JSONValue? = nil, idempotent: Bool,
@@ -44,6 +48,13 @@ final class RESTClient: Sendable {
 
   /// A problem with the project or database ID, reported by every call.
   let configurationError: FirestoreError?
+  /// Hears whom each token fetched stands for (the write queue follows the user).
+  private let tokenUserObserver = Locked<(@Sendable (TokenUser) -> Void)?>(nil)
+
+  /// Calls `observer` with the user of every token fetched for a call from now on.
+  func observeTokenUsers(_ observer: @escaping @Sendable (TokenUser) -> Void) {
+    tokenUserObserver.withLock { $0 = observer }
+  }
 
   init(settings: FirestoreSettings, databasePath: String, configurationError: FirestoreError? = nil) {
     self.configurationError = configurationError
@@ -174,6 +185,8 @@ final class RESTClient: Sendable {
           throw FirestoreError(.unavailable, "transport failed: \(error)", requestMethod: call.method, requestPath: urlPath(call))
         }
       } catch let error as FirestoreError {
+        // Another user's token: no retry or refresh makes it the right one.
+        if error.otherUser { throw error }
         if error.code == .unauthenticated && !refreshedOnce && settings.tokenProvider != nil {
           refreshedOnce = true
           forceRefresh = true
@@ -213,6 +226,7 @@ final class RESTClient: Sendable {
     }
     var headers = constantHeaders
     if call.body != nil { headers["Content-Type"] = "application/json" }
+    var user = TokenUser.unauthenticated
     if let provider = settings.tokenProvider {
       let token: String?
       do {
@@ -229,6 +243,16 @@ final class RESTClient: Sendable {
         throw FirestoreError(.unauthenticated, "the token provider failed: \(error)")
       }
       if let token { headers["Authorization"] = "Bearer " + token }
+      user = provider.user(for: token)
+    }
+    tokenUserObserver.value?(user)
+    if let required = call.requiredUser, required != user {
+      var error = FirestoreError(
+        .unauthenticated, "not sent: the write was made by another user than the one signed in now; it waits for that user",
+        requestMethod: call.method, requestPath: urlPath(call))
+      error.requestNotSent = true
+      error.otherUser = true
+      throw error
     }
     return HTTPRequest(method: call.method, url: url, headers: headers, body: call.body, isIdempotent: call.idempotent)
   }

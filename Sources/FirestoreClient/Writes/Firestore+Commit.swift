@@ -70,11 +70,16 @@ extension Firestore {
   }
 
   /// Sends one commit, whose request body is `body`, and returns its results.
-  static func sendCommit(_ writes: [Write], body: Data, transaction: String?, rest: RESTClient) async throws -> [WriteResult] {
+  /// - Parameter user: the user whose token must carry the commit (a queued batch's maker);
+  ///   `nil` for any.
+  static func sendCommit(
+    _ writes: [Write], body: Data, transaction: String?, rest: RESTClient, user: TokenUser? = nil
+  ) async throws -> [WriteResult] {
     var call = RESTClient.Call(
       method: "POST", path: "documents:commit", idempotent: transaction == nil && WriteBuilder.isIdempotent(writes),
       retriesAborted: transaction == nil)
     call.body = body
+    call.requiredUser = user
     let reply = try await rest.unary(call)
     let response = try decodeReply("commit response") { try CommitResponse(json: reply) }
     guard response.writeResults.count == writes.count || writes.isEmpty else {

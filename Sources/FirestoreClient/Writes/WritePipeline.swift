@@ -17,6 +17,11 @@ import Foundation
 ///   request went out): sent again only when applying it twice changes nothing; otherwise
 ///   dropped, rolled back locally, and the caller gets the error, which says so;
 /// * refused (any other code): dropped, rolled back, and the caller gets the error.
+///
+/// Each batch belongs to the user signed in when it was made and goes only with that
+/// user's token: when the token provider's user changes (a sign-out, another sign-in,
+/// another process on the same cache file), the other users' batches wait, hidden from the
+/// listeners, until their user is back.
 final class WritePipeline: Sendable {
   private struct State {
     /// Who waits for each batch's outcome, by batch ID.
@@ -44,6 +49,31 @@ final class WritePipeline: Sendable {
     self.retryPolicy = retryPolicy
   }
 
+  /// Who is signed in now, when the token provider says without a token.
+  private var currentUser: TokenUser? {
+    guard let provider = rest.settings.tokenProvider else { return .unauthenticated }
+    return provider.currentTokenUser
+  }
+
+  /// The token provider's tokens stand for `user` (a call just fetched one): the queue
+  /// follows.
+  func tokenUserChanged(to user: TokenUser) {
+    let actions = store.switchUser(to: user)
+    if !actions.isEmpty { rejectPendingWaiters() }
+    perform(actions)
+  }
+
+  /// `waitForPendingWrites()` callers are answered `cancelled` when the user changes, as in
+  /// the Apple SDK: the writes they waited for are another user's now.
+  private func rejectPendingWaiters() {
+    let waiting = state.withLock { s in
+      defer { s.pendingWaiters = [] }
+      return s.pendingWaiters.map(\.continuation)
+    }
+    let error = FirestoreError(.cancelled, "the signed-in user changed while waiting for pending writes")
+    for continuation in waiting { continuation.resume(throwing: error) }
+  }
+
   // MARK: - Writing
 
   /// Queues `writes` (whose commit request body is `body`) without waiting for the server;
@@ -53,7 +83,7 @@ final class WritePipeline: Sendable {
   ///   pipeline closed first).
   @discardableResult
   func submit(_ writes: [Write], body: Data, settled: Settled? = nil) -> Int {
-    let (id, actions) = store.enqueue(writes, body: body)
+    let (id, actions) = store.enqueue(writes, body: body, user: currentUser)
     if let settled { state.withLock { $0.waiters[id] = settled } }
     perform(actions)
     return id
@@ -69,7 +99,7 @@ final class WritePipeline: Sendable {
     let batch = Locked<(id: Int?, cancelled: Bool)>((nil, false))
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        let (id, actions) = store.enqueue(writes, body: body)
+        let (id, actions) = store.enqueue(writes, body: body, user: currentUser)
         let cancelled = batch.withLock { b in
           b.id = id
           return b.cancelled
@@ -97,6 +127,8 @@ final class WritePipeline: Sendable {
 
   /// Returns when every batch queued before the call is settled (applied or refused).
   func waitForPendingWrites() async throws {
+    // The current user's writes are the ones waited for.
+    if let user = currentUser { tokenUserChanged(to: user) }
     guard let mark = store.lastPendingBatchID else { return }
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
       state.withLock { $0.pendingWaiters.append((mark, continuation)) }
@@ -129,9 +161,16 @@ final class WritePipeline: Sendable {
     perform(store.serverReachable())
   }
 
-  /// Sends what a previous run left queued.
+  /// Sends what a previous run left queued. When it left batches and the token provider
+  /// does not say who is signed in, one token is fetched to learn it.
   func resume() {
+    if let user = currentUser { perform(store.switchUser(to: user)) }
     perform(store.takeRestoredActions())
+    guard store.awaitsUser, let provider = rest.settings.tokenProvider else { return }
+    Task {
+      guard let token = try? await provider.token(forceRefresh: false) else { return }
+      self.tokenUserChanged(to: provider.user(for: token))
+    }
   }
 
   /// Stops sending and backing off, without waiting: the instance is gone.
@@ -188,7 +227,7 @@ final class WritePipeline: Sendable {
   }
 
   private func send(_ id: Int, serial: Int) async {
-    guard let (writes, body) = store.beginSend(id) else {
+    guard let (writes, body, user) = store.beginSend(id) else {
       state.withLock { s in if s.inFlight[id]?.serial == serial { s.inFlight[id] = nil } }
       return
     }
@@ -196,7 +235,7 @@ final class WritePipeline: Sendable {
     let result: LocalStoreState.SendResult
     var failure: FirestoreError?
     do {
-      result = .acknowledged(try await Firestore.sendCommit(writes, body: body, transaction: nil, rest: rest))
+      result = .acknowledged(try await Firestore.sendCommit(writes, body: body, transaction: nil, rest: rest, user: user))
     } catch {
       let error = error as? FirestoreError ?? FirestoreError(.unknown, "commit failed: \(error)")
       failure = error
@@ -205,13 +244,15 @@ final class WritePipeline: Sendable {
     let next = store.finishSend(id, result)
     let waiter = state.withLock { s -> Settled? in
       if s.inFlight[id]?.serial == serial { s.inFlight[id] = nil }
-      if case .retry = result { return nil }
-      return s.waiters.removeValue(forKey: id)
+      switch result {
+      case .retry, .otherUser: return nil
+      case .acknowledged, .rejected: return s.waiters.removeValue(forKey: id)
+      }
     }
     switch result {
     case .acknowledged(let results): waiter?(.success(results))
     case .rejected: waiter?(.failure(failure ?? FirestoreError(.unknown, "the write was not applied")))
-    case .retry: break
+    case .retry, .otherUser: break
     }
     resumeSettledWaiters()
     perform(next)
@@ -219,6 +260,7 @@ final class WritePipeline: Sendable {
 
   /// What a failed attempt means for its batch (see the type's documentation).
   static func judge(_ error: FirestoreError, isIdempotent: Bool) -> LocalStoreState.SendResult {
+    if error.otherUser { return .otherUser }
     if error.requestNotSent { return .retry(notApplied: true) }
     switch error.code {
     case .aborted:

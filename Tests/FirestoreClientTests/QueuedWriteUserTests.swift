@@ -1,0 +1,141 @@
+import FirestoreMock
+import FirestorePlatform
+import FirestoreTestSupport
+import FirestoreWire
+import Foundation
+import Testing
+
+@testable import FirestoreClient
+
+/// Queued writes belong to the user who made them, as in the Apple SDK: they are sent only
+/// with that user's token, and wait (hidden from the listeners) while another user, or
+/// nobody, is signed in — within one instance and across instances sharing a cache file.
+/// The mock's request log says which token carried each commit.
+@Suite("Queued writes keep their user")
+struct QueuedWriteUserTests {
+  /// A token provider whose user the test switches, as a sign-in flow does.
+  final class SwitchingTokenProvider: TokenProvider {
+    private let current = Locked<String?>(nil)
+
+    /// Signs in as `uid` (an emulator-style ID token), or signs out with `nil`.
+    func signIn(_ uid: String?) {
+      current.withLock { $0 = uid.map { JWT.unsigned(claims: .object([("sub", .string($0)), ("user_id", .string($0))])) } }
+    }
+
+    func token(forceRefresh: Bool) async throws -> String? { current.value }
+    var currentTokenUser: TokenUser? { user(for: current.value) }
+  }
+
+  /// An ID token for `uid`, as the switching provider sends it.
+  static func token(_ uid: String) -> String {
+    JWT.unsigned(claims: .object([("sub", .string(uid)), ("user_id", .string(uid))]))
+  }
+
+  /// The commits of `project` the server answered, by the token each carried (`""` for
+  /// none).
+  static func commits(_ server: MockFirestoreServer, project: String) -> [String] {
+    server.requestLog.entries.filter { $0.method == "POST" && $0.path.hasSuffix("/documents:commit") && $0.path.contains(project) }
+      .map { entry in
+        let header = entry.headers.first { $0.name == "authorization" }?.value ?? ""
+        return header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : header
+      }
+  }
+
+  static func client(
+    _ server: MockFirestoreServer, project: String, provider: any TokenProvider, cache: LocalCacheSettings = .memory()
+  ) -> Firestore {
+    var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    settings.tokenProvider = provider
+    settings.cache = cache
+    settings.timeout = hangLimit
+    return Firestore(projectID: project, settings: settings)
+  }
+
+  /// Queues a write without waiting for the server, as synchronous code does.
+  static func queue(_ document: DocumentReference, by user: String) {
+    document.setData(["by": user])
+  }
+
+  static func serverFields(_ server: MockFirestoreServer, project: String, _ path: String) async throws -> [String: Any]? {
+    let owner = client(server, project: project, provider: StaticTokenProvider.emulatorOwner, cache: .none)
+    defer { Task { try? await owner.terminate() } }
+    return try await owner.document(path).getDocument(source: .server).data()
+  }
+
+  @Test("one instance: a signed-out user's and another user's queued writes wait for their user, offline and online")
+  func switchingWithinOneInstance() async throws {
+    let server = try MockFirestoreServer.start()
+    defer { _ = server.stop() }
+    let project = "demo-users-\(UInt32.random(in: 0...UInt32.max))"
+    let provider = SwitchingTokenProvider()
+    provider.signIn("alice")
+    let db = Self.client(server, project: project, provider: provider)
+    let notes = db.collection("notes")
+
+    // Offline: Alice writes, signs out, a signed-out write follows, then Bob signs in.
+    try await db.disableNetwork()
+    Self.queue(notes.document("alice1"), by: "alice")
+    provider.signIn(nil)
+    Self.queue(notes.document("nobody1"), by: "nobody")
+    provider.signIn("bob")
+    Self.queue(notes.document("bob1"), by: "bob")
+    let shownToBob = try await notes.getDocuments(source: .cache)
+    #expect(shownToBob.documents.map(\.documentID) == ["bob1"], "only the signed-in user's pending writes show")
+
+    try await db.enableNetwork()
+    try await db.waitForPendingWrites()
+    #expect(Self.commits(server, project: project) == [Self.token("bob")], "only Bob's write went, with Bob's token")
+    #expect(try await Self.serverFields(server, project: project, "notes/alice1") == nil)
+
+    // Online: Alice signs back in; her write from before goes with her token.
+    provider.signIn("alice")
+    Self.queue(notes.document("alice2"), by: "alice")
+    try await db.waitForPendingWrites()
+    let afterAlice = Self.commits(server, project: project)
+    #expect(afterAlice.first == Self.token("bob") && afterAlice.dropFirst().allSatisfy { $0 == Self.token("alice") })
+    #expect(afterAlice.count >= 2)
+    #expect(try await Self.serverFields(server, project: project, "notes/alice1")?["by"] as? String == "alice")
+    #expect(try await Self.serverFields(server, project: project, "notes/alice2")?["by"] as? String == "alice")
+    #expect(try await Self.serverFields(server, project: project, "notes/nobody1") == nil)
+
+    // Signing out sends the signed-out write, with no token.
+    provider.signIn(nil)
+    Self.queue(notes.document("nobody2"), by: "nobody")
+    try await db.waitForPendingWrites()
+    #expect(Self.commits(server, project: project).suffix(from: afterAlice.count).allSatisfy { $0 == "" })
+    #expect(try await Self.serverFields(server, project: project, "notes/nobody1")?["by"] as? String == "nobody")
+    #expect(try await Self.serverFields(server, project: project, "notes/bob1")?["by"] as? String == "bob")
+    try await db.terminate()
+  }
+
+  @Test("a cache file's queued writes are sent only by an instance of the user who made them")
+  func sharedCacheFile() async throws {
+    let server = try MockFirestoreServer.start()
+    defer { _ = server.stop() }
+    let project = "demo-users-\(UInt32.random(in: 0...UInt32.max))"
+    let directory = try makeTemporaryDirectory("firestore-users")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let cache = LocalCacheSettings.persistent(directory: directory)
+
+    let alice = Self.client(server, project: project, provider: StaticTokenProvider(Self.token("alice")), cache: cache)
+    try await alice.disableNetwork()
+    Self.queue(alice.document("notes/alice1"), by: "alice")
+    try await alice.terminate()
+
+    // Bob's provider does not say who he is until it gives a token: the store learns it
+    // from the first token, and holds Alice's batch back meanwhile.
+    let bobToken = Self.token("bob")
+    let bob = Self.client(server, project: project, provider: ClosureTokenProvider { _ in bobToken }, cache: cache)
+    try await bob.document("notes/bob1").setData(["by": "bob"])
+    try await bob.waitForPendingWrites()
+    #expect(Self.commits(server, project: project) == [bobToken])
+    #expect(try await Self.serverFields(server, project: project, "notes/alice1") == nil)
+    try await bob.terminate()
+
+    let aliceAgain = Self.client(server, project: project, provider: StaticTokenProvider(Self.token("alice")), cache: cache)
+    try await aliceAgain.waitForPendingWrites()
+    #expect(Self.commits(server, project: project) == [bobToken, Self.token("alice")])
+    #expect(try await Self.serverFields(server, project: project, "notes/alice1")?["by"] as? String == "alice")
+    try await aliceAgain.terminate()
+  }
+}
