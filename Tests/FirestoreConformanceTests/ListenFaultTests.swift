@@ -127,4 +127,33 @@ struct ListenFaultTests {
     #expect(await db.listenManager.handshakeCount == 1)
     collector.cancel()
   }
+
+  /// A refused handshake fails the stream, not the listener: as in the official SDKs the
+  /// stream is opened again with backoff, the listener sees the cache meanwhile, and the
+  /// failure stays readable for a caller that wants to say why nothing came.
+  @Test("a handshake refused with 403 is retried; the listener sees the cache meanwhile and the failure is readable")
+  func refusedHandshakeIsRetried() async throws {
+    let server = try MockFirestoreServer.start()
+    defer { server.stop() }
+    var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    settings.retryPolicy.sleep = { _ in }
+    let db = Firestore(projectID: "refused", settings: settings)
+    try await Firestore(projectID: "refused", settings: .emulator(host: server.hostAndPort)).document("c/doc").setData(["v": 1])
+    #expect(await db.lastListenStreamError == nil)
+    server.faults.add(
+      FaultRule(
+        route: "POST /google.firestore.v1.Firestore/Listen/channel?CVER=",
+        fault: .error(status: 403, grpcStatus: "PERMISSION_DENIED", message: "the caller may not read this project"), remaining: 2))
+    let collector = SequenceCollector(db.collection("c").snapshots(includeMetadataChanges: true))
+    let first = try await collector.next()
+    #expect(first.metadata.isFromCache && first.documents.isEmpty)
+    let failure = await db.lastListenStreamError
+    #expect(failure?.code == .permissionDenied && failure?.httpStatus == 403, "\(String(describing: failure))")
+    #expect(failure?.message.contains("the caller may not read this project") == true, "\(String(describing: failure))")
+    let fromServer = try await collector.nextFromServer()
+    #expect(fromServer.documents.map(\.documentID) == ["doc"])
+    #expect(server.faults.rules.isEmpty)
+    #expect(await db.listenManager.handshakeCount == 3)
+    collector.cancel()
+  }
 }

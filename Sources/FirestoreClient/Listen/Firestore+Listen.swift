@@ -2,6 +2,20 @@ import FirestorePlatform
 import FirestoreWire
 
 extension Firestore {
+  /// The error that ended this instance's last Listen stream session, or `nil` while none
+  /// has failed.
+  ///
+  /// As in the official SDKs, a stream failure (an unreachable host, a refused certificate,
+  /// a handshake the server answers with an error status) does not end any listener: the
+  /// stream is opened again with backoff and listeners meanwhile see snapshots from the
+  /// cache. Only a target the server removes with a cause (such as `permissionDenied` from
+  /// security rules) fails its listener. This is what the official SDKs only log ("could
+  /// not reach the backend"), for a caller that wants to say why nothing came. It is kept
+  /// after the stream recovers.
+  package var lastListenStreamError: FirestoreError? {
+    get async { await listenManager.lastCloseError }
+  }
+
   /// What a running listener hands on.
   enum ListenEvent<T: Sendable>: Sendable {
     /// A snapshot.

@@ -64,7 +64,7 @@ actor ListenManager {
 
   /// How many channels (handshakes) were opened, for tests.
   private(set) var handshakeCount = 0
-  /// Why the last session ended on an error, for tests to report.
+  /// Why the last session ended on an error (``Firestore/lastListenStreamError``).
   private(set) var lastCloseError: FirestoreError?
   /// How many listeners are registered, for tests.
   var listenerCount: Int { listeners.count }
