@@ -58,8 +58,9 @@ enum ListenCommand {
       try await group.next()
     }
     // The stream is retried after every failure, so the listen itself never fails on one;
-    // a run that only ever saw the cache says why instead of passing for a quiet success.
-    if !heardServer.withLock({ $0 }), let failure = await context.db.lastListenStreamError {
+    // a run that only ever saw the cache, its stream still down, says why instead of
+    // passing for a quiet success.
+    if !heardServer.withLock({ $0 }), let failure = await context.db.listenStreamError {
       throw FirestoreError(failure.code, "no snapshot came from the server; the Listen stream failed: \(failure.message)")
     }
   }
