@@ -1,3 +1,4 @@
+import FirestoreMock
 import FirestoreTestSupport
 import FirestoreWire
 import Foundation
@@ -75,6 +76,51 @@ extension CLITests {
       #expect(interrupted.json[0]["changes"] == .array([]))
       #expect(interrupted.json[1]["size"] == .integer(1))
       #expect(interrupted.json[1]["changes"]?.arrayValue?.first?["type"] == .string("added"))
+    }
+
+    @Test("a listen whose every handshake is refused (HTTP 403) prints the permission error and exits 1")
+    func handshakeRefused() async throws {
+      let server = try MockFirestoreServer.start()
+      defer { server.stop() }
+      server.faults.add(
+        FaultRule(
+          route: "POST /google.firestore.v1.Firestore/Listen/channel?CVER=",
+          fault: .error(status: 403, grpcStatus: "PERMISSION_DENIED", message: "the caller may not read this project")))
+      // The listener's one snapshot comes from the cache, and only once the stream failed:
+      // the run ends after the failure without any clock.
+      let result = try await CLI.run([
+        "--emulator", server.hostAndPort, "--project", "refused", "listen", "users/u1", "--max-snapshots", "1",
+      ])
+      #expect(result.status == 1, "\(result)")
+      #expect(result.json.map { $0["fromCache"] } == [.bool(true)], "\(result)")
+      #expect(result.stderr.hasPrefix("error: PERMISSION_DENIED: "), "\(result)")
+      #expect(result.stderr.contains("HTTP 403") && result.stderr.contains("the caller may not read this project"), "\(result)")
+      #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result)")
+    }
+
+    @Test("a listen to a server whose certificate is refused exits 1 at --timeout, naming the certificate")
+    func untrustedCertificate() async throws {
+      let certificates = try await TestCertificates.make()
+      try await certificates.withServer(certificate: "self.pem", key: "self.key") { port in
+        try await withGrowingMargin("the listen's first attempt failing before its timeout") { margin in
+          let seconds = Double(margin.components.seconds) + Double(margin.components.attoseconds) / 1e18
+          let result = try await CLI.run([
+            "--host", "localhost:\(port)", "--token", "t", "--project", "untrusted", "listen", "users/u1", "--timeout", "\(seconds)",
+          ])
+          // A run that printed nothing and exits 0 ended before the first attempt failed
+          // (the from-cache snapshot comes only after it): nothing seen, nothing to say.
+          guard result.status != 0 || !result.stdout.isEmpty else {
+            #expect(result.stderr.isEmpty, "\(result)")
+            return .tooShort
+          }
+          #expect(result.status == 1, "\(result)")
+          #expect(result.stderr.hasPrefix("error: UNAVAILABLE: "), "\(result)")
+          #expect(result.stderr.contains("the certificate of localhost rejected"), "\(result)")
+          #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result)")
+          #expect(result.json.allSatisfy { $0["fromCache"] == .bool(true) }, "\(result)")
+          return .conclusive
+        }
+      }
     }
   }
 }

@@ -127,4 +127,37 @@ struct ListenFaultTests {
     #expect(await db.listenManager.handshakeCount == 1)
     collector.cancel()
   }
+
+  /// A refused handshake fails the stream, not the listener: as in the official SDKs the
+  /// stream is opened again after a backoff, the listener sees the cache meanwhile, and the
+  /// failure is readable until the server answers.
+  @Test("a handshake refused with 403 is retried; the listener sees the cache meanwhile and the failure is readable")
+  func refusedHandshakeIsRetried() async throws {
+    let server = try MockFirestoreServer.start()
+    defer { server.stop() }
+    let backoff = ManualTimer()
+    var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    settings.retryPolicy.sleep = { try await backoff.wait($0) }
+    let db = Firestore(projectID: "refused", settings: settings)
+    try await Firestore(projectID: "refused", settings: .emulator(host: server.hostAndPort)).document("c/doc").setData(["v": 1])
+    #expect(await db.listenStreamError == nil)
+    server.faults.add(
+      FaultRule(
+        route: "POST /google.firestore.v1.Firestore/Listen/channel?CVER=",
+        fault: .error(status: 403, grpcStatus: "PERMISSION_DENIED", message: "the caller may not read this project"), remaining: 1))
+    let collector = SequenceCollector(db.collection("c").snapshots(includeMetadataChanges: true))
+    let first = try await collector.next()
+    #expect(first.metadata.isFromCache && first.documents.isEmpty)
+    try await eventually("the backoff after the refused handshake") { backoff.pending.count == 1 }
+    let failure = await db.listenStreamError
+    #expect(failure?.code == .permissionDenied && failure?.httpStatus == 403, "\(String(describing: failure))")
+    #expect(failure?.message.contains("the caller may not read this project") == true, "\(String(describing: failure))")
+    backoff.expireAll()
+    let fromServer = try await collector.nextFromServer()
+    #expect(fromServer.documents.map(\.documentID) == ["doc"])
+    #expect(await db.listenManager.handshakeCount == 2)
+    // The server answered: the stream is no longer down.
+    #expect(await db.listenStreamError == nil)
+    collector.cancel()
+  }
 }

@@ -1,5 +1,6 @@
 import CommandLineSupport
 import FirestoreClient
+import FirestorePlatform
 import FirestoreWire
 import Foundation
 
@@ -14,6 +15,8 @@ enum ListenCommand {
         {"readTime":…,"fromCache":false,"hasPendingWrites":false,"size":N,
          "changes":[{"type":"added|modified|removed","path":…,"oldIndex":i,"newIndex":j,"data":{…}}]}
       It stops cleanly (exit 0) after N snapshots, after the timeout, or on Ctrl-C (SIGINT).
+      A listen that got only snapshots from the cache (none from the server) because the
+      Listen stream kept failing prints that failure on stderr when it stops and exits 1.
 
         firestore listen articles --where 'category == "swift"' --max-snapshots 3
         firestore listen users/u1 --timeout 60
@@ -37,13 +40,14 @@ enum ListenCommand {
     let target = context.positional(0)
     let segments = target.slashSegments.filter { !$0.isEmpty }.count
     let listener: @Sendable () async throws -> Void
+    let heardServer = Locked(false)
     if !arguments.has(OptionName.group) && segments % 2 == 0 && segments > 0 {
       if QueryOptions.anyGiven(arguments) { throw context.usage("query options need a collection PATH, not the document '\(target)'") }
       let reference = context.db.document(try PathArgument.document(target, command: "listen"))
-      listener = { try await listenToDocument(reference, context: context, limit: maxSnapshots) }
+      listener = { try await listenToDocument(reference, context: context, limit: maxSnapshots, heardServer: heardServer) }
     } else {
       let query = try QueryOptions.query(context, target: target)
-      listener = { try await listenToQuery(query, context: context, limit: maxSnapshots) }
+      listener = { try await listenToQuery(query, context: context, limit: maxSnapshots, heardServer: heardServer) }
     }
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask(operation: listener)
@@ -53,9 +57,15 @@ enum ListenCommand {
       defer { group.cancelAll() }
       try await group.next()
     }
+    // The stream is retried after every failure, so the listen itself never fails on one;
+    // a run that only ever saw the cache, its stream still down, says why instead of
+    // passing for a quiet success.
+    if !heardServer.withLock({ $0 }), let failure = await context.db.listenStreamError {
+      throw FirestoreError(failure.code, "no snapshot came from the server; the Listen stream failed: \(failure.message)")
+    }
   }
 
-  private static func listenToQuery(_ query: Query, context: CommandContext, limit: Int?) async throws {
+  private static func listenToQuery(_ query: Query, context: CommandContext, limit: Int?, heardServer: Locked<Bool>) async throws {
     let encoder = context.encoder
     var count = 0
     for try await snapshot in query.snapshots {
@@ -71,13 +81,16 @@ enum ListenCommand {
           ("newIndex", .integer(Int64(change.newIndex))), (encoder.format.dataKey, encoder.fields(change.document.fields)),
         ])
       }
+      if !snapshot.metadata.isFromCache { heardServer.withLock { $0 = true } }
       context.emit(line(readTime: snapshot.readTime, metadata: snapshot.metadata, size: snapshot.count, changes: changes))
       count += 1
       if let limit, count >= limit { return }
     }
   }
 
-  private static func listenToDocument(_ reference: DocumentReference, context: CommandContext, limit: Int?) async throws {
+  private static func listenToDocument(_ reference: DocumentReference, context: CommandContext, limit: Int?, heardServer: Locked<Bool>)
+    async throws
+  {
     let encoder = context.encoder
     var count = 0
     var previous: [String: Value]?
@@ -100,6 +113,7 @@ enum ListenCommand {
             ])
           ]
         } ?? []
+      if !snapshot.metadata.isFromCache { heardServer.withLock { $0 = true } }
       context.emit(line(readTime: snapshot.readTime, metadata: snapshot.metadata, size: current == nil ? 0 : 1, changes: changes))
       count += 1
       if let limit, count >= limit { return }

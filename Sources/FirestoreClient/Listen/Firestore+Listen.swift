@@ -2,6 +2,20 @@ import FirestorePlatform
 import FirestoreWire
 
 extension Firestore {
+  /// The error the Listen stream of this instance is down with: the one that ended its
+  /// last session, while no session since has heard from the server; `nil` before any
+  /// failure and again once the server answers.
+  ///
+  /// As in the official SDKs, a stream failure (an unreachable host, a refused certificate,
+  /// a handshake the server answers with an error status) does not end any listener: the
+  /// stream is opened again with backoff and listeners meanwhile see snapshots from the
+  /// cache. Only a target the server removes with a cause (such as `permissionDenied` from
+  /// security rules) fails its listener. The official SDKs only log this failure ("could not
+  /// reach the backend"); it is here for a caller that wants to say why nothing came.
+  package var listenStreamError: FirestoreError? {
+    get async { await listenManager.streamError }
+  }
+
   /// What a running listener hands on.
   enum ListenEvent<T: Sendable>: Sendable {
     /// A snapshot.

@@ -348,11 +348,22 @@ actor ListenChannel {
     guard response.status == 200 else {
       // 400 means the session is unknown or gone: a new session fixes it.
       let code = response.status == 400 ? .unavailable : FirestoreErrorCode(httpStatus: response.status)
+      let detail = await Self.serverMessage(response).map { ": " + $0 } ?? ""
       throw FirestoreError(
-        code, "the WebChannel \(what) answered HTTP \(response.status)", httpStatus: response.status, requestMethod: "POST",
+        code, "the WebChannel \(what) answered HTTP \(response.status)" + detail, httpStatus: response.status, requestMethod: "POST",
         requestPath: WebChannelURL.path)
     }
     return response
+  }
+
+  /// The message of a Firestore error body (`{"error":{"message":…}}`), which says why a
+  /// handshake was refused (a disabled API, a denied project); `nil` for any other body.
+  private static func serverMessage(_ response: HTTPResponse) async -> String? {
+    guard let data = try? await response.collectBody(limit: 1 << 16), let json = try? JSONParser.parse(data),
+      let body = try? ErrorBody(json: json)
+    else { return nil }
+    let message = body.message.trimmingCharacters(in: .whitespacesAndNewlines)
+    return message.isEmpty ? nil : message
   }
 
   /// Sends `request`, and sends it again (twice at most, after a short wait) when it failed

@@ -66,6 +66,9 @@ actor ListenManager {
   private(set) var handshakeCount = 0
   /// Why the last session ended on an error, for tests to report.
   private(set) var lastCloseError: FirestoreError?
+  /// Why the last session ended, while no session since has heard from the server
+  /// (``Firestore/listenStreamError``).
+  private(set) var streamError: FirestoreError?
   /// How many listeners are registered, for tests.
   var listenerCount: Int { listeners.count }
   /// The current channel, for tests.
@@ -199,6 +202,7 @@ actor ListenManager {
     case .response(let response):
       failedAttempts = 0
       isOnline = true
+      streamError = nil
       retriedUnauthenticated = false
       var delivered = false
       for action in state.apply(response) {
@@ -215,6 +219,7 @@ actor ListenManager {
     case .closed(let error):
       channel = nil
       lastCloseError = error
+      streamError = error
       state.connectionLost()
       let wasOnline = isOnline
       isOnline = false
