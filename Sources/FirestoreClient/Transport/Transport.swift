@@ -83,7 +83,10 @@ public struct HTTPResponse: Sendable {
 
   /// The error for a reply (or, of a streamed reply, `what`) past `limit` bytes.
   static func bodyTooLarge(limit: Int, what: String = "response body") -> FirestoreError {
-    FirestoreError(.resourceExhausted, "\(what) exceeds \(limit) bytes")
+    var error = FirestoreError(.resourceExhausted, "\(what) exceeds \(limit) bytes")
+    // The same reply would be as large again: a retry would only read it once more.
+    error.exceedsSizeLimit = true
+    return error
   }
 }
 

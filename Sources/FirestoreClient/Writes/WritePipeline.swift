@@ -265,7 +265,7 @@ final class WritePipeline: Sendable {
     switch error.code {
     case .aborted:
       return .retry(notApplied: true)
-    case .resourceExhausted where !error.requestTooLarge:
+    case .resourceExhausted where !error.exceedsSizeLimit:
       return .retry(notApplied: true)
     case .unavailable, .deadlineExceeded, .internal, .unknown, .cancelled:
       return isIdempotent ? .retry(notApplied: false) : .rejected(outcomeUnknown: true)

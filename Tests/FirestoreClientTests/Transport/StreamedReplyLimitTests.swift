@@ -154,4 +154,27 @@ import Testing
     #expect(error?.code == .resourceExhausted, "\(String(describing: error))")
     #expect(error?.message.contains("exceeds \(Self.limit) bytes") == true, "\(String(describing: error))")
   }
+
+  @Test("a reply past the limit is not asked for again: the retry policy that retries resourceExhausted does not retry it")
+  func overLimitIsNotRetried() async throws {
+    let requests = Locked(0)
+    let server = try RawHTTPServer { connection, _ in
+      guard connection.readRequest() != nil else { return }
+      requests.withLock { $0 += 1 }
+      connection.write(Self.head + Self.endlessStart)
+      Self.writeEndlessString(connection)
+    }
+    defer { server.stop() }
+    var settings = FirestoreSettings.emulator(host: "127.0.0.1:\(server.port)")
+    settings.transport = CurlTransport()
+    settings.retryPolicy = RetryPolicy(initialBackoff: .zero)
+    settings.maximumReplyBytes = Self.limit
+    settings.cache = .none
+    let db = Firestore(projectID: "p", settings: settings)
+    let unary = await #expect(throws: FirestoreError.self) { _ = try await db.collection("c").getDocuments() }
+    #expect(unary?.code == .resourceExhausted)
+    let (_, streamed) = await drain(db)
+    #expect(streamed?.code == .resourceExhausted)
+    #expect(requests.value == 2, "one request per call")
+  }
 }
