@@ -66,7 +66,7 @@ struct TransportTests {
     let error = try await #require(throws: FirestoreError.self) {
       try await Offline.firestore(transport).document("c/d1").getDocument()
     }
-    #expect(error.code == .resourceExhausted && error.exceedsSizeLimit)
+    #expect(error.code == .resourceExhausted && error.requestTooLarge)
     #expect(transport.requests.count == 1)
   }
 
@@ -339,7 +339,7 @@ struct RetryPolicyTests {
       #expect(policy.shouldRetry(FirestoreError(code, "x"), attempt: 1, idempotent: true))
     }
     var tooBig = FirestoreError(.resourceExhausted, "gRPC message exceeds maximum size 4194304: 5038033")
-    tooBig.exceedsSizeLimit = true
+    tooBig.requestTooLarge = true
     #expect(!policy.shouldRetry(tooBig, attempt: 1, idempotent: true))
   }
 

@@ -459,7 +459,7 @@ public final class BulkWriter: Sendable {
   private func isRetryable(_ error: FirestoreError, write: Write) -> Bool {
     switch error.code {
     case .aborted, .unavailable: return true
-    case .resourceExhausted: return !error.exceedsSizeLimit
+    case .resourceExhausted: return !error.requestTooLarge && !error.replyTooLarge
     case .internal:
       if case .delete = write.operation { return true }
       return false

@@ -30,10 +30,12 @@ public struct FirestoreError: Error, Sendable, CustomStringConvertible {
   /// The `status` of the server's JSON error body, when there was one; tells a real
   /// `NOT_FOUND` from a 404 of an unknown URL.
   var serverStatus: String?
-  /// Set when the request or its reply is past a size limit: the server refused the request
-  /// for its size (see ``isSizeRefusal(code:message:)``), or the reply is larger than the
-  /// client reads. It will not fit next time either, so no retry can help.
-  var exceedsSizeLimit = false
+  /// Set when the server refused the request for its size: it will never fit, so no retry
+  /// can help (see ``isSizeRefusal(code:message:)``).
+  var requestTooLarge = false
+  /// Set when the reply is larger than the client reads (``HTTPResponse/maximumBodyBytes``):
+  /// the request was handled, and a retry would only read as large a reply again.
+  var replyTooLarge = false
   /// Set when a queued write was not sent because the token is another user's than the
   /// one who made it (see ``TokenProvider/user(for:)``).
   var otherUser = false

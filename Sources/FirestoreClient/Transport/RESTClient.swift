@@ -275,7 +275,7 @@ final class RESTClient: Sendable {
     if message.isEmpty { message = "HTTP \(response.status) with no message" }
     var error = FirestoreError(code, message, httpStatus: response.status, requestMethod: call.method, requestPath: urlPath(call))
     error.serverStatus = status
-    error.exceedsSizeLimit = FirestoreError.isSizeRefusal(code: code, message: message)
+    error.requestTooLarge = FirestoreError.isSizeRefusal(code: code, message: message)
     return error
   }
 }

@@ -61,7 +61,7 @@ public struct RetryPolicy: Sendable {
     guard attempt < maximumAttempts else { return false }
     if error.requestNotSent { return true }
     if error.code == .aborted && retriesAborted { return true }
-    if error.exceedsSizeLimit { return false }
+    if error.requestTooLarge || error.replyTooLarge { return false }
     return idempotent && retryableCodes.contains(error.code)
   }
 }

@@ -85,7 +85,7 @@ public struct HTTPResponse: Sendable {
   static func bodyTooLarge(limit: Int, what: String = "response body") -> FirestoreError {
     var error = FirestoreError(.resourceExhausted, "\(what) exceeds \(limit) bytes")
     // The same reply would be as large again: a retry would only read it once more.
-    error.exceedsSizeLimit = true
+    error.replyTooLarge = true
     return error
   }
 }

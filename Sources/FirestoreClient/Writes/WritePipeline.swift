@@ -15,7 +15,8 @@ import Foundation
 ///   kept and sent again after a backoff (at once when the server is reachable again);
 /// * outcome unknown (`unavailable`, `deadlineExceeded`, `internal`, `unknown` after the
 ///   request went out): sent again only when applying it twice changes nothing; otherwise
-///   dropped, rolled back locally, and the caller gets the error, which says so;
+///   dropped, rolled back locally, and the caller gets the error, which says so; a reply
+///   past the size limit is dropped so too (sending again would get as large a reply);
 /// * refused (any other code): dropped, rolled back, and the caller gets the error.
 ///
 /// Each batch belongs to the user signed in when it was made and goes only with that
@@ -262,10 +263,12 @@ final class WritePipeline: Sendable {
   static func judge(_ error: FirestoreError, isIdempotent: Bool) -> LocalStoreState.SendResult {
     if error.otherUser { return .otherUser }
     if error.requestNotSent { return .retry(notApplied: true) }
+    // The server handled the commit, but its answer cannot be read, nor would it be again.
+    if error.replyTooLarge { return .rejected(outcomeUnknown: true) }
     switch error.code {
     case .aborted:
       return .retry(notApplied: true)
-    case .resourceExhausted where !error.exceedsSizeLimit:
+    case .resourceExhausted where !error.requestTooLarge:
       return .retry(notApplied: true)
     case .unavailable, .deadlineExceeded, .internal, .unknown, .cancelled:
       return isIdempotent ? .retry(notApplied: false) : .rejected(outcomeUnknown: true)
