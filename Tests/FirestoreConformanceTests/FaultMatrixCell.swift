@@ -73,6 +73,10 @@ struct FaultMatrixCell: Sendable, CustomTestStringConvertible {
     case emptyBody
     /// `401 UNAUTHENTICATED` with Firestore's JSON error body.
     case unauthenticated401
+    /// A `200` whose reply (or first element) is larger than the client reads: the cells
+    /// set the limit to ``replyLimit``. On a back channel, a frame that declares a length
+    /// past the frame limit.
+    case oversizedReply
 
     /// The mock fault for `call`.
     func fault(for call: Call) -> FirestoreMock.Fault {
@@ -94,8 +98,15 @@ struct FaultMatrixCell: Sendable, CustomTestStringConvertible {
       case .emptyBody: return Self.reply(200, call == .listen ? "text/plain; charset=utf-8" : "application/json; charset=UTF-8", "")
       case .unauthenticated401:
         return .error(status: 401, grpcStatus: "UNAUTHENTICATED", message: "Request had invalid authentication credentials.")
+      case .oversizedReply:
+        if call == .listen { return Self.reply(200, "text/plain; charset=utf-8", "999999999999\n[[9,[") }
+        let big = String(repeating: "a", count: 2 * Self.replyLimit)
+        return Self.reply(200, "application/json; charset=UTF-8", Self.truncatedReply(for: call) + "\"" + big + "\"}")
       }
     }
+
+    /// The reply size limit of the cells' clients (``FirestoreSettings/maximumReplyBytes``).
+    static let replyLimit = 64 << 10
 
     /// The hold a delayed request waits at: let go once the caller has its outcome.
     static let delayHold = "past-deadline"
@@ -138,6 +149,7 @@ struct FaultMatrixCell: Sendable, CustomTestStringConvertible {
       case .wrongContentType: return "text/html"
       case .emptyBody: return "empty body"
       case .unauthenticated401: return "invalid authentication credentials"
+      case .oversizedReply: return "exceeds \(Self.replyLimit) bytes"
       }
     }
   }

@@ -26,6 +26,8 @@ import Testing
 ///   backoff, as the Firebase SDKs' write stream does.
 /// - A transaction whose commit failed that way is not run again either: if the commit did
 ///   apply, a re-run would read the new value and increment it once more.
+/// - A reply larger than the client reads fails `resourceExhausted` at once, for reads and
+///   writes alike: the same request would get as large a reply again.
 /// - 401 refreshes the token and resends once (nothing was applied), then fails
 ///   `unauthenticated`.
 /// - A reply that did not arrive whole (a reset, JSON cut short) is `unavailable`; one that
@@ -39,7 +41,7 @@ import Testing
 struct FaultMatrixTests {
   typealias Cell = FaultMatrixCell
 
-  /// The matrix: 7 calls × 12 faults, each cell's outcome stated explicitly (the four reads
+  /// The matrix: 7 calls × 13 faults, each cell's outcome stated explicitly (the four reads
   /// share one column, ``readCells(_:)``).
   static let cells: [Cell] =
     [Cell.Call.get, .batchGet, .runQueryStream, .aggregation].flatMap(readCells) + [
@@ -56,6 +58,7 @@ struct FaultMatrixTests {
       Cell(.commit, .wrongContentType, .fails(.internal, requests: 1), applied: .never),
       Cell(.commit, .emptyBody, .fails(.internal, requests: 1), applied: .never),
       Cell(.commit, .unauthenticated401, .fails(.unauthenticated, requests: 2), applied: .never),
+      Cell(.commit, .oversizedReply, .fails(.resourceExhausted, requests: 1), applied: .never),
       // transaction: read n, write n + 1; the faults hit its commit; the body never runs twice
       Cell(.transaction, .delayPastDeadline, .fails(.deadlineExceeded, requests: 1), applied: .never),
       Cell(.transaction, .unavailable503, .fails(.unavailable, requests: 1), applied: .never),
@@ -69,6 +72,7 @@ struct FaultMatrixTests {
       Cell(.transaction, .wrongContentType, .fails(.internal, requests: 1), applied: .never),
       Cell(.transaction, .emptyBody, .fails(.internal, requests: 1), applied: .never),
       Cell(.transaction, .unauthenticated401, .fails(.unauthenticated, requests: 2), applied: .never),
+      Cell(.transaction, .oversizedReply, .fails(.resourceExhausted, requests: 1), applied: .never),
       // listen: the reopened back channel meets the fault (twice)
       Cell(.listen, .delayPastDeadline, .recovers(newSessions: 0)),
       Cell(.listen, .unavailable503, .recovers(newSessions: 0)),
@@ -82,6 +86,7 @@ struct FaultMatrixTests {
       Cell(.listen, .wrongContentType, .recovers(newSessions: 2)),
       Cell(.listen, .emptyBody, .recovers(newSessions: 0)),
       Cell(.listen, .unauthenticated401, .recovers(newSessions: 2)),
+      Cell(.listen, .oversizedReply, .recovers(newSessions: 2)),
     ]
 
   /// A read's cells: reads are idempotent, so every transient fault is retried and the
@@ -102,6 +107,8 @@ struct FaultMatrixTests {
       Cell(call, .wrongContentType, .succeedsAfterRetry(requests: 3)),
       Cell(call, .emptyBody, .succeedsAfterRetry(requests: 3)),
       Cell(call, .unauthenticated401, .fails(.unauthenticated, requests: 2)),
+      // The same reply would be as large again: not asked for twice.
+      Cell(call, .oversizedReply, .fails(.resourceExhausted, requests: 1)),
     ]
   }
 
@@ -149,6 +156,7 @@ struct FaultMatrixTests {
     // A pool of its own: what the client sends does not depend on connections other
     // clients left (a listen's requests, never pooled, then always get fresh connections).
     settings.transport = CurlTransport()
+    settings.maximumReplyBytes = Cell.Fault.replyLimit
     settings.tokenProvider = ClosureTokenProvider { force in
       if force { refreshes.increment() }
       return "owner"
