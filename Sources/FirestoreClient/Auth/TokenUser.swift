@@ -54,6 +54,9 @@ public enum TokenUser: Hashable, Sendable, CustomStringConvertible {
       let hash = bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
       return String(hash, radix: 16)
     }
-    return output.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+    let hex = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    for byte in output.prefix(Int(length)) { text += [hex[Int(byte >> 4)], hex[Int(byte & 15)]] }
+    return String(decoding: text, as: UTF8.self)
   }
 }

@@ -103,11 +103,13 @@ extension LocalStoreState {
 
   /// Forgets acknowledged batches no view needs any more.
   mutating func pruneBatches() {
-    var kept: [MutationBatch] = []
-    for batch in batches {
-      if !batch.isAcknowledged || views.values.contains(where: { stillShows(batch, in: $0) }) { kept.append(batch) }
+    // By index: the pending batches, most of them, are neither copied nor moved.
+    var done: [Int] = []
+    for i in batches.indices where batches[i].isAcknowledged {
+      let batch = batches[i]
+      if !views.values.contains(where: { stillShows(batch, in: $0) }) { done.append(i) }
     }
-    batches = kept
+    for i in done.reversed() { batches.remove(at: i) }
   }
 
   /// Whether an acknowledged batch still changes what `view` shows: its listen has not

@@ -49,7 +49,8 @@ extension LocalStoreState {
   /// possibly sent: if the process ends before its answer, the next one drops it rather
   /// than risk applying it again.
   mutating func beginSend(_ id: Int) -> (writes: [Write], body: Data, user: TokenUser?)? {
-    guard let batch = batches.first(where: { $0.id == id && !$0.isAcknowledged }) else { return nil }
+    guard let index = batchIndex(of: id), !batches[index].isAcknowledged else { return nil }
+    let batch = batches[index]
     if !batch.isIdempotent && storage?.persistsMutations == true {
       withStorage(()) { storage throws(CacheStorageError) in try storage.setMutationAttempted(id, true) }
     }
@@ -95,6 +96,16 @@ extension LocalStoreState {
     }
   }
 
+  /// The index of batch `id` in ``batches``, which are in ID order.
+  func batchIndex(of id: Int) -> Int? {
+    var (low, high) = (0, batches.count)
+    while low < high {
+      let middle = (low + high) / 2
+      if batches[middle].id < id { low = middle + 1 } else { high = middle }
+    }
+    return low < batches.count && batches[low].id == id ? low : nil
+  }
+
   /// Adds batches to ``parked``, keeping ID order.
   private mutating func park(_ moved: [MutationBatch]) {
     parked = Self.merged(parked, moved)
@@ -127,7 +138,7 @@ extension LocalStoreState {
       forgetStored(id)
       return queue.finish(id, .acknowledged)
     case .retry(let notApplied):
-      if notApplied, storage?.persistsMutations == true, batches.first(where: { $0.id == id })?.isIdempotent == false {
+      if notApplied, storage?.persistsMutations == true, batchIndex(of: id).map({ batches[$0].isIdempotent }) == false {
         withStorage(()) { storage throws(CacheStorageError) in try storage.setMutationAttempted(id, false) }
       }
       return queue.finish(id, .retry)
@@ -136,7 +147,7 @@ extension LocalStoreState {
       rejectBatch(id, outcomeUnknown: outcomeUnknown)
       return queue.finish(id, .rejected)
     case .otherUser:
-      guard let index = batches.firstIndex(where: { $0.id == id }) else { return queue.finish(id, .withdrawn) }
+      guard let index = batchIndex(of: id) else { return queue.finish(id, .withdrawn) }
       if batches[index].user == user {
         // The user changed back while the attempt was refused: it may go again.
         return queue.finish(id, .retry)
@@ -155,12 +166,15 @@ extension LocalStoreState {
   }
 
   /// The highest ID of the batches not yet settled, or `nil` when none is pending.
-  var lastPendingBatchID: Int? { batches.last(where: { !$0.isAcknowledged })?.id }
+  var lastPendingBatchID: Int? {
+    batches.indices.last { !batches[$0].isAcknowledged }.map { batches[$0].id }
+  }
 
   /// Whether no batch up to `id` is still pending (batches are in ID order).
   func isSettled(upTo id: Int) -> Bool {
-    guard let first = batches.first(where: { !$0.isAcknowledged }) else { return true }
-    return first.id > id
+    // By index, not by element: a batch is not copied to read its state.
+    guard let first = batches.indices.first(where: { !batches[$0].isAcknowledged }) else { return true }
+    return batches[first].id > id
   }
 
   /// Loads the batches this store holds in the file, taking over those of owners that are
@@ -213,7 +227,7 @@ extension LocalStoreState {
   /// batch may have applied after all, its documents leave the cache, which can no longer
   /// tell their state (the next read or listen learns it).
   mutating func rejectBatch(_ id: Int, outcomeUnknown: Bool = false) {
-    guard let index = batches.firstIndex(where: { $0.id == id }) else { return }
+    guard let index = batchIndex(of: id) else { return }
     let batch = batches.remove(at: index)
     if outcomeUnknown {
       let written = Set(batches.flatMap(\.documentNames))
@@ -225,7 +239,7 @@ extension LocalStoreState {
   /// Records the server's acceptance of a batch: the cache gets the written documents and
   /// the views keep showing them until their listens catch up.
   mutating func acknowledgeBatch(_ id: Int, results: [WriteResult]) {
-    guard let index = batches.firstIndex(where: { $0.id == id }), results.count == batches[index].writes.count else {
+    guard let index = batchIndex(of: id), results.count == batches[index].writes.count else {
       return
     }
     batches[index].commitTime = results.first?.commitTime

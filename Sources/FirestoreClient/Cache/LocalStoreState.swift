@@ -18,8 +18,8 @@ struct LocalStoreState {
 
   /// `nil` for ``LocalCacheSettings/none``.
   var storage: (any CacheStorage)?
-  /// The batches listeners show: queued (pending), then acknowledged until every view's
-  /// listen has caught up with them.
+  /// The batches listeners show, in ID order: queued (pending), then acknowledged until
+  /// every view's listen has caught up with them.
   var batches: [MutationBatch] = []
   /// The order in which the pending batches go to the server.
   var queue = MutationQueue()

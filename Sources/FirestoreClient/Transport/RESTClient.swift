@@ -50,6 +50,9 @@ final class RESTClient: Sendable {
   let configurationError: FirestoreError?
   /// Hears whom each token fetched stands for (the write queue follows the user).
   private let tokenUserObserver = Locked<(@Sendable (TokenUser) -> Void)?>(nil)
+  /// The last token fetched and its user: a token is read (a JWT decoded, a digest taken)
+  /// once, not on every call.
+  private let lastTokenUser = Locked<(token: String?, user: TokenUser)?>(nil)
 
   /// Calls `observer` with the user of every token fetched for a call from now on.
   func observeTokenUsers(_ observer: @escaping @Sendable (TokenUser) -> Void) {
@@ -243,7 +246,12 @@ final class RESTClient: Sendable {
         throw FirestoreError(.unauthenticated, "the token provider failed: \(error)")
       }
       if let token { headers["Authorization"] = "Bearer " + token }
-      user = provider.user(for: token)
+      if let last = lastTokenUser.value, last.token == token {
+        user = last.user
+      } else {
+        user = provider.user(for: token)
+        lastTokenUser.withLock { $0 = (token, user) }
+      }
     }
     tokenUserObserver.value?(user)
     if let required = call.requiredUser, required != user {
