@@ -220,6 +220,77 @@ struct CacheConformanceTests {
     collector.cancel()
   }
 
+  @Test(
+    "listeners of one query share one view: a cache-only listener shows the state a server listener of the query has synced",
+    arguments: Backend.all)
+  func cacheListenerSharesTheSyncedView(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let items = db.collection(backend.collection().path)
+    try await backend.db.document(items.path + "/a").setData(["sort": 0])
+    try await backend.db.document(items.path + "/b").setData(["sort": 1])
+    let query = items.whereField("sort", isGreaterThanOrEqualTo: 1).order(by: "sort")
+    let cacheOnly = SnapshotListenOptions().withSource(.cache).withIncludeMetadataChanges(true)
+
+    // The cache listener comes first: the cache is empty, so it shows that, from the cache.
+    let cached = SequenceCollector(query.snapshots(options: cacheOnly))
+    let first = try await cached.next()
+    #expect(first.isEmpty && first.metadata.isFromCache)
+    // A server listener of the same query syncs; the cache listener follows it.
+    let server = SequenceCollector(query.snapshots(includeMetadataChanges: true))
+    #expect(try await server.nextFromServer().documents.map(\.documentID) == ["b"])
+    let followed = try await cached.next { !$0.metadata.isFromCache }
+    #expect(followed.documents.map(\.documentID) == ["b"])
+
+    // A local write shows in both as pending, and its confirmation reaches both.
+    try await items.document("c").setData(["sort": 2])
+    let confirmed = try await cached.next { $0.count == 2 && !$0.metadata.hasPendingWrites }
+    #expect(confirmed.documents.map(\.documentID) == ["b", "c"])
+    #expect(!confirmed.metadata.isFromCache)
+    #expect(cached.values.contains { $0.count == 2 && $0.metadata.hasPendingWrites && !$0.metadata.isFromCache })
+
+    // A cache listener added while the server listener is in sync starts in sync.
+    let late = SequenceCollector(query.snapshots(options: SnapshotListenOptions().withSource(.cache)))
+    let lateFirst = try await late.next()
+    #expect(lateFirst.documents.map(\.documentID) == ["b", "c"])
+    #expect(!lateFirst.metadata.isFromCache)
+    for collector in [cached, late] { collector.cancel() }
+    server.cancel()
+  }
+
+  /// Queues writes without waiting for the server, as synchronous code does.
+  private static func writeWithoutWaiting(_ document: DocumentReference, set fields: [String: Any]) {
+    document.setData(fields)
+  }
+
+  private static func writeWithoutWaiting(_ document: DocumentReference, update fields: [String: Any]) {
+    document.updateData(fields)
+  }
+
+  @Test(
+    "a pending server timestamp's .previous is the field's value from before the write, after a set and an update",
+    arguments: Backend.all)
+  func previousValueOfPendingTimestamp(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let document = db.document(backend.collection().path + "/d")
+    let first = Timestamp(seconds: 1_700_000_000, nanoseconds: 0)
+    try await document.setData(["at": first, "n": 1])
+    try await db.disableNetwork()
+    Self.writeWithoutWaiting(document, set: ["at": FieldValue.serverTimestamp()])
+    let set = try await document.getDocument(source: .cache)
+    #expect(set.metadata.hasPendingWrites)
+    #expect(set.get("at", serverTimestampBehavior: .previous) as? Timestamp == first)
+    #expect(set.get("n") == nil, "the set replaced the document")
+    Self.writeWithoutWaiting(document, update: ["at": FieldValue.serverTimestamp()])
+    let updated = try await document.getDocument(source: .cache)
+    #expect(updated.get("at", serverTimestampBehavior: .previous) as? Timestamp == first, "a placeholder over one keeps the first value")
+    try await db.enableNetwork()
+    try await db.waitForPendingWrites()
+    let confirmed = try await document.getDocument(source: .server)
+    let confirmedTime = confirmed.get("at") as? Timestamp
+    #expect(confirmedTime.map { $0 > first } == true, "the server's time replaced the placeholder")
+    try await db.terminate()
+  }
+
   /// The server's version of a document can reach a listener before the commit that
   /// changed it answers, with the change in it. A pending increment applied again over that
   /// version would show the sum twice, then fall back once the commit answers.

@@ -135,6 +135,22 @@ final class LocalStore: Sendable {
     withState { $0.localQuery(query) }
   }
 
+  /// A server's answer to `query` as this client shows it: with its pending writes applied
+  /// (latency compensation, as every read of the Apple SDK has it), matched, ordered and
+  /// limited again; also the names shown with pending writes. `nil` when no pending write
+  /// touches the query: the answer stands as it is.
+  func withPendingWrites(_ query: ViewQuery, serverResults: [Document]) -> (documents: [Document], pending: Set<String>)? {
+    withState { s in
+      let touches = s.batches.indices.contains { b in
+        !s.batches[b].isAcknowledged
+          && s.batches[b].writes.contains { s.path(of: $0.documentName).map(query.covers(path:)) == true }
+      }
+      guard touches else { return nil }
+      let base = Dictionary(serverResults.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+      return s.overlay(query, on: base, lookingUpOthers: true) { batch, _ in !batch.isAcknowledged }
+    }
+  }
+
   /// Documents read from the server (`nil`: found missing); the cache learns them.
   func didRead(_ documents: [(name: String, document: Document?)]) {
     later { s in

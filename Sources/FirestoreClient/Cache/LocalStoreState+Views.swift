@@ -19,15 +19,28 @@ extension LocalStoreState {
   }
 
   /// Recomputes view `id` and delivers a snapshot if its listener should hear of the change.
+  /// A cache-only view of a query that another listener has in sync with the server shows
+  /// that listener's state (one view per query, as in the Apple SDK); when a server
+  /// listener's state changes, the cache-only views of its query follow.
   mutating func refresh(_ id: Int) {
     guard var view = views[id] else { return }
-    let (documents, pending) = documents(of: view)
-    let snapshot = view.snapshot(documents: documents, pendingNames: pending, listenOffline: isListenOffline)
+    let synced = view.source == .cache ? syncedView(of: view.query) : nil
+    let (documents, pending) = documents(of: synced ?? view)
+    let snapshot = view.snapshot(documents: documents, pendingNames: pending, listenOffline: isListenOffline, syncedBy: synced)
     views[id] = view
     if let snapshot {
       deliveredSinceSync = true
       view.emit(snapshot)
     }
+    guard view.source == .default, views.values.contains(where: { $0.source == .cache }) else { return }
+    for other in views.keys.sorted() where views[other]!.source == .cache && views[other]!.query == view.query {
+      refresh(other)
+    }
+  }
+
+  /// A view of `query` that listens to the server and is in sync with it, if any.
+  func syncedView(of query: ViewQuery) -> QueryView? {
+    views.keys.sorted().lazy.compactMap { self.views[$0] }.first { $0.isSynced && $0.query == query }
   }
 
   /// Recomputes the views that read the cache only (``ListenSource/cache``) and can show any

@@ -36,6 +36,10 @@ struct QueryView {
     self.emit = emit
   }
 
+  /// Whether the view listens to the server and shows its data as current (it has a server
+  /// snapshot, and the stream has not gone down since).
+  var isSynced: Bool { source == .default && server != nil && !isStale }
+
   /// Whether this view must still apply write `index` of `batch` over its server data.
   ///
   /// Pending writes always apply. An acknowledged write applies only while the listen has
@@ -54,10 +58,16 @@ struct QueryView {
 
   /// The snapshot to deliver for the new state, or `nil` when the listener must not hear of it.
   ///
-  /// - Parameter listenOffline: whether the listen stream is down, so that a first snapshot
-  ///   from the cache is delivered even when it is empty (the server's will not come soon).
-  mutating func snapshot(documents: [Document], pendingNames: Set<String>, listenOffline: Bool = false) -> ViewSnapshot? {
-    let isFromCache = source == .cache || server == nil || isStale
+  /// - Parameters:
+  ///   - listenOffline: whether the listen stream is down, so that a first snapshot from the
+  ///     cache is delivered even when it is empty (the server's will not come soon).
+  ///   - syncedBy: for a cache-only view, the listener of the same query that listens to
+  ///     the server and is in sync with it: as in the Apple SDK, where listeners of one
+  ///     query share one view, the cache-only one then shows that synced state.
+  mutating func snapshot(
+    documents: [Document], pendingNames: Set<String>, listenOffline: Bool = false, syncedBy: QueryView? = nil
+  ) -> ViewSnapshot? {
+    let isFromCache = source == .cache ? syncedBy == nil : server == nil || isStale
     let ordering = query.ordering
     let old = delivered
     let previous = old?.documents ?? []
@@ -86,7 +96,8 @@ struct QueryView {
     guard raise else { return nil }
     delivered = Delivered(documents: documents, pendingNames: pendingNames, isFromCache: isFromCache)
     return ViewSnapshot(
-      documents: documents, changes: changes, changesWithMetadata: changesWithMetadata, readTime: serverReadTime,
+      documents: documents, changes: changes, changesWithMetadata: changesWithMetadata,
+      readTime: syncedBy?.serverReadTime ?? serverReadTime,
       isFromCache: isFromCache, pendingNames: pendingNames)
   }
 

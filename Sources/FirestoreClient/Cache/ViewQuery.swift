@@ -3,7 +3,7 @@ import FirestoreWire
 
 /// What a listener watches, in the terms the local store evaluates: one document, or a
 /// (lowered) query over a collection or collection group.
-enum ViewQuery: Sendable {
+enum ViewQuery: Sendable, Equatable {
   /// One document by its full resource name and its path below the database root.
   case document(name: String, path: String)
   /// A query: `parent` is the path below the database root (`""` for the root), and

@@ -92,13 +92,29 @@ extension Query {
       if let t = response.readTime { readTime = t }
       if let doc = response.document { documents.append(try snapshot(doc, readTime: response.readTime)) }
     }
+    var pendingNames = Set<String>()
     if lowered.structuredQuery.select == nil && !consistency.isHistorical {
       let q = lowered.structuredQuery
       let isComplete = q.limit == nil && q.offset == nil && q.startAt == nil && q.endAt == nil
-      firestore.localStore.didRunQuery(viewQuery(lowered), results: documents.map(\.document), isComplete: isComplete)
+      let view = viewQuery(lowered)
+      let results = documents.map(\.document)
+      firestore.localStore.didRunQuery(view, results: results, isComplete: isComplete)
+      // This client's writes the server has not applied yet show in the answer, as in a
+      // listener: code that writes without waiting, then reads, finds what it wrote.
+      if let local = firestore.localStore.withPendingWrites(view, serverResults: results) {
+        pendingNames = local.pending
+        let readTimes = Dictionary(documents.map { ($0.document.name, $0.readTime) }, uniquingKeysWith: { a, _ in a })
+        documents = try local.documents.map { doc in
+          try snapshot(
+            doc, readTime: readTimes[doc.name] ?? readTime,
+            metadata: SnapshotMetadata(isFromCache: false, hasPendingWrites: local.pending.contains(doc.name)))
+        }
+      }
     }
     if lowered.reversesResults { documents.reverse() }
-    return QuerySnapshot(query: self, documents: documents, readTime: readTime)
+    return QuerySnapshot(
+      query: self, documents: documents, readTime: readTime,
+      metadata: SnapshotMetadata(isFromCache: false, hasPendingWrites: !pendingNames.isEmpty))
   }
 
   /// The query as the local store evaluates it.

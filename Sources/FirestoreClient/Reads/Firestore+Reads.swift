@@ -176,6 +176,12 @@ extension DocumentReference {
     }
     if let document { try Firestore.checkReplyNames(document.name, asked: [name]) }
     firestore.localStore.didRead([(name, document)])
+    // This client's writes the server has not applied yet show, as in every Apple SDK read.
+    if let local = firestore.localStore.withPendingWrites(.document(name: name, path: path), serverResults: document.map { [$0] } ?? []) {
+      return DocumentSnapshot(
+        reference: self, document: local.documents.first, readTime: nil,
+        metadata: SnapshotMetadata(isFromCache: false, hasPendingWrites: !local.pending.isEmpty))
+    }
     return DocumentSnapshot(reference: self, document: document, readTime: nil)
   }
 
