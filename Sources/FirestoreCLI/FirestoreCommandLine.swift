@@ -1,5 +1,6 @@
 import CommandLineSupport
 import FirestoreClient
+import FirestorePlatform
 import Foundation
 
 /// The `firestore` program: parses the command line, runs a command, and maps the outcome
@@ -16,6 +17,8 @@ enum FirestoreCommandLine {
   static let failure: Int32 = 1
   /// A usage error.
   static let usageError: Int32 = 2
+  /// What the process holds that no message may show: the `--token` given.
+  private static let secrets = Locked<[String]>([])
 
   /// Runs the program on `arguments` (without the program name) and returns the exit status.
   static func run(_ arguments: [String], environment: [String: String]) async -> Int32 {
@@ -27,6 +30,9 @@ enum FirestoreCommandLine {
       parsed = try parser.parse(arguments)
     } catch {
       return report(error)
+    }
+    if let token = parsed.value(OptionName.token) {
+      secrets.withLock { $0.append(token.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
     guard let name = parsed.command, let command = CommandTable.byName[name] else {
       if parsed.wantsHelp {
@@ -92,8 +98,10 @@ enum FirestoreCommandLine {
     }
   }
 
+  /// `text` on one line, as it may be shown: whatever reaches the terminal passes
+  /// through ``DisplayText``, since messages quote servers, files and arguments.
   private static func oneLine(_ text: String) -> String {
-    text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    DisplayText.sanitize(text.split(whereSeparator: \.isNewline).joined(separator: " "), secrets: secrets.withLock { $0 })
   }
 
   private static func describe(_ range: ClosedRange<Int>) -> String {

@@ -66,7 +66,7 @@ public final class Firestore: Sendable {
       configurationError: configurationError ?? Self.validate(projectID: projectID, database: database) ?? settings.cache.validationError)
     let store = LocalStore(
       settings: settings.cache.validationError == nil ? settings.cache : .none, projectID: projectID, databaseID: database,
-      documentsRoot: documentsRoot, log: settings.logHandler)
+      documentsRoot: documentsRoot, log: settings.log)
     localStore = store
     listenManager = ListenManager(
       observer: ListenManager.Observer(connectionLost: { store.listenConnectionLost() }, roundDelivered: { store.endListenRound() }))
