@@ -66,6 +66,12 @@ package enum DisplayText {
     return String(text.prefix(max(0, limit - suffix.count))) + suffix
   }
 
+  /// `text` as a message quotes what it refuses: whole when short, else its start and its
+  /// size, so that the problem the message goes on to name is not lost behind it.
+  package static func excerpt(_ text: String, limit: Int = 80) -> String {
+    truncated(text, limit: limit)
+  }
+
   private static func isShownEscaped(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x0A, 0x09: return false
