@@ -17,7 +17,10 @@ enum FirestoreCommandLine {
   static let failure: Int32 = 1
   /// A usage error.
   static let usageError: Int32 = 2
-  /// What the process holds that no message may show: the `--token` given.
+  /// The environment variables libcurl takes a proxy from.
+  private static let proxyVariables = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"]
+  /// What the process holds that no message may show: the `--token` given, the proxies'
+  /// user names and passwords.
   private static let secrets = Locked<[String]>([])
 
   /// Runs the program on `arguments` (without the program name) and returns the exit status.
@@ -31,9 +34,11 @@ enum FirestoreCommandLine {
     } catch {
       return report(error)
     }
-    if let token = parsed.value(OptionName.token) {
-      secrets.withLock { $0.append(token.trimmingCharacters(in: .whitespacesAndNewlines)) }
-    }
+    // The token and the proxies' passwords, which a message could quote.
+    let proxies = ([parsed.value(OptionName.proxy)] + Self.proxyVariables.map { environment[$0] }).compactMap { $0 }
+    var held = proxies.flatMap(DisplayText.credentials(of:))
+    if let token = parsed.value(OptionName.token) { held.append(token.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    secrets.withLock { $0 += held }
     guard let name = parsed.command, let command = CommandTable.byName[name] else {
       if parsed.wantsHelp {
         StandardStreams.writeOutput(CommandTable.overview)

@@ -72,6 +72,17 @@ package enum DisplayText {
     truncated(text, limit: limit)
   }
 
+  /// The `user:password` of a URL given as text (with or without its scheme, parsable or
+  /// not) and the password alone: the secrets to pass to ``sanitize(_:secrets:limit:)``
+  /// where a message may quote the URL in a form the URL rule does not recognise.
+  package static func credentials(of url: String) -> [String] {
+    let afterScheme = url.firstRange(of: "://").map { url[$0.upperBound...] } ?? url[...]
+    guard let at = afterScheme.lastIndex(of: "@") else { return [] }
+    let userinfo = afterScheme[..<at]
+    let password = userinfo.firstIndex(of: ":").map { userinfo[userinfo.index(after: $0)...] } ?? ""
+    return [String(userinfo), String(password)].filter { !$0.isEmpty }
+  }
+
   private static func isShownEscaped(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x0A, 0x09: return false

@@ -34,6 +34,31 @@ extension CLITests {
       #expect(!result.stderr.unicodeScalars.contains { (0x7F..<0xA0).contains($0.value) }, "\(result)")
     }
 
+    /// A proxy URL pasted with its password: the usage error quotes it, libcurl's own
+    /// message quotes it, and neither may print the password.
+    @Test("a proxy password never reaches stderr, whatever is wrong with the proxy")
+    func proxyPassword() async throws {
+      let noBypass = ["NO_PROXY": "", "no_proxy": ""]
+      let given: [([String], [String: String], Int32)] = [
+        (["--mock", "get", "a/b", "--proxy", "http://user:s3cr3t@[bad"], [:], 2),
+        (["--mock", "get", "a/b", "--proxy", "socks9://user:s3cr3t@127.0.0.1:1"], [:], 2),
+        (["--mock", "get", "a/b", "--proxy", "user:s3cr3t@127.0.0.1:1"], [:], 2),
+        // Through the environment, libcurl reads the proxy itself and its message names it.
+        (
+          ["--host", "example.invalid", "--project", "p", "--token", "tok", "get", "a/b"],
+          ["HTTPS_PROXY": "socks9://user:s3cr3t@127.0.0.1:1"], 1
+        ),
+        (["--host", "example.invalid", "--project", "p", "--token", "tok", "get", "a/b"], ["HTTPS_PROXY": "http://user:s3cr3t@[bad"], 1),
+        (["--host", "example.invalid", "--project", "p", "--token", "tok", "get", "a/b"], ["HTTPS_PROXY": "user:s3cr3t@[bad"], 1),
+      ]
+      for (arguments, environment, status) in given {
+        let result = try await CLI.run(arguments, environment: environment.merging(noBypass) { a, _ in a })
+        #expect(result.status == status, "\(arguments) \(environment): \(result)")
+        #expect(result.stderr.hasPrefix("error: "), "\(arguments) \(environment): \(result)")
+        #expect(!result.stderr.contains("s3cr3t"), "\(arguments) \(environment): \(result)")
+      }
+    }
+
     @Test("a server error echoing the --token does not print it")
     func echoedToken() async throws {
       let server = try MockFirestoreServer.start()

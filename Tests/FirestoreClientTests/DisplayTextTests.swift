@@ -30,6 +30,14 @@ struct DisplayTextTests {
     #expect(shown == "Bearer <redacted> echoed; key <redacted> and <redacted> again; pin 1234")
   }
 
+  @Test("the credentials of a URL given as text, parsable or not")
+  func credentials() {
+    #expect(DisplayText.credentials(of: "socks9://user:s3cr3t@127.0.0.1:1") == ["user:s3cr3t", "s3cr3t"])
+    #expect(DisplayText.credentials(of: "user:s3cr3t@[bad") == ["user:s3cr3t", "s3cr3t"])
+    #expect(DisplayText.credentials(of: "http://token@proxy") == ["token"])
+    #expect(DisplayText.credentials(of: "http://proxy:3128") == [])
+  }
+
   @Test("control characters are spelled out; newline, tab and ordinary text stay")
   func controlCharacters() {
     let text = "a\u{1B}]0;title\u{07}b\u{1B}[2Jc\rd\u{7F}e\u{9B}f\u{202E}g\nh\ti é 日本"
