@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 
 /// A slash-separated path below a database's document root, such as `users/u1/favorites`,
@@ -29,7 +30,7 @@ package struct ResourcePath: Sendable, Hashable {
     if parts.last == "" && parts.count > 1 { parts.removeLast() }
     guard !text.isEmpty else { throw .invalidArgument("\(what) must be a non-empty string") }
     if parts.contains("") {
-      throw .invalidArgument("\(what) \"\(excerpt(text))\" has an empty segment (\"//\" or a leading or trailing slash)")
+      throw .invalidArgument("\(what) \"\(DisplayText.excerpt(text))\" has an empty segment (\"//\" or a leading or trailing slash)")
     }
     for part in parts { try validateID(part, in: text, what: what) }
     return ResourcePath(segments: parts)
@@ -39,7 +40,7 @@ package struct ResourcePath: Sendable, Hashable {
   static func validateID(_ id: String, in path: String, what: String) throws(FirestoreError) {
     // A lone ID is named with its kind ("collection group ID \"..\""), an ID inside a
     // path with the path, so that every message says which input is wrong.
-    let subject = { (shown: String) in path == id ? "\(what) \"\(shown)\"" : "ID \"\(shown)\" in \(what) \"\(excerpt(path))\"" }
+    let subject = { (shown: String) in path == id ? "\(what) \"\(shown)\"" : "ID \"\(shown)\" in \(what) \"\(DisplayText.excerpt(path))\"" }
     if id.isEmpty { throw .invalidArgument("\(subject(id)) is empty") }
     if id.utf8.elementsEqual(".".utf8) || id.utf8.elementsEqual("..".utf8) {
       throw .invalidArgument("\(subject(id)) is not allowed (\".\" and \"..\" are reserved)")
@@ -51,10 +52,6 @@ package struct ResourcePath: Sendable, Hashable {
       throw .invalidArgument("\(subject(id.prefix(40) + "…")) is \(id.utf8.count) bytes; the maximum is \(maximumIDBytes)")
     }
   }
-
-  /// `text`, or its first 60 characters and `…`: a message names a huge path without
-  /// quoting all of it, so that what is wrong with it still shows.
-  static func excerpt(_ text: String) -> String { text.count > 60 ? text.prefix(60) + "…" : text }
 
   /// `relative` below `base`, checked to name a document or a collection as
   /// `isDocument` says, or `base` and `relative` as given with the problem (a reference
