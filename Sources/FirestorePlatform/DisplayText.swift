@@ -25,9 +25,13 @@ package enum DisplayText {
   /// `\u{1B}`, and a text longer than `limit` characters cut to its start followed by
   /// `… (N bytes)` (N being the whole text's UTF-8 size), the result at most `limit` long.
   ///
-  /// Applying it again changes nothing.
+  /// Applying it again changes nothing (for secrets without the characters of the
+  /// markers, `<`, `>`, `*`, and `…`, which could form a secret anew beside them).
   package static func sanitize(_ text: String, secrets: [String] = [], limit: Int = defaultLimit) -> String {
-    truncated(escapingControlCharacters(redact(text, secrets: secrets)), limit: limit, bytes: text.utf8.count)
+    // Escaped first, and the secrets with it: a secret found only after escaping (one
+    // ending in a backslash, before an escape) is still found, so a second pass finds none.
+    let escapedSecrets = secrets.filter { $0.count >= shortestSecret }.map(escapingControlCharacters)
+    return truncated(redact(escapingControlCharacters(text), secrets: escapedSecrets), limit: limit, bytes: text.utf8.count)
   }
 
   /// `text` with every secret and every URL's credentials removed, and nothing else changed.
