@@ -86,7 +86,9 @@ private func checkSanitizing(_ text: String, secrets: [String]) {
     if limit == DisplayText.defaultLimit && text.count <= limit / 4 {
       // A secret of other characters could be made anew from a marker or an escape
       // beside the text around it; real tokens and passwords are of these.
-      for secret in secrets where secret.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || "0123456789._-".unicodeScalars.contains($0)) }) {
+      for secret in secrets
+      where secret.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || "0123456789._-".unicodeScalars.contains($0)) })
+      {
         require(!shown.contains(secret), "the secret \(secret.debugDescription) survived in \(shown.debugDescription)")
       }
     }
