@@ -57,7 +57,7 @@ let package = Package(
       path: "Mocks/FirestoreMock"),
     // The one command-line parser of every executable: options, `--name=value`, commands,
     // usage errors.
-    .target(name: "CommandLineSupport"),
+    .target(name: "CommandLineSupport", dependencies: ["FirestorePlatform"]),
     // The `firestore` command line (product name `firestore`).
     .executableTarget(
       name: "FirestoreCLI",

@@ -23,7 +23,7 @@ command -v swiftc >/dev/null 2>&1 || {
   exit 1
 }
 
-ALL_TARGETS=(wire_json webchannel extended_json bundle http_request http_framing paths)
+ALL_TARGETS=(wire_json webchannel extended_json bundle http_request http_framing paths command_line)
 
 # The library modules each target links, in dependency order.
 modules_of() {
@@ -32,6 +32,7 @@ modules_of() {
     http_request) echo FirestorePlatform FirestoreWire HTTP1Server ;;
     http_framing) echo FirestorePlatform FirestoreWire HTTP1Server ;;
     paths) echo FirestorePlatform FirestoreWire FirestoreEngine FirestoreClient ;;
+    command_line) echo FirestorePlatform FirestoreWire CommandLineSupport ;;
     *)
       echo "error: unknown fuzz target '$1' (known: ${ALL_TARGETS[*]})" >&2
       return 1
@@ -46,6 +47,7 @@ source_dir_of() {
     FirestoreEngine) echo "$ROOT/Sources/FirestoreEngine" ;;
     FirestoreClient) echo "$ROOT/Sources/FirestoreClient" ;;
     HTTP1Server) echo "$ROOT/Mocks/HTTP1Server" ;;
+    CommandLineSupport) echo "$ROOT/Sources/CommandLineSupport" ;;
     FirestoreMock) echo "$ROOT/Mocks/FirestoreMock" ;;
   esac
 }
@@ -54,7 +56,7 @@ deps_of() {
   case $1 in
     FirestorePlatform | FirestoreWire) ;;
     FirestoreEngine) echo FirestoreWire ;;
-    HTTP1Server) echo FirestorePlatform ;;
+    HTTP1Server | CommandLineSupport) echo FirestorePlatform ;;
     FirestoreClient) echo FirestorePlatform FirestoreWire FirestoreEngine ;;
     FirestoreMock) echo FirestorePlatform FirestoreWire FirestoreEngine HTTP1Server ;;
   esac

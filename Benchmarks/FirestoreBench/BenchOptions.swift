@@ -114,12 +114,7 @@ struct BenchOptions {
       options.emulator = host
     }
     options.reps = try parsed.positiveInteger("--reps")
-    if let text = parsed.value("--scale") {
-      guard let scale = Double(text), scale > 0, scale.isFinite else {
-        throw UsageError("--scale takes a positive number, not \"\(text)\"")
-      }
-      options.scale = scale
-    }
+    if let scale = try parsed.positiveNumber("--scale") { options.scale = scale }
     options.body = parsed.value("--body")
     options.json = parsed.value("--json")
     options.mockServer = parsed.value("--mock-server")

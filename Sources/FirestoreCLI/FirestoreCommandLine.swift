@@ -1,5 +1,6 @@
 import CommandLineSupport
 import FirestoreClient
+import FirestorePlatform
 import Foundation
 
 /// The `firestore` program: parses the command line, runs a command, and maps the outcome
@@ -16,6 +17,11 @@ enum FirestoreCommandLine {
   static let failure: Int32 = 1
   /// A usage error.
   static let usageError: Int32 = 2
+  /// The environment variables libcurl takes a proxy from.
+  private static let proxyVariables = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"]
+  /// What the process holds that no message may show: the `--token` given, the proxies'
+  /// user names and passwords.
+  private static let secrets = Locked<[String]>([])
 
   /// Runs the program on `arguments` (without the program name) and returns the exit status.
   static func run(_ arguments: [String], environment: [String: String]) async -> Int32 {
@@ -28,6 +34,11 @@ enum FirestoreCommandLine {
     } catch {
       return report(error)
     }
+    // The token and the proxies' passwords, which a message could quote.
+    let proxies = ([parsed.value(OptionName.proxy)] + Self.proxyVariables.map { environment[$0] }).compactMap { $0 }
+    var held = proxies.flatMap(DisplayText.credentials(of:))
+    if let token = parsed.value(OptionName.token) { held.append(token.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    secrets.withLock { $0 += held }
     guard let name = parsed.command, let command = CommandTable.byName[name] else {
       if parsed.wantsHelp {
         StandardStreams.writeOutput(CommandTable.overview)
@@ -92,8 +103,10 @@ enum FirestoreCommandLine {
     }
   }
 
+  /// `text` on one line, as it may be shown: whatever reaches the terminal passes
+  /// through ``DisplayText``, since messages quote servers, files and arguments.
   private static func oneLine(_ text: String) -> String {
-    text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    DisplayText.sanitize(text.split(whereSeparator: \.isNewline).joined(separator: " "), secrets: secrets.withLock { $0 })
   }
 
   private static func describe(_ range: ClosedRange<Int>) -> String {

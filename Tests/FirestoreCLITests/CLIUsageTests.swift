@@ -1,3 +1,4 @@
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -51,11 +52,20 @@ extension CLITests {
         (["--bogus", "get", "a/b"], "unknown option '--bogus'"),
         (["get"], "'get' takes at least 1 argument"),
         (["get", "articles"], "'articles' is a collection path"),
-        (["get", "a//b"], "bad path 'a//b'"),
+        (["get", "a//b"], #"bad path: path "a//b" has an empty segment"#),
         // Split on the "/" byte as the server does: three segments, although Swift glues
         // the combining mark onto the slash before it.
         (["get", "c/d/\u{301}e"], "'c/d/\u{301}e' is a collection path"),
-        (["get", "c/__\u{301}x__"], "'__\u{301}x__' is not a valid ID"),
+        (["get", "c/__\u{301}x__"], "ID \"__\u{301}x__\" in path \"c/__\u{301}x__\" is reserved"),
+        (["get", "c/.."], "ID \"..\" in path \"c/..\" is not allowed"),
+        // The client's limits, checked by the client's own rules: a 1,501-byte ID, a name
+        // over 6 KiB, more than 200 segments.
+        (["get", "c/" + String(repeating: "i", count: 1501)], "is 1501 bytes; the maximum is 1500"),
+        (
+          ["get", Array(repeating: String(repeating: "n", count: 1000), count: 8).joined(separator: "/")],
+          "bytes; Firestore's limit is 6144"
+        ),
+        (["get", Array(repeating: "s", count: 202).joined(separator: "/")], "has 202 segments; Firestore allows 200"),
         (["add", "a/b", "{}"], "'a/b' is a document path"),
         (["query", "articles", "--where", "a =~ 1"], "unknown operator '=~'"),
         (["query", "articles", "--where", "a =="], "needs three parts"),
@@ -74,6 +84,15 @@ extension CLITests {
         (["update", "a/b", "{}"], "update needs at least one field"),
         (["listen", "a", "--max-snapshots", "0"], "--max-snapshots must be at least 1"),
         (["listen", "a", "--timeout", "-1"], "--timeout needs a positive number"),
+        // Numbers a Duration or a 32-bit field cannot hold are refused, not trapped on.
+        (["listen", "a", "--timeout", "1e19"], "--timeout needs a positive number of seconds up to 1e15, got '1e19'"),
+        (["listen", "a", "--timeout", "nan"], "--timeout needs a positive number of seconds, got 'nan'"),
+        (["listen", "a", "--timeout", "inf"], "--timeout needs a positive number of seconds, got 'inf'"),
+        (["listen", "a", "--timeout", "-inf"], "--timeout needs a positive number of seconds, got '-inf'"),
+        (["query", "articles", "--limit", "9223372036854775807"], "--limit must be at most 2147483647"),
+        (["query", "articles", "--offset", "99999999999999999999"], "--offset needs a non-negative integer"),
+        (["listen", "a", "--max-snapshots", "4294967296"], "--max-snapshots must be at most 2147483647"),
+        (["export", "c", "--partitions", "3000000000"], "--partitions must be at most 2147483647"),
         (["listen", "a/b", "--limit", "1"], "query options need a collection PATH"),
         (["get", "a/b", "--format", "xml"], "--format must be json or rest, got 'xml'"),
         (["get", "a/b", "--format"], "--format needs a value"),
@@ -100,6 +119,25 @@ extension CLITests {
       let group = try await CLI.run(["--mock", "query", "users/u1/favorites", "--group"])
       #expect(group.status == 2)
       #expect(group.stderr.contains("is not a collection ID"), "\(group)")
+    }
+
+    /// `CommandLine.arguments` would hand the program U+FFFD for each bad byte: a path in
+    /// Latin-1 would name another document, and data would be written altered.
+    @Test("an argument that is not UTF-8 is refused with exit 2, not repaired")
+    func nonUTF8Arguments() async throws {
+      let cases = [
+        (#"exec "$0" --mock get "$(printf 'c/caf\351')""#, #"error: argument 3 is not valid UTF-8 text: 'c/caf\xE9'"#),
+        (#"exec "$0" --mock set c/d "$(printf '{"a":"\377\303"}')""#, #"argument 4 is not valid UTF-8 text: '{"a":"\xFF\xC3"}'"#),
+        (#"exec "$0" "$(printf '%s\200mock' --)" get c/d"#, #"argument 1 is not valid UTF-8 text: '--\x80mock'"#),
+      ]
+      for (script, expected) in cases {
+        let result = try await RunningProcess.run(
+          URL(fileURLWithPath: "/bin/sh"), ["-c", script, CLI.executable.path], environment: CLI.environment([:]))
+        #expect(result.status == 2, "\(script): \(result)")
+        #expect(result.stdout.isEmpty, "\(script): \(result)")
+        #expect(result.stderr.contains(expected), "\(script): expected “\(expected)” in \(result.stderr)")
+        #expect(!result.stderr.contains("\u{FFFD}"), "\(script): \(result)")
+      }
     }
 
     @Test("Firestore and I/O errors exit 1 with error: CODE: message")

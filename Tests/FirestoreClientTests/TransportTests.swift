@@ -321,6 +321,44 @@ struct TransportTests {
     }
     #expect(transport.requests.isEmpty)
   }
+
+  /// A server or proxy that echoes the request's Authorization header into its error reply
+  /// (a debugging page, a JSON body quoting what it refused, a transport's own message):
+  /// the token must not reach the error the app logs.
+  @Test("an error reply that echoes the bearer token does not carry it into the error")
+  func echoedTokenIsRedacted() async throws {
+    let token = "ya29.a0-echoed-bearer-token"
+    let transport = ScriptedTransport([
+      .init(
+        method: "GET", path: Offline.root + "/c/d1",
+        response: .json(
+          401, #"{"error":{"code":401,"message":"token Bearer \#(token) is not valid","status":"UNAUTHENTICATED"}}"#)),
+      .init(
+        method: "GET", path: Offline.root + "/c/d1",
+        response: .json(
+          401, #"{"error":{"code":401,"message":"token \#(token) is still not valid","status":"UNAUTHENTICATED"}}"#)),
+      .init(
+        method: "GET", path: Offline.root + "/c/d2",
+        response: .json(500, "<html><title>Oops</title><body>Authorization: Bearer \(token)</body></html>")),
+      .init(method: "GET", path: Offline.root + "/c/d3", response: .json(503, "upstream said: Bearer \(token)")),
+      .init(
+        method: "GET", path: Offline.root + "/c/d4",
+        response: .failure(FirestoreError(.unavailable, "connection reset while sending Authorization: Bearer \(token)"))),
+    ])
+    var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+    settings.transport = transport
+    settings.tokenProvider = StaticTokenProvider(token)
+    settings.retryPolicy = RetryPolicy(maximumAttempts: 1)
+    let db = Firestore(projectID: "p", settings: settings)
+    for path in ["c/d1", "c/d2", "c/d3", "c/d4"] {
+      let error = try await #require(throws: FirestoreError.self) { try await db.document(path).getDocument(source: .server) }
+      for text in [error.message, error.description, String(reflecting: error)] {
+        #expect(!text.contains(token), "\(path): \(text)")
+      }
+      #expect(error.message.contains("<redacted>"), "\(path): \(error.message)")
+    }
+    #expect(transport.unmetExpectations.isEmpty)
+  }
 }
 
 @Suite("Retry policy")

@@ -137,6 +137,14 @@ enum BadInputCatalog {
     BadInput("empty collection group ID", mentions: "collection group ID \"\" is empty") { db, _ in
       _ = try await db.collectionGroup("").count.getAggregation()
     },
+    // A huge input is quoted by its start, so that the problem is not cut off the message.
+    BadInput("path of 7,000 characters with an empty segment", mentions: "… (7003 bytes)\" has an empty segment") { db, _ in
+      try await db.document(String(repeating: "a", count: 7000) + "//b").setData(["a": 1])
+    },
+    BadInput("ID of 1501 bytes deep in a long path", mentions: "is 1501 bytes; the maximum is 1500") { db, _ in
+      let parents = Array(repeating: String(repeating: "q", count: 700), count: 4).joined(separator: "/")
+      _ = try await db.document(parents + "/" + String(repeating: "x", count: 1501) + "/d").getDocument()
+    },
     BadInput("path of 202 segments", mentions: "has 202 segments; Firestore allows 200") { db, _ in
       _ = try await db.document((0..<202).map { "s\($0)" }.joined(separator: "/")).getDocument()
     },
@@ -161,6 +169,9 @@ enum BadInputCatalog {
   static let fieldPaths: [BadInput] = [
     BadInput("filter on an empty field path", mentions: "field path must be a non-empty string") { db, _ in
       _ = try await db.collection("c").whereField("", isEqualTo: 1).getDocuments()
+    },
+    BadInput("field path of 5,000 characters with a \"~\"", mentions: "(5001 bytes)\" contains one of ~ * / [ ]") { db, _ in
+      _ = try await db.collection("c").whereField(String(repeating: "f", count: 5000) + "~", isEqualTo: 1).getDocuments()
     },
     BadInput("field path with a doubled dot", mentions: "\"a..b\" has an empty field name") { db, _ in
       _ = try await db.collection("c").whereField("a..b", isEqualTo: 1).getDocuments()

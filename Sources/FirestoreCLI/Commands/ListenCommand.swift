@@ -30,13 +30,7 @@ enum ListenCommand {
     let arguments = context.arguments
     let maxSnapshots = try arguments.integer(OptionName.maxSnapshots, command: "listen")
     if maxSnapshots == 0 { throw context.usage("--max-snapshots must be at least 1") }
-    var timeout: Double?
-    if let text = arguments.value(OptionName.timeout) {
-      guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-        throw context.usage("--timeout needs a positive number of seconds, got '\(text)'")
-      }
-      timeout = seconds
-    }
+    let timeout = try arguments.seconds(OptionName.timeout, command: "listen")
     let target = context.positional(0)
     let segments = target.slashSegments.filter { !$0.isEmpty }.count
     let listener: @Sendable () async throws -> Void
@@ -51,7 +45,7 @@ enum ListenCommand {
     }
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask(operation: listener)
-      if let timeout { group.addTask { try await Task.sleep(for: .seconds(timeout)) } }
+      if let timeout { group.addTask { try await Task.sleep(for: timeout) } }
       group.addTask { await InterruptSignal.wait() }
       // Whichever ends first (enough snapshots, the timeout, a signal, or an error) ends the listen.
       defer { group.cancelAll() }

@@ -1,5 +1,6 @@
 import CommandLineSupport
 import FirestoreClient
+import FirestorePlatform
 import FirestoreWire
 
 /// The query options shared by `query`, `count` and `listen`, and the ``Query`` they build.
@@ -56,7 +57,7 @@ enum QueryOptions {
       if let colon = text.lastIndex(of: ":") {
         let direction = text[text.index(after: colon)...].lowercased()
         guard direction == "desc" || direction == "asc" else {
-          throw context.usage("--order-by '\(text)': direction must be :asc or :desc, got ':\(direction)'")
+          throw context.usage("--order-by '\(DisplayText.excerpt(text))': direction must be :asc or :desc, got ':\(direction)'")
         }
         descending = direction == "desc"
         field = String(text[..<colon])
@@ -89,15 +90,16 @@ enum QueryOptions {
   /// A cursor option's values, or `nil` when not given.
   private static func cursor(_ option: String, _ context: CommandContext) throws -> [any Sendable]? {
     guard let text = context.arguments.value(option) else { return nil }
-    let json = try InputDecoder.parseJSON(text, what: "\(option) '\(text)'")
+    let json = try InputDecoder.parseJSON(text, what: "\(option) '\(DisplayText.excerpt(text))'")
     guard case .array(let elements) = json, !elements.isEmpty else {
-      throw context.usage("\(option) needs a non-empty JSON array of order-by values, like '[\"a\", 5]', got '\(text)'")
+      throw context.usage(
+        "\(option) needs a non-empty JSON array of order-by values, like '[\"a\", 5]', got '\(DisplayText.excerpt(text))'")
     }
     return try elements.map { element in
       do {
         return WhereClause.sendable(try context.decoder.value(element), context: context)
       } catch {
-        throw context.usage("\(option) '\(text)': \(error)")
+        throw context.usage("\(option) '\(DisplayText.excerpt(text))': \(error)")
       }
     }
   }

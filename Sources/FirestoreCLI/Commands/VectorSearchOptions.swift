@@ -1,5 +1,6 @@
 import CommandLineSupport
 import FirestoreClient
+import FirestorePlatform
 import FirestoreWire
 
 /// The vector search options of `query`: `--find-nearest FIELD --vector JSON --distance D`
@@ -37,7 +38,9 @@ enum VectorSearchOptions {
     }
     var threshold: Double?
     if let text = arguments.value(OptionName.distanceThreshold) {
-      guard let value = Double(text), value.isFinite else { throw context.usage("--distance-threshold needs a number, got '\(text)'") }
+      guard let value = Double(text), value.isFinite else {
+        throw context.usage("--distance-threshold needs a number, got '\(DisplayText.excerpt(text))'")
+      }
       threshold = value
     }
     let base = try QueryOptions.query(context, target: target, applyingLimit: false)
@@ -50,12 +53,14 @@ enum VectorSearchOptions {
 
   /// `--vector`: a JSON array of numbers.
   private static func vector(_ text: String, _ context: CommandContext) throws -> VectorValue {
-    let json = try InputDecoder.parseJSON(text, what: "--vector '\(text)'")
-    guard case .array(let elements) = json else { throw context.usage("--vector needs a JSON array of numbers, got '\(text)'") }
+    let json = try InputDecoder.parseJSON(text, what: "--vector '\(DisplayText.excerpt(text))'")
+    guard case .array(let elements) = json else {
+      throw context.usage("--vector needs a JSON array of numbers, got '\(DisplayText.excerpt(text))'")
+    }
     return VectorValue(
       try elements.map { element in
         guard case .number(let number) = element, let value = Double(number) else {
-          throw context.usage("--vector needs a JSON array of numbers, got '\(text)'")
+          throw context.usage("--vector needs a JSON array of numbers, got '\(DisplayText.excerpt(text))'")
         }
         return value
       })

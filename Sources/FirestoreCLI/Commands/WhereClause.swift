@@ -1,5 +1,6 @@
 import CommandLineSupport
 import FirestoreClient
+import FirestorePlatform
 import FirestoreWire
 import Foundation
 
@@ -35,10 +36,10 @@ struct WhereClause {
     let op = String(rest.prefix(while: { !$0.isWhitespace }))
     let valueText = rest.dropFirst(op.count).trimmingCharacters(in: .whitespaces)
     guard !field.isEmpty, !op.isEmpty, !valueText.isEmpty else {
-      throw context.usage("\(option) '\(text)' needs three parts, FIELD OP VALUE, like \(option) 'age >= 21'")
+      throw context.usage("\(option) '\(DisplayText.excerpt(text))' needs three parts, FIELD OP VALUE, like \(option) 'age >= 21'")
     }
     guard let operation = operators[op] else {
-      throw context.usage("\(option) '\(text)': unknown operator '\(op)'; use one of \(operatorList)")
+      throw context.usage("\(option) '\(DisplayText.excerpt(text))': unknown operator '\(op)'; use one of \(operatorList)")
     }
     let path = try fieldPath(field, option: option, context: context)
     let json: JSONValue
@@ -46,19 +47,20 @@ struct WhereClause {
       json = try JSONParser.parse(valueText)
     } catch {
       throw context.usage(
-        "\(option) '\(text)': value \(valueText) is not JSON (\(error)); strings need double quotes, like \(option) 'name == \"Ada\"'")
+        "\(option) '\(DisplayText.excerpt(text))': value \(DisplayText.excerpt(valueText)) is not JSON (\(error)); strings need double quotes, like \(option) 'name == \"Ada\"'"
+      )
     }
     let value: Value
     do {
       value = try context.decoder.value(json)
     } catch {
-      throw context.usage("\(option) '\(text)': \(error)")
+      throw context.usage("\(option) '\(DisplayText.excerpt(text))': \(error)")
     }
     let argument = sendable(value, context: context)
     switch operation {
     case .in, .notIn, .arrayContainsAny:
       guard case .array(let elements) = value else {
-        throw context.usage("\(option) '\(text)': \(op) needs a JSON array value, like [1, 2]")
+        throw context.usage("\(option) '\(DisplayText.excerpt(text))': \(op) needs a JSON array value, like [1, 2]")
       }
       let list = elements.map { sendable($0, context: context) }
       switch operation {
@@ -99,7 +101,7 @@ struct WhereClause {
     }
     segments.append(current)
     guard !quoted, !text.isEmpty, !segments.contains("") else {
-      throw context.usage("\(option): bad field path '\(text)' (empty name or unclosed back-quote)")
+      throw context.usage("\(option): bad field path '\(DisplayText.excerpt(text))' (empty name or unclosed back-quote)")
     }
     return FieldPath(segments)
   }

@@ -1,4 +1,5 @@
 import CommandLineSupport
+import FirestorePlatform
 
 /// How document data is spelled on the command line and in output.
 enum DataFormat: String, Sendable {
@@ -9,7 +10,9 @@ enum DataFormat: String, Sendable {
 
   /// Parses an option value.
   static func parse(_ text: String, option: String) throws(UsageError) -> DataFormat {
-    guard let format = DataFormat(rawValue: text) else { throw UsageError("\(option) must be json or rest, got '\(text)'") }
+    guard let format = DataFormat(rawValue: text) else {
+      throw UsageError("\(option) must be json or rest, got '\(DisplayText.excerpt(text))'")
+    }
     return format
   }
 

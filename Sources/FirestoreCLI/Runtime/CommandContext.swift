@@ -1,5 +1,6 @@
 import CommandLineSupport
 import FirestoreClient
+import FirestorePlatform
 import FirestoreWire
 
 /// What a running command has at hand: its arguments, the global options, the connection
@@ -42,7 +43,7 @@ final class CommandContext: Sendable {
   /// Document data given as an argument: JSON text, `-` for standard input, or `@FILE`.
   func writeData(_ argument: String, what: String = "DATA") throws -> [String: any Sendable] {
     var text = argument
-    var source = "\(what) '\(argument)'"
+    var source = "\(what) '\(DisplayText.excerpt(argument))'"
     if argument == "-" || argument.hasPrefix("@") {
       let reader = argument == "-" ? LineReader() : try LineReader(path: String(argument.dropFirst()))
       var lines: [String] = []

@@ -80,8 +80,13 @@ struct GlobalOptions: Sendable {
       throw UsageError("--ca-file '\(caFile)' cannot be read")
     }
     proxy = arguments.value(OptionName.proxy)
-    if let proxy, URLComponents(string: proxy)?.host?.isEmpty != false {
-      throw UsageError("--proxy needs a URL such as http://proxy:3128, got '\(proxy)'")
+    if let proxy {
+      guard let components = URLComponents(string: proxy), components.host?.isEmpty == false else {
+        throw UsageError("--proxy needs a URL such as http://proxy:3128, got '\(proxy)'")
+      }
+      guard let scheme = components.scheme?.lowercased(), Self.proxySchemes.contains(scheme) else {
+        throw UsageError("--proxy '\(proxy)' has a scheme libcurl cannot use (use \(Self.proxySchemes.joined(separator: ", ")))")
+      }
     }
     if let token = arguments.value(OptionName.token) {
       let trimmed = token.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -91,6 +96,9 @@ struct GlobalOptions: Sendable {
     if let text = arguments.value(OptionName.format) { format = try DataFormat.parse(text, option: OptionName.format) }
     if let text = arguments.value(OptionName.inputFormat) { inputFormat = try DataFormat.parse(text, option: OptionName.inputFormat) }
   }
+
+  /// The proxy schemes libcurl speaks.
+  private static let proxySchemes = ["http", "https", "socks4", "socks4a", "socks5", "socks5h"]
 
   /// `HOST` or `HOST:PORT` (a bracketed IPv6 address too), with no scheme or path.
   private static func isHost(_ text: String) -> Bool {

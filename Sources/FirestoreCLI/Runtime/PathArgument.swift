@@ -1,5 +1,5 @@
 import CommandLineSupport
-import FirestoreWire
+import FirestoreClient
 
 /// Checks slash paths from the database root before anything is sent, so a bad path is
 /// a usage error (exit 2) that says what is wrong.
@@ -42,24 +42,14 @@ enum PathArgument {
     return id
   }
 
+  /// The segments of `path`, checked by the client's own rules (``ResourcePath``): the
+  /// IDs Firestore reserves, the longest ID, the longest name and the deepest nesting, so
+  /// that what the client would refuse is a usage error here, before anything is sent.
   private static func split(_ path: String, command: String) throws(UsageError) -> [String] {
-    // A leading or trailing slash is forgiven; an empty segment in the middle is not.
-    // Split on the "/" byte, as the server does (a combining mark after a slash would hide
-    // it from a split by Character).
-    var segments = path.slashSegments
-    if segments.count > 1, segments.first == "" { segments.removeFirst() }
-    if segments.count > 1, segments.last == "" { segments.removeLast() }
-    guard !segments.contains("") else {
-      throw UsageError("bad path '\(path)': segments must be non-empty (like 'users/u1/favorites')", command: command)
+    do {
+      return try ResourcePath.parse(path, what: "path").checkedLength().segments
+    } catch {
+      throw UsageError("bad path: \(error.message)", command: command)
     }
-    if let reserved = segments.first(where: { $0 == "." || $0 == ".." || isReserved($0) }) {
-      throw UsageError("bad path '\(path)': '\(reserved)' is not a valid ID", command: command)
-    }
-    return segments
-  }
-
-  /// Firestore's reserved IDs, `__.*__`, matched on the bytes as the server does.
-  private static func isReserved(_ id: String) -> Bool {
-    id.utf8.count >= 4 && id.utf8.starts(with: "__".utf8) && id.utf8.reversed().starts(with: "__".utf8)
   }
 }

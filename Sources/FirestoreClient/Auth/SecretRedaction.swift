@@ -1,18 +1,15 @@
-import Foundation
+import FirestorePlatform
 
 /// Removes secrets from text that is about to become part of an error: the last line of
-/// defence for server replies that might echo what was sent.
+/// defence for server replies that might echo what was sent. The rules themselves are
+/// ``DisplayText``'s; this holds the secrets of one exchange.
 struct SecretRedaction: Sendable {
   /// The secrets to remove; short ones are ignored, since they would garble ordinary words.
   var secrets: [String]
 
-  /// `text` with every secret replaced by `<redacted>`.
+  /// `text` with every secret replaced by `<redacted>`, ready to be shown.
   func scrub(_ text: String) -> String {
-    var result = text
-    for secret in secrets where secret.count >= 6 {
-      result = result.replacingOccurrences(of: secret, with: "<redacted>")
-    }
-    return result
+    DisplayText.sanitize(text, secrets: secrets)
   }
 
   /// `error` with its message scrubbed (and its underlying error dropped when that could
@@ -20,8 +17,9 @@ struct SecretRedaction: Sendable {
   func scrub(_ error: FirestoreError) -> FirestoreError {
     var copy = error
     copy.message = scrub(error.message)
-    if let underlying = error.underlyingError, scrub(String(describing: underlying)) != String(describing: underlying) {
-      copy.underlyingError = nil
+    if let underlying = error.underlyingError {
+      let described = String(describing: underlying)
+      if DisplayText.redact(described, secrets: secrets) != described { copy.underlyingError = nil }
     }
     return copy
   }

@@ -54,10 +54,3 @@ struct BulkWriterRateLimiter: Sendable {
     return .seconds((needed - tokens) / rate)
   }
 }
-
-extension Duration {
-  /// The duration in seconds, as a floating-point number.
-  var seconds: Double {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
-  }
-}

@@ -67,7 +67,7 @@ public final class Firestore: Sendable {
     let store = LocalStore(
       settings: settings.cache.validationError == nil ? settings.cache : .none, projectID: projectID, databaseID: database,
       documentsRoot: documentsRoot, user: settings.tokenProvider == nil ? .unauthenticated : settings.tokenProvider?.currentTokenUser,
-      log: settings.logHandler)
+      log: settings.log)
     localStore = store
     listenManager = ListenManager(
       observer: ListenManager.Observer(connectionLost: { store.listenConnectionLost() }, roundDelivered: { store.endListenRound() }))

@@ -1,3 +1,4 @@
+import FirestorePlatform
 import Foundation
 
 /// How a ``Firestore`` instance connects and caches: host, TLS, credentials, retries, time
@@ -55,7 +56,8 @@ public struct FirestoreSettings: Sendable {
   /// default; set `.main` for that, in a program that runs the main queue.)
   public var dispatchQueue: DispatchQueue?
   /// Receives the client's rare diagnostic messages (such as a corrupt cache file being
-  /// rebuilt); by default they are written to standard error.
+  /// rebuilt); by default they are written to standard error. Messages arrive as they may
+  /// be shown: no URL credentials, control characters spelled out, long text cut.
   public var logHandler: @Sendable (String) -> Void
 
   /// The transport of settings whose ``transport`` is `nil`: ``CurlTransport/shared``
@@ -95,6 +97,14 @@ public struct FirestoreSettings: Sendable {
     cache = .memory()
     dispatchQueue = nil
     logHandler = Self.standardErrorLog
+  }
+
+  /// What the client logs through: ``logHandler``, given each message as it may be shown
+  /// (a message quoting a server's reply or a file name could carry control characters
+  /// or a URL's password, and the handler may write to a terminal).
+  var log: @Sendable (String) -> Void {
+    let handler = logHandler
+    return { message in handler(DisplayText.sanitize(message)) }
   }
 
   /// Writes a message to standard error, one line per message.

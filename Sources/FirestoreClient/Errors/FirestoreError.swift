@@ -1,8 +1,13 @@
+import FirestorePlatform
+
 /// The one error type the client throws.
 ///
 /// `code` is the canonical Firestore/gRPC code; `message` says what went wrong and, for
 /// client-side validation, names the bad input. Server errors also carry the HTTP status
-/// and the request's method and path (never its headers, so never a token).
+/// and the request's method and path (never its headers, so never a token). Both
+/// `message` as given and the ``description`` pass through the client's display rules:
+/// credentials in URLs removed, control characters spelled out (`\u{1B}`), and text past
+/// 1,000 characters cut, so a server's reply cannot reach a terminal or a log as it came.
 ///
 /// ```swift
 /// do {
@@ -46,7 +51,7 @@ public struct FirestoreError: Error, Sendable, CustomStringConvertible {
     requestPath: String? = nil, underlyingError: (any Error & Sendable)? = nil
   ) {
     self.code = code
-    self.message = message
+    self.message = DisplayText.sanitize(message)
     self.httpStatus = httpStatus
     self.requestMethod = requestMethod
     self.requestPath = requestPath
@@ -55,9 +60,10 @@ public struct FirestoreError: Error, Sendable, CustomStringConvertible {
 
   /// `CODE: message`, followed by the request when there was one.
   public var description: String {
-    var text = "\(code.statusName): \(message)"
+    // `message` may have been changed since the error was made, so it is sanitized again.
+    var text = "\(code.statusName): \(DisplayText.sanitize(message))"
     if let requestMethod, let requestPath {
-      text += " (\(requestMethod) \(requestPath)"
+      text += " (\(DisplayText.sanitize(requestMethod, limit: 40)) \(DisplayText.sanitize(requestPath))"
       if let httpStatus { text += " → HTTP \(httpStatus)" }
       text += ")"
     }

@@ -13,7 +13,7 @@ public struct ExplainMetrics: Sendable {
     executionStats = report.execution.map { execution in
       ExecutionStats(
         resultsReturned: Int(clamping: execution.resultsReturned),
-        executionDuration: .nanoseconds(Int64((execution.executionSeconds * 1e9).rounded())),
+        executionDuration: .saturating(seconds: execution.executionSeconds),
         readOperations: Int(clamping: execution.readOperations), debugStats: Self.object(execution.debugStats))
     }
   }

@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 
 /// A path to a field in a document: a list of field names, to reach into nested maps.
@@ -33,13 +34,14 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
   static func parse(dotted text: String) throws(FirestoreError) -> FieldPath {
     if text.isEmpty { throw .invalidArgument("field path must be a non-empty string") }
     if text.unicodeScalars.contains(where: { "~*/[]".unicodeScalars.contains($0) }) {
-      throw .invalidArgument("field path \"\(text)\" contains one of ~ * / [ ]; use FieldPath([...]) for such names")
+      // A huge path is quoted by its start, so that the problem still shows.
+      throw .invalidArgument("field path \"\(DisplayText.excerpt(text))\" contains one of ~ * / [ ]; use FieldPath([...]) for such names")
     }
     let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map {
       String(decoding: $0, as: UTF8.self)
     }
     if parts.contains("") {
-      throw .invalidArgument("field path \"\(text)\" has an empty field name (leading, trailing or doubled dot)")
+      throw .invalidArgument("field path \"\(DisplayText.excerpt(text))\" has an empty field name (leading, trailing or doubled dot)")
     }
     return try FieldPath(parts).checkedReservedNames()
   }

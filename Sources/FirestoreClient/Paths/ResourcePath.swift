@@ -1,14 +1,19 @@
+import FirestorePlatform
 import FirestoreWire
 
 /// A slash-separated path below a database's document root, such as `users/u1/favorites`,
 /// validated against Firestore's rules for IDs.
-struct ResourcePath: Sendable, Hashable {
+///
+/// The one place those rules live: the client checks every reference with it, and the
+/// `firestore` command line checks its path arguments with it before anything is sent.
+package struct ResourcePath: Sendable, Hashable {
   /// The longest ID Firestore accepts, in UTF-8 bytes.
-  static let maximumIDBytes = 1500
+  package static let maximumIDBytes = 1500
   /// The most segments a path may have (Firestore allows 100 levels of nesting).
-  static let maximumSegments = 200
+  package static let maximumSegments = 200
 
-  var segments: [String]
+  /// The IDs, from the root down.
+  package var segments: [String]
 
   init(segments: [String]) { self.segments = segments }
 
@@ -19,13 +24,13 @@ struct ResourcePath: Sendable, Hashable {
   ///
   /// Splits at every `/` byte, as the server does, even one followed by a combining mark
   /// (which Swift would glue to the slash as one `Character`).
-  static func parse(_ text: String, what: String) throws(FirestoreError) -> ResourcePath {
+  package static func parse(_ text: String, what: String) throws(FirestoreError) -> ResourcePath {
     var parts = text.slashSegments
     if parts.first == "" && parts.count > 1 { parts.removeFirst() }
     if parts.last == "" && parts.count > 1 { parts.removeLast() }
     guard !text.isEmpty else { throw .invalidArgument("\(what) must be a non-empty string") }
     if parts.contains("") {
-      throw .invalidArgument("\(what) \"\(text)\" has an empty segment (\"//\" or a leading or trailing slash)")
+      throw .invalidArgument("\(what) \"\(DisplayText.excerpt(text))\" has an empty segment (\"//\" or a leading or trailing slash)")
     }
     for part in parts { try validateID(part, in: text, what: what) }
     return ResourcePath(segments: parts)
@@ -35,7 +40,7 @@ struct ResourcePath: Sendable, Hashable {
   static func validateID(_ id: String, in path: String, what: String) throws(FirestoreError) {
     // A lone ID is named with its kind ("collection group ID \"..\""), an ID inside a
     // path with the path, so that every message says which input is wrong.
-    let subject = { (shown: String) in path == id ? "\(what) \"\(shown)\"" : "ID \"\(shown)\" in \(what) \"\(path)\"" }
+    let subject = { (shown: String) in path == id ? "\(what) \"\(shown)\"" : "ID \"\(shown)\" in \(what) \"\(DisplayText.excerpt(path))\"" }
     if id.isEmpty { throw .invalidArgument("\(subject(id)) is empty") }
     if id.utf8.elementsEqual(".".utf8) || id.utf8.elementsEqual("..".utf8) {
       throw .invalidArgument("\(subject(id)) is not allowed (\".\" and \"..\" are reserved)")
@@ -69,10 +74,10 @@ struct ResourcePath: Sendable, Hashable {
   }
 
   /// Firestore's limit on a document name, in UTF-8 bytes.
-  static let maximumPathBytes = 6 * 1024
+  package static let maximumPathBytes = 6 * 1024
 
   /// The path, if it is within Firestore's limits on name size and nesting depth.
-  func checkedLength() throws(FirestoreError) -> ResourcePath {
+  package func checkedLength() throws(FirestoreError) -> ResourcePath {
     let bytes = string.utf8.count
     if bytes > Self.maximumPathBytes {
       throw .invalidArgument("path \"\(string.prefix(60))…\" is \(bytes) bytes; Firestore's limit is \(Self.maximumPathBytes)")
@@ -83,7 +88,8 @@ struct ResourcePath: Sendable, Hashable {
     return self
   }
 
-  var isDocument: Bool { !segments.isEmpty && segments.count % 2 == 0 }
+  /// Whether the path names a document: an even, non-zero number of segments.
+  package var isDocument: Bool { !segments.isEmpty && segments.count % 2 == 0 }
   var isCollection: Bool { segments.count % 2 == 1 }
   var lastSegment: String { segments.last ?? "" }
   var parent: ResourcePath? { segments.isEmpty ? nil : ResourcePath(segments: Array(segments.dropLast())) }
@@ -96,7 +102,7 @@ struct ResourcePath: Sendable, Hashable {
   }
 
   /// The path as written, `a/b/c`.
-  var string: String { segments.joined(separator: "/") }
+  package var string: String { segments.joined(separator: "/") }
 
   /// The path escaped for a URL: each segment percent-encoded except unreserved characters.
   var urlEscaped: String { segments.map(Self.escapeSegment).joined(separator: "/") }

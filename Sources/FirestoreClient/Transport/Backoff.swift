@@ -20,14 +20,13 @@ struct Backoff: Sendable, Equatable {
   func cap(afterAttempt attempt: Int) -> Duration {
     var factor = 1.0
     for _ in 1..<max(1, attempt) { factor *= multiplier }
-    return .nanoseconds(Int64(min(maximum.seconds, initial.seconds * factor) * 1e9))
+    return .saturating(seconds: min(maximum.seconds, initial.seconds * factor))
   }
 
   /// Full jitter: a random wait in `0...cap`, so that clients that failed together spread
   /// out over the whole interval.
   static func fullJitter(_ cap: Duration) -> Duration {
-    let nanos = cap.components.seconds * 1_000_000_000 + cap.components.attoseconds / 1_000_000_000
-    return .nanoseconds(Int64.random(in: 0...max(0, nanos)))
+    .nanoseconds(Int64.random(in: 0...max(0, cap.saturatingNanoseconds)))
   }
 
   /// The cap after `attempt` failed attempts, varied by ±25 % (never above ``maximum``): a
@@ -35,6 +34,6 @@ struct Backoff: Sendable, Equatable {
   /// together.
   func wait(afterAttempt attempt: Int, spread: ClosedRange<Double> = 0.75...1.25) -> Duration {
     let seconds = cap(afterAttempt: attempt).seconds * Double.random(in: spread)
-    return .nanoseconds(Int64(max(0, min(seconds, maximum.seconds)) * 1e9))
+    return .saturating(seconds: max(0, min(seconds, maximum.seconds)))
   }
 }

@@ -180,12 +180,13 @@ final class RESTClient: Sendable {
             return try await handle(response)
           }
         } catch let error as FirestoreError {
-          throw error
+          throw Self.redaction(of: request).scrub(error)
         } catch is CancellationError {
           throw CancellationError()
         } catch {
           // A transport of the app's own may throw anything.
-          throw FirestoreError(.unavailable, "transport failed: \(error)", requestMethod: call.method, requestPath: urlPath(call))
+          throw Self.redaction(of: request).scrub(
+            FirestoreError(.unavailable, "transport failed: \(error)", requestMethod: call.method, requestPath: urlPath(call)))
         }
       } catch let error as FirestoreError {
         // Another user's token: no retry or refresh makes it the right one.
@@ -216,6 +217,14 @@ final class RESTClient: Sendable {
   }
 
   func urlPath(_ call: Call) -> String { databasePath + "/" + call.path }
+
+  /// The secrets `request` carries: its bearer token, which a server's error body, a
+  /// proxy's page or a transport's message may echo and which must not reach an error.
+  static func redaction(of request: HTTPRequest) -> SecretRedaction {
+    let authorization = request.headers.first { $0.key.lowercased() == "authorization" }?.value ?? ""
+    let token = authorization.hasPrefix("Bearer ") ? String(authorization.dropFirst("Bearer ".count)) : authorization
+    return SecretRedaction(secrets: [token])
+  }
 
   private func makeRequest(
     _ call: Call, forceRefresh: Bool, deadline: ContinuousClock.Instant, expired: FirestoreError

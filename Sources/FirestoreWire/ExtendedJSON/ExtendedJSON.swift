@@ -158,6 +158,11 @@ public enum ExtendedJSON {
       return .double(d)
     }
     guard let i = Int64(text) else {
+      // A number of thousands of digits is named by its start and length, not quoted whole.
+      guard text.utf8.count <= 40 else {
+        throw WireFormatError(
+          "\(place(path))integer \(text.prefix(20))… (\(text.utf8.count) digits) does not fit in 64 bits; add \".0\" for a double")
+      }
       throw WireFormatError("\(place(path))integer \(text) does not fit in 64 bits; write \(text).0 for a double")
     }
     return .integer(i)

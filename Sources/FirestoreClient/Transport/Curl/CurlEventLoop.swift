@@ -202,9 +202,9 @@ import FirestorePlatform
         if deadline <= now {
           remove(exchange, exchange.deadlineError())
         } else {
-          let (seconds, attoseconds) = (deadline - now).components
-          let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1
-          wait = min(wait, Int32(clamping: milliseconds))
+          // One more millisecond, so that the loop wakes after the deadline, not before it.
+          let milliseconds = (deadline - now).saturatingMilliseconds
+          wait = min(wait, Int32(clamping: milliseconds == .max ? milliseconds : milliseconds + 1))
         }
       }
       return wait

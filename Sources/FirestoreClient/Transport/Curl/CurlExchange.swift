@@ -177,8 +177,7 @@ import FirestorePlatform
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {
-      let (seconds, attoseconds) = duration.components
-      return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+      max(1, Int(duration.saturatingMilliseconds))
     }
 
     // MARK: - Caller side
@@ -335,7 +334,9 @@ import FirestorePlatform
       let failure = CurlFailure(
         code: code, detail: detail, host: host, endpoint: endpoint, headStarted: head.started, headComplete: head.completedStatus != nil,
         requestWentOut: bodyComplete)
-      var error = FirestoreError(failure.code, failure.message, requestMethod: method, requestPath: path)
+      // libcurl's message may quote the proxy URL, password and all.
+      var error = SecretRedaction(secrets: transport.proxyCredentials).scrub(
+        FirestoreError(failure.code, failure.message, requestMethod: method, requestPath: path))
       error.requestNotSent = failure.requestNotSent
       return error
     }

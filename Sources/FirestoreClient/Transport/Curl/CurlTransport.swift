@@ -1,5 +1,6 @@
 #if canImport(CCurl)
   import CCurl
+  import FirestorePlatform
   import FirestoreWire
   import Foundation
 
@@ -56,6 +57,9 @@
     public let connectTimeout: Duration
 
     let loop: CurlEventLoop
+    /// The user names and passwords of the proxies requests may go through (``proxy``
+    /// and the environment's), which no error may show.
+    let proxyCredentials: [String]
 
     /// Creates a transport with its own connections and event loop.
     /// - Parameters:
@@ -68,6 +72,9 @@
       self.proxy = proxy
       self.connectTimeout = connectTimeout
       loop = CurlEventLoop()
+      let environment = ProcessInfo.processInfo.environment
+      let proxies = [proxy] + ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"].map { environment[$0] }
+      proxyCredentials = proxies.compactMap { $0 }.flatMap(DisplayText.credentials(of:))
     }
 
     deinit {
