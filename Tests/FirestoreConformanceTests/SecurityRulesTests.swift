@@ -156,15 +156,21 @@ struct SecurityRulesTests {
     meal.cancel()
   }
 
-  @Test("Firebase Auth sign-in (mock Auth server) is subject to the rules; a new user re-handshakes the listen channel")
-  func firebaseAuthSignIn() async throws {
+  /// A mock Auth server with two users, and a provider signed in as the first.
+  static func aliceAndBob() async throws -> (MockAuthServer, alice: String, bob: String, FirebaseAuthTokenProvider) {
     let authServer = try MockAuthServer.start(firebaseProjectID: Self.projectID)
-    defer { authServer.stop() }
     let (a, b) = (Self.uid("alice"), Self.uid("bob"))
     authServer.addUser(email: "\(a)@example.com", password: "alice-password", uid: a)
     authServer.addUser(email: "\(b)@example.com", password: "bob-password", uid: b)
     let auth = FirebaseAuthTokenProvider(apiKey: authServer.apiKey, emulatorHost: authServer.hostAndPort)
     try await auth.signIn(withEmail: "\(a)@example.com", password: "alice-password")
+    return (authServer, a, b, auth)
+  }
+
+  @Test("Firebase Auth sign-in (mock Auth server) is subject to the rules; a new user re-handshakes the listen channel")
+  func firebaseAuthSignIn() async throws {
+    let (authServer, a, b, auth) = try await Self.aliceAndBob()
+    defer { authServer.stop() }
     let db = try await Self.client(auth)
     #expect(db.projectID == Self.projectID)
     try await db.document("users/\(a)/favorites/p1").setData(["x": 1])
@@ -204,13 +210,8 @@ struct SecurityRulesTests {
 
   @Test("queued writes go with their own user's token: a sign-out and another sign-in hold them back until the user is back")
   func queuedWritesKeepTheirUser() async throws {
-    let authServer = try MockAuthServer.start(firebaseProjectID: Self.projectID)
+    let (authServer, a, b, auth) = try await Self.aliceAndBob()
     defer { authServer.stop() }
-    let (a, b) = (Self.uid("alice"), Self.uid("bob"))
-    authServer.addUser(email: "\(a)@example.com", password: "alice-password", uid: a)
-    authServer.addUser(email: "\(b)@example.com", password: "bob-password", uid: b)
-    let auth = FirebaseAuthTokenProvider(apiKey: authServer.apiKey, emulatorHost: authServer.hostAndPort)
-    try await auth.signIn(withEmail: "\(a)@example.com", password: "alice-password")
     let db = try await Self.client(auth)
 
     // Offline, Alice stars a plan and signs out; Bob signs in and stars one.
