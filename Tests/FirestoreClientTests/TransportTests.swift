@@ -359,6 +359,37 @@ struct TransportTests {
     }
     #expect(transport.unmetExpectations.isEmpty)
   }
+
+  /// Answers a query with one document, then breaks off with an error that echoes the
+  /// request's token.
+  struct EchoingBreakTransport: Transport {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+      let token = request.headers["Authorization"] ?? ""
+      let (body, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+      continuation.yield(Data(#"[{"document":{"name":"projects/p/databases/(default)/documents/c/a","fields":{}}},"#.utf8))
+      continuation.finish(throwing: FirestoreError(.unavailable, "connection reset after sending \(token)"))
+      return HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: body)
+    }
+  }
+
+  @Test("a streamed reply that breaks off after its first document does not show the request's token either")
+  func echoedTokenAfterTheFirstElement() async throws {
+    let token = "ya29.a0-echoed-in-the-stream"
+    var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+    settings.transport = EchoingBreakTransport()
+    settings.tokenProvider = StaticTokenProvider(token)
+    settings.cache = .none
+    let db = Firestore(projectID: "p", settings: settings)
+    var documents = 0
+    let error = try await #require(throws: FirestoreError.self) {
+      for try await _ in db.collection("c").stream() { documents += 1 }
+    }
+    #expect(documents == 1)
+    for text in [error.message, error.description, String(reflecting: error)] {
+      #expect(!text.contains(token), "\(text)")
+    }
+    #expect(error.message.contains("<redacted>"), "\(error.message)")
+  }
 }
 
 @Suite("Retry policy")

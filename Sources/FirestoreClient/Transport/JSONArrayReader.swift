@@ -18,6 +18,9 @@ final class JSONArrayReader<Element: Sendable>: @unchecked Sendable {
   private let decode: @Sendable (UnsafeBufferPointer<UInt8>) throws -> Element
   private let call: RESTClient.Call
   private let client: RESTClient
+  /// What the request carried that its errors must not show (its token): an error after
+  /// the first element no longer passes through the call's own redaction.
+  private let redaction: SecretRedaction
   private var body: HTTPBody.AsyncIterator
   private var splitter: JSONArrayStreamSplitter
   private var pending: [[UInt8]] = []
@@ -34,10 +37,11 @@ final class JSONArrayReader<Element: Sendable>: @unchecked Sendable {
   private var size = 0
 
   init(
-    response: HTTPResponse, call: RESTClient.Call, client: RESTClient,
+    response: HTTPResponse, call: RESTClient.Call, client: RESTClient, redaction: SecretRedaction,
     decode: @escaping @Sendable (UnsafeBufferPointer<UInt8>) throws -> Element
   ) {
     self.response = response
+    self.redaction = redaction
     self.decode = decode
     self.call = call
     self.client = client
@@ -61,12 +65,16 @@ final class JSONArrayReader<Element: Sendable>: @unchecked Sendable {
   ///   it is not a JSON array of valid JSON (an empty body, another content type, an object,
   ///   text that does not parse).
   func next() async throws -> Element? {
-    if pending.isEmpty, let idle, !transportKeepsIdle {
-      // Nothing would end a silent body: the wait for the element is raced here.
-      let expired = idleExpired(idle)
-      return try await Deadline.run(idle, expired: expired) { try await self.nextElement(waitingSince: nil) }
+    do {
+      if pending.isEmpty, let idle, !transportKeepsIdle {
+        // Nothing would end a silent body: the wait for the element is raced here.
+        let expired = idleExpired(idle)
+        return try await Deadline.run(idle, expired: expired) { try await self.nextElement(waitingSince: nil) }
+      }
+      return try await nextElement(waitingSince: idle == nil ? nil : ContinuousClock.now)
+    } catch let error as FirestoreError {
+      throw redaction.scrub(error)
     }
-    return try await nextElement(waitingSince: idle == nil ? nil : ContinuousClock.now)
   }
 
   /// The next element; past `idle` after `waitingSince` a chunk that completes none fails.

@@ -92,7 +92,7 @@ final class RESTClient: Sendable {
     _ call: Call, _ decode: @escaping @Sendable (UnsafeBufferPointer<UInt8>) throws -> T
   ) async throws -> T {
     do {
-      return try await withRetries(call) { response in
+      return try await withRetries(call) { response, _ in
         let data = try await response.collectBody(limit: self.settings.maximumReplyBytes)
         do {
           return try data.withUnsafeBytes { try decode($0.bindMemory(to: UInt8.self)) }
@@ -125,8 +125,8 @@ final class RESTClient: Sendable {
   func streamArray<Element: Sendable>(
     _ call: Call, _ decode: @escaping @Sendable (UnsafeBufferPointer<UInt8>) throws -> Element
   ) async throws -> (first: Element?, rest: JSONArrayReader<Element>) {
-    try await withRetries(call) { response in
-      let reader = JSONArrayReader(response: response, call: call, client: self, decode: decode)
+    try await withRetries(call) { response, redaction in
+      let reader = JSONArrayReader(response: response, call: call, client: self, redaction: redaction, decode: decode)
       let first = try await reader.next()
       reader.keepIdleDeadline()
       return (first, reader)
@@ -152,7 +152,11 @@ final class RESTClient: Sendable {
   }
 
   /// Runs `call` until it succeeds or the policy gives up; `handle` reads a 2xx response.
-  private func withRetries<T: Sendable>(_ call: Call, _ handle: @escaping @Sendable (HTTPResponse) async throws -> T) async throws -> T {
+  /// - Parameter handle: reads a 2xx reply; also given what the request carried that must
+  ///   not reach an error (its token), for a reader that outlives the call.
+  private func withRetries<T: Sendable>(
+    _ call: Call, _ handle: @escaping @Sendable (HTTPResponse, SecretRedaction) async throws -> T
+  ) async throws -> T {
     let policy = settings.retryPolicy
     var attempt = 1
     var forceRefresh = false
@@ -177,7 +181,7 @@ final class RESTClient: Sendable {
             guard (200..<300).contains(response.status) else {
               throw await self.error(from: response, call: call)
             }
-            return try await handle(response)
+            return try await handle(response, Self.redaction(of: request))
           }
         } catch let error as FirestoreError {
           throw Self.redaction(of: request).scrub(error)
