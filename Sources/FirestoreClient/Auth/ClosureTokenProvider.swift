@@ -14,8 +14,10 @@ public struct ClosureTokenProvider: TokenProvider {
   private let body: @Sendable (Bool) async throws -> String?
   private let userOfToken: (@Sendable (String?) -> TokenUser)?
 
-  /// Creates a provider; `body` receives `forceRefresh`.
-  /// - Parameter user: who a token stands for; `nil` reads it from the token.
+  /// Creates a provider.
+  /// - Parameters:
+  ///   - user: who a token stands for; `nil` reads it from the token.
+  ///   - body: returns the token; it receives `forceRefresh`.
   public init(
     user: (@Sendable (_ token: String?) -> TokenUser)? = nil,
     _ body: @escaping @Sendable (_ forceRefresh: Bool) async throws -> String?
