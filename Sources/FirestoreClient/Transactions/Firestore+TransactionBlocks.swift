@@ -58,6 +58,9 @@ private struct TransactionBlock: @unchecked Sendable {
   }
 
   private let body: (Transaction, NSErrorPointer) -> Any?
+  /// A serial queue of the transaction's own: it gets a thread of its own even when
+  /// every thread of the global queues is blocked in other blocks' reads.
+  private let queue = DispatchQueue(label: "FirestoreClient.transaction-block")
 
   init(_ body: @escaping (Transaction, NSErrorPointer) -> Any?) { self.body = body }
 
@@ -65,7 +68,7 @@ private struct TransactionBlock: @unchecked Sendable {
   /// wait, and returns its value or throws the error it set.
   func run(_ transaction: Transaction) async throws -> Value {
     try await withCheckedThrowingContinuation { (done: CheckedContinuation<Value, any Error>) in
-      DispatchQueue.global().async {
+      queue.async {
         var error: NSError?
         let value = body(transaction, &error)
         if let error { done.resume(throwing: error) } else { done.resume(returning: Value(value: value)) }
