@@ -1,7 +1,8 @@
 // A program written against the Apple SDK's API for what this port adds: values as
 // NSNumber, AggregateSource, the Codable strategies and @ExplicitNull, listen options,
 // offline writes with disableNetwork/enableNetwork, waitForPendingWrites, snapshots in sync,
-// terminate and clearPersistence. Every Firestore call is spelled as in FirebaseFirestore.
+// a transaction block with errorPointer, terminate and clearPersistence. Every Firestore call
+// is spelled as in FirebaseFirestore.
 import FirestoreClient
 import Foundation
 
@@ -96,6 +97,32 @@ func runProgram() async throws {
   cacheListener.remove()
   serverListener.remove()
   syncListener.remove()
+
+  // A transaction in the block form: a synchronous read, errorPointer, the value to completion.
+  let statsRef = root.document("stats")
+  var transactionOutcome: Any?
+  db.runTransaction(
+    { (transaction, errorPointer) -> Any? in
+      let statsDocument: DocumentSnapshot
+      do {
+        try statsDocument = transaction.getDocument(statsRef)
+      } catch let fetchError as NSError {
+        errorPointer?.pointee = fetchError
+        return nil
+      }
+      guard let oldVisits = statsDocument.data()?["visits"] as? Int else {
+        errorPointer?.pointee = NSError(domain: "AppErrorDomain", code: -1, userInfo: [NSLocalizedDescriptionKey: "no visits"])
+        return nil
+      }
+      transaction.updateData(["visits": oldVisits + 1], forDocument: statsRef)
+      return oldVisits + 1
+    },
+    completion: { (object, error) in
+      transactionOutcome = object ?? error
+    })
+  await waitUntil("the transaction's completion") { transactionOutcome != nil }
+  check(transactionOutcome as? Int == 44, "transaction result \(String(describing: transactionOutcome))")
+  print("transaction visits=\(transactionOutcome as? Int ?? -1)")
 
   // Terminate, then clear the persistence.
   try await db.terminate()

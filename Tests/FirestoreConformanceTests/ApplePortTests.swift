@@ -91,7 +91,8 @@ struct ApplePortTests {
     #expect(result.status == 0, "\(result)")
     #expect(
       result.lines == [
-        "values visits=42", "aggregate count=1", "codable Soup 20", "offline delivered visits=43 inSync>=2", "terminated true", "OK",
+        "values visits=42", "aggregate count=1", "codable Soup 20", "offline delivered visits=43 inSync>=2", "transaction visits=44",
+        "terminated true", "OK",
       ], "\(result)")
   }
 

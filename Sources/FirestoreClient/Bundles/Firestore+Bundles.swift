@@ -43,6 +43,31 @@ extension Firestore {
     try await loadBundle(Data(bundle.utf8))
   }
 
+  /// Loads a bundle read from `stream` to its end (see ``loadBundle(_:)-(Data)``); the
+  /// stream is opened if it is not open yet, and closed afterwards.
+  ///
+  /// - Throws: `invalidArgument` when the stream fails before its end, besides the errors
+  ///   of the `Data` form.
+  public func loadBundle(_ stream: InputStream) async throws -> LoadBundleTaskProgress {
+    try await loadBundle(try Self.readAll(stream))
+  }
+
+  /// The bytes of `stream` up to its end.
+  private static func readAll(_ stream: InputStream) throws(FirestoreError) -> Data {
+    if stream.streamStatus == .notOpen { stream.open() }
+    defer { stream.close() }
+    var data = Data()
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = stream.read(&chunk, maxLength: chunk.count)
+      if count < 0 {
+        throw .invalidArgument("the bundle stream failed: \(stream.streamError.map { "\($0)" } ?? "unknown error")")
+      }
+      if count == 0 { return data }
+      data.append(contentsOf: chunk[0..<count])
+    }
+  }
+
   /// The query a loaded bundle saved under `name`, or `nil` when no loaded bundle has one.
   ///
   /// Run it with ``FirestoreSource/cache`` to read the bundle's results without a request;

@@ -31,13 +31,17 @@ extension DocumentReference {
     setData(try encoder.encode(value), merge: merge, completion: completion)
   }
 
-  /// Writes only the listed fields of an `Encodable` value (see
+  /// Writes only the listed fields of an `Encodable` value, each a dotted `String` or a
+  /// ``FieldPath`` as in the Apple SDK; the document's other fields are kept (see
   /// ``setData(from:encoder:completion:)``).
+  ///
+  /// ```swift
+  /// try db.document("cities/LA").setData(from: city, mergeFields: ["population"])
+  /// ```
   public func setData<T: Encodable>(
-    from value: T, mergeFields: [any FieldPathConvertible], encoder: Firestore.Encoder = Firestore.Encoder(),
-    completion: (((any Error)?) -> Void)? = nil
+    from value: T, mergeFields: [Any], encoder: Firestore.Encoder = Firestore.Encoder(), completion: (((any Error)?) -> Void)? = nil
   ) throws {
-    setData(try encoder.encode(value), mergeFields: mergeFields, completion: completion)
+    setData(try encoder.encode(value), mergeFields: UntypedFieldPaths.read(mergeFields), completion: completion)
   }
 
   /// Creates the document from an `Encodable` value and returns when the server applied
@@ -76,6 +80,19 @@ extension WriteBatch {
       try WriteBuilder.set(document, try encoder.firestoreEncode(value), merge: merge ? .all : .none)
     }
   }
+
+  /// Writes only the listed fields (dotted `String`s or ``FieldPath``s) of an `Encodable`
+  /// value into a document; its other fields are kept. Errors are recorded as in
+  /// ``setData(from:forDocument:merge:encoder:)``.
+  @discardableResult
+  public func setData<T: Encodable>(
+    from value: T, forDocument document: DocumentReference, mergeFields: [Any], encoder: Firestore.Encoder = Firestore.Encoder()
+  ) -> WriteBatch {
+    let fields = UntypedFieldPaths.read(mergeFields)
+    return add(document) { () throws(FirestoreError) in
+      try WriteBuilder.set(document, try encoder.firestoreEncode(value), mergeFields: fields)
+    }
+  }
 }
 
 extension BulkWriter {
@@ -103,6 +120,18 @@ extension Transaction {
   ) -> Transaction {
     add(document) { () throws(FirestoreError) in
       try WriteBuilder.set(document, try encoder.firestoreEncode(value), merge: merge ? .all : .none)
+    }
+  }
+
+  /// Writes only the listed fields (dotted `String`s or ``FieldPath``s) of an `Encodable`
+  /// value into a document when the transaction commits; its other fields are kept.
+  @discardableResult
+  public func setData<T: Encodable>(
+    from value: T, forDocument document: DocumentReference, mergeFields: [Any], encoder: Firestore.Encoder = Firestore.Encoder()
+  ) -> Transaction {
+    let fields = UntypedFieldPaths.read(mergeFields)
+    return add(document) { () throws(FirestoreError) in
+      try WriteBuilder.set(document, try encoder.firestoreEncode(value), mergeFields: fields)
     }
   }
 }

@@ -34,6 +34,15 @@ public final class Transaction: Sendable {
     return try await firestore.batchGet([document], fieldMask: nil, consistency: .transaction(id))[0]
   }
 
+  /// Reads a document inside the transaction, blocking the calling thread until it is read:
+  /// the Apple SDK's form, for the synchronous block of
+  /// ``Firestore/runTransaction(_:completion:)``, which runs on a dispatch queue. In `async`
+  /// code the `async` form is chosen (write `try await`); never block a thread of the Swift
+  /// concurrency pool with this one.
+  public func getDocument(_ document: DocumentReference) throws -> DocumentSnapshot {
+    try BlockingWait.run { try await self.getDocument(document) }
+  }
+
   /// Reads several documents inside the transaction, in the order asked.
   public func getAll(_ documents: [DocumentReference]) async throws -> [DocumentSnapshot] {
     try checkCanRead("getAll")

@@ -1,0 +1,210 @@
+import FirestorePlatform
+import FirestoreTestSupport
+import Foundation
+import Testing
+
+@testable import FirestoreClient
+
+/// The Apple SDK's transaction block with its error pointer, Codable writes with
+/// `mergeFields`, the deprecated persistence settings and bundles from a stream, each
+/// written as ported code writes it.
+@Suite("Conformance: Apple SDK forms")
+struct AppleSDKFormsTests {
+  /// What a transaction's completion handler received: the value as an `Int`, or the error.
+  private struct Outcome: Sendable {
+    let value: Int?
+    let error: (any Error)?
+  }
+
+  /// Runs `start`, which hands its completion handler the transaction's result, and waits
+  /// for that handler.
+  private func outcome(_ start: (@escaping (Any?, (any Error)?) -> Void) -> Void) async -> Outcome {
+    await withCheckedContinuation { (done: CheckedContinuation<Outcome, Never>) in
+      start { object, error in done.resume(returning: Outcome(value: object as? Int, error: error)) }
+    }
+  }
+
+  @Test("a block transaction reads synchronously, writes, and its returned value reaches completion", arguments: Backend.all)
+  func blockTransactionValue(_ backend: Backend) async throws {
+    let db = backend.db
+    let counter = backend.collection().document("counter")
+    try await counter.setData(["count": 41])
+    let result = await outcome { completion in
+      db.runTransaction(
+        { (transaction, errorPointer) -> Any? in
+          let snapshot: DocumentSnapshot
+          do {
+            try snapshot = transaction.getDocument(counter)
+          } catch let fetchError as NSError {
+            errorPointer?.pointee = fetchError
+            return nil
+          }
+          let count = (snapshot.get("count") as? Int ?? 0) + 1
+          transaction.updateData(["count": count], forDocument: counter)
+          return count
+        },
+        completion: { (object, error) in completion(object, error) })
+    }
+    #expect(result.error == nil)
+    #expect(result.value == 42)
+    #expect(try await counter.getDocument(source: .server).get("count") as? Int == 42)
+  }
+
+  @Test("an error set through errorPointer reaches completion and nothing is written", arguments: Backend.all)
+  func blockTransactionErrorPointer(_ backend: Backend) async throws {
+    let db = backend.db
+    let ref = backend.collection().document("kept")
+    try await ref.setData(["v": 1])
+    let attempts = Counter()
+    let result = await outcome { completion in
+      db.runTransaction(
+        with: nil,
+        block: { (transaction, errorPointer) -> Any? in
+          attempts.increment()
+          _ = try? transaction.getDocument(ref)
+          transaction.setData(["v": 99], forDocument: ref)
+          errorPointer?.pointee = NSError(domain: "app", code: 1)
+          return nil
+        },
+        completion: { (object, error) in completion(object, error) })
+    }
+    let error = try #require(result.error as? NSError)
+    #expect(error.domain == "app" && error.code == 1)
+    #expect(result.value == nil)
+    #expect(attempts.value == 1, "an error of the block is not retried")
+    #expect(try await ref.getDocument(source: .server).get("v") as? Int == 1)
+    // The rollback released the read lock: a write with no retries goes through.
+    let noRetry = backend.firestore { $0.retryPolicy = .none }
+    try await noRetry.document(ref.path).setData(["v": 2])
+  }
+
+  @Test("two block transactions that read before either writes: one runs again and both increments land", arguments: Backend.all)
+  func blockTransactionContention(_ backend: Backend) async throws {
+    let db = backend.db
+    let counter = backend.collection().document("counter")
+    try await counter.setData(["n": 0])
+    let attempts = Counter()
+    let firstReads = Counter()
+    let results = await withTaskGroup(of: Outcome.self) { group in
+      for _ in 0..<2 {
+        group.addTask {
+          let first = Locked(true)
+          return await outcome { completion in
+            db.runTransaction(
+              with: TransactionOptions(maxAttempts: 10),
+              block: { (transaction, errorPointer) -> Any? in
+                attempts.increment()
+                let n: Int
+                do {
+                  n = try transaction.getDocument(counter).get("n") as? Int ?? 0
+                } catch {
+                  errorPointer?.pointee = error as NSError
+                  return nil
+                }
+                let isFirstAttempt = first.withLock { value in
+                  defer { value = false }
+                  return value
+                }
+                if isFirstAttempt {
+                  // Both first attempts hold their reads before either writes.
+                  firstReads.increment()
+                  _ = try? BlockingWait.run { try await eventually("both transactions to have read") { firstReads.value >= 2 } }
+                }
+                transaction.updateData(["n": n + 1], forDocument: counter)
+                return n + 1
+              },
+              completion: { (object, error) in completion(object, error) })
+          }
+        }
+      }
+      var all: [Outcome] = []
+      for await result in group { all.append(result) }
+      return all
+    }
+    #expect(results.allSatisfy { $0.error == nil }, "\(results.compactMap(\.error))")
+    #expect(Set(results.compactMap(\.value)) == [1, 2])
+    #expect(attempts.value >= 3, "one of the two transactions ran again")
+    #expect(try await counter.getDocument(source: .server).get("n") as? Int == 2)
+  }
+
+  private struct City: Codable {
+    var name: String
+    var population: Int
+  }
+
+  @Test("setData(from:mergeFields:) writes only the listed fields, on a document, a batch and a transaction", arguments: Backend.all)
+  func codableMergeFields(_ backend: Backend) async throws {
+    let db = backend.db
+    let cities = backend.collection()
+    for id in ["ref", "batch", "tx"] {
+      try await cities.document(id).setData(["name": "Old", "population": 1, "mayor": "M"])
+    }
+    let city = City(name: "New", population: 2)
+    let fields: [Any] = ["population"]
+    try cities.document("ref").setData(from: city, mergeFields: fields)
+    try await db.waitForPendingWrites()
+
+    let batch = db.batch()
+    batch.setData(from: city, forDocument: cities.document("batch"), mergeFields: [FieldPath(["population"])])
+    try await batch.commit()
+
+    try await db.runTransaction { transaction in
+      transaction.setData(from: city, forDocument: cities.document("tx"), mergeFields: ["population"], encoder: Firestore.Encoder())
+      return ()
+    }
+
+    for id in ["ref", "batch", "tx"] {
+      let data = try #require(try await cities.document(id).getDocument(source: .server).data())
+      #expect(data["name"] as? String == "Old", "\(id): an unlisted field is kept")
+      #expect(data["population"] as? Int == 2, "\(id): the listed field is written")
+      #expect(data["mayor"] as? String == "M", "\(id): a field the value lacks is kept")
+    }
+  }
+
+  @Test("a mergeFields element that is neither a String nor a FieldPath fails the write with invalidArgument", arguments: Backend.all)
+  func codableMergeFieldsBadElement(_ backend: Backend) async throws {
+    let db = backend.db
+    let ref = backend.collection().document("bad")
+    let batch = db.batch()
+    batch.setData(from: City(name: "X", population: 1), forDocument: ref, mergeFields: [42])
+    await #expect { try await batch.commit() } throws: { ($0 as? FirestoreError)?.code == .invalidArgument }
+    #expect(try await !ref.getDocument(source: .server).exists)
+  }
+
+  @Test("loadBundle takes an InputStream as it takes Data", arguments: Backend.all)
+  func loadBundleFromStream(_ backend: Backend) async throws {
+    let source = backend.collection()
+    try await source.document("a").setData(["v": 1])
+    let db = backend.firestore()
+    let snapshot = try await db.collection(source.path).getDocuments()
+    var builder = db.bundle("stream-\(UUID().uuidString)")
+    try builder.add(queryName: "all", querySnapshot: snapshot)
+    let bundle = builder.build()
+    let reader = backend.firestore()
+    let progress = try await reader.loadBundle(InputStream(data: bundle))
+    #expect(progress.state == .success && progress.documentsLoaded == 1)
+    let cached = try await reader.collection(source.path).getDocuments(source: .cache)
+    #expect(cached.documents.map(\.documentID) == ["a"])
+  }
+}
+
+@Suite("Apple SDK forms: deprecated persistence settings")
+struct PersistenceSettingsSpellingTests {
+  // Deprecated as in the Apple SDK; the test is marked so that using them warns nowhere.
+  @available(*, deprecated)
+  @Test("isPersistenceEnabled switches between a memory and a persistent cache of the same size; cacheSizeBytes sizes it")
+  func isPersistenceEnabled() {
+    var settings = FirestoreSettings(environment: [:])
+    #expect(!settings.isPersistenceEnabled)
+    settings.cacheSizeBytes = 50 * 1_048_576
+    settings.isPersistenceEnabled = true
+    #expect(settings.cache == .persistent(directory: PersistentCacheSettings.defaultDirectory, sizeBytes: 50 * 1_048_576))
+    #expect(settings.isPersistenceEnabled && settings.cacheSizeBytes == 50 * 1_048_576)
+    settings.cacheSizeBytes = FirestoreCacheSizeUnlimited
+    settings.isPersistenceEnabled = false
+    #expect(settings.cache == .memory(sizeBytes: Int(FirestoreCacheSizeUnlimited)))
+    settings.cache = .none
+    settings.isPersistenceEnabled = false
+    #expect(settings.cache == .none, "a cache that is not persistent stays as it is")
+  }
+}
