@@ -91,7 +91,7 @@ let package = Package(
     // of tests that reached the emulator, the built-executable locator and child-process
     // runner, `Blocking.run`, `PortProbe`.
     .target(
-      name: "FirestoreTestSupport", dependencies: ["FirestoreClient", "FirestoreMock", "FirestorePlatform", "FirestoreWire"],
+      name: "FirestoreTestSupport", dependencies: ["FirestoreClient", "FirestoreMock", "FirestorePlatform", "FirestoreWire", "HTTP1Server"],
       path: "Tests/FirestoreTestSupport"),
     // One test target per module, and the conformance suite, which runs every case on the
     // mock and, when one is available, on the emulator (CONTRIBUTING.md).

@@ -83,6 +83,28 @@ extension CLITests {
       #expect(printed == (0..<printed.count).map { "log/e" + String(format: "%03d", $0) })
     }
 
+    @Test("a query whose reply sends one document, then an element that never ends, stops at the size limit with exit 1")
+    func endlessElement() async throws {
+      let document = #"{"document":{"name":"projects/p/databases/(default)/documents/c/a","fields":{}}}"#
+      let endless = #"{"document":{"name":"projects/p/databases/(default)/documents/c/b","fields":{"s":{"stringValue":""#
+      let server = try RawHTTPServer { connection, _ in
+        guard connection.readRequest() != nil else { return }
+        connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n[" + document + "," + endless)
+        // Past the 256 MB limit, then the reply would end cut short: the limit must stop it first.
+        let piece = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
+        for _ in 0..<320 where connection.write(bytes: piece) {}
+      }
+      try await withStopping(server, stop: { $0.stop() }) { server in
+        let result = try await CLI.run(["--emulator", "127.0.0.1:\(server.port)", "--project", "p", "query", "c"])
+        #expect(result.status == 1, "\(result.status) \(result.stderr)")
+        #expect(result.json.compactMap { $0["path"]?.stringValue } == ["c/a"], "the first document was printed")
+        #expect(result.stderr.hasPrefix("error: RESOURCE_EXHAUSTED: "), "\(result.stderr)")
+        #expect(result.stderr.contains("exceeds 268435456 bytes"), "\(result.stderr)")
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result.stderr)")
+        #expect(server.accepted == 1, "a reply past the limit is not asked for again")
+      }
+    }
+
     @Test("count with sums and averages", arguments: Backend.cli)
     func count(_ backend: Backend) async throws {
       let p = try await seeded(backend)

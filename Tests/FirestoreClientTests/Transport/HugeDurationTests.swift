@@ -1,4 +1,5 @@
 import FirestorePlatform
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing

@@ -11,10 +11,10 @@ import HTTP1Server
 
 /// A loopback TCP server whose every connection runs a script: for testing the transport
 /// against replies no real server sends (cut heads, silent closes).
-final class RawHTTPServer: Sendable {
+public final class RawHTTPServer: Sendable {
   /// One accepted connection, as the script sees it.
-  final class Connection {
-    let fd: Int32
+  public final class Connection {
+    public let fd: Int32
     /// Requests are read as the mock server reads them, so pipelined bytes stay buffered.
     private var reader: HTTPRequestReader<HTTPSocketSource>
 
@@ -25,7 +25,7 @@ final class RawHTTPServer: Sendable {
 
     /// Reads one request and returns it as text: its head lines as sent and its body;
     /// `nil` when the client closed (or sent something that is not HTTP).
-    func readRequest() -> String? {
+    public func readRequest() -> String? {
       guard let request = try? reader.readHeadAndLines(), let body = try? reader.readBody(reader.framing(of: request.head)) else {
         return nil
       }
@@ -34,18 +34,18 @@ final class RawHTTPServer: Sendable {
     }
 
     /// Writes `text` as it is.
-    func write(_ text: String) {
+    public func write(_ text: String) {
       _ = Array(text.utf8).withUnsafeBytes { POSIXSocket.sendAll(fd, $0) }
     }
 
     /// Writes `bytes`; `false` once the client is gone.
     @discardableResult
-    func write(bytes: [UInt8]) -> Bool {
+    public func write(bytes: [UInt8]) -> Bool {
       bytes.withUnsafeBytes { POSIXSocket.sendAll(fd, $0) }
     }
 
     /// Blocks until the client closes or resets the connection, discarding what it sends.
-    func waitUntilClosed() {
+    public func waitUntilClosed() {
       var buffer = [UInt8](repeating: 0, count: 4096)
       while true {
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -61,31 +61,32 @@ final class RawHTTPServer: Sendable {
     /// Whether a write to the connection `fd` would go through now: `false` once the
     /// client stopped taking bytes and the buffers between are full. Callable from any
     /// thread, while the script is blocked writing.
-    static func isWritable(_ fd: Int32) -> Bool {
+    public static func isWritable(_ fd: Int32) -> Bool {
       var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
       return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLOUT) != 0
     }
 
     /// Shrinks the socket's send buffer, so that a client that stops reading blocks the
     /// writer soon.
-    func limitSendBuffer(_ bytes: Int32) {
+    public func limitSendBuffer(_ bytes: Int32) {
       var size = bytes
       _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
   }
 
-  let port: Int
+  /// The loopback port it listens on.
+  public let port: Int
   private let listener: Int32
   private final class Counter: Sendable {
     let value = Locked(0)
   }
   private let counter = Counter()
   /// How many connections were accepted.
-  var accepted: Int { counter.value.withLock { $0 } }
+  public var accepted: Int { counter.value.withLock { $0 } }
 
   /// Starts the server; `script` runs on a thread of its own for each connection, which is
   /// closed when it returns.
-  init(_ script: @escaping @Sendable (Connection, _ index: Int) -> Void) throws {
+  public init(_ script: @escaping @Sendable (Connection, _ index: Int) -> Void) throws {
     let (fd, port) = try HTTPSocket.makeListener(host: "127.0.0.1", port: 0, backlog: 16)
     self.port = port
     listener = fd
@@ -118,10 +119,10 @@ final class RawHTTPServer: Sendable {
   }
 
   /// `http://127.0.0.1:<port><path>`.
-  func url(_ path: String = "/") -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+  public func url(_ path: String = "/") -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
   /// Stops accepting (the accept thread then closes the socket).
-  func stop() {
+  public func stop() {
     shutdown(listener, Int32(SHUT_RDWR))
   }
 }
