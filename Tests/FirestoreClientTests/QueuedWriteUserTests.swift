@@ -108,6 +108,25 @@ struct QueuedWriteUserTests {
     try await db.terminate()
   }
 
+  @Test("waitForPendingWrites() fails with cancelled when the user changes while it waits, as in the Apple SDK")
+  func waitEndsOnUserChange() async throws {
+    let server = try MockFirestoreServer.start()
+    defer { _ = server.stop() }
+    let provider = SwitchingTokenProvider()
+    provider.signIn("alice")
+    let db = Self.client(server, project: "demo-users-\(UInt32.random(in: 0...UInt32.max))", provider: provider)
+    try await db.disableNetwork()
+    Self.queue(db.document("notes/alice1"), by: "alice")
+    let wait = Task { try await db.waitForPendingWrites() }
+    // Once the pipeline holds the wait, Bob's write switches users.
+    try await eventually("the wait is registered") { db.writePipeline.pendingWaiterCount == 1 }
+    provider.signIn("bob")
+    Self.queue(db.document("notes/bob1"), by: "bob")
+    let error = await #expect(throws: FirestoreError.self) { try await wait.value }
+    #expect(error?.code == .cancelled, "\(String(describing: error))")
+    try await db.terminate()
+  }
+
   @Test("a cache file's queued writes are sent only by an instance of the user who made them")
   func sharedCacheFile() async throws {
     let server = try MockFirestoreServer.start()

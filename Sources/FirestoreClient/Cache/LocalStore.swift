@@ -209,9 +209,12 @@ final class LocalStore: Sendable {
   }
 
   /// The token provider's tokens stand for `user`: other users' batches wait, this user's
-  /// are shown and sent. Returns what to send now; empty when the user is the same.
-  func switchUser(to user: TokenUser) -> [MutationQueue.Action] {
-    withState { $0.switchUser(to: user) }
+  /// are shown and sent. Returns whether the user changed, and what to send now.
+  func switchUser(to user: TokenUser) -> (changed: Bool, actions: [MutationQueue.Action]) {
+    withState { s in
+      let changed = s.user != user
+      return (changed, s.switchUser(to: user))
+    }
   }
 
   /// Whether batches are waiting for a user to be known (see ``switchUser(to:)``).

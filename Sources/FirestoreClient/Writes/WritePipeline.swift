@@ -59,9 +59,14 @@ final class WritePipeline: Sendable {
   /// The token provider's tokens stand for `user` (a call just fetched one): the queue
   /// follows.
   func tokenUserChanged(to user: TokenUser) {
-    let actions = store.switchUser(to: user)
-    if !actions.isEmpty { rejectPendingWaiters() }
+    let (changed, actions) = store.switchUser(to: user)
+    if changed { rejectPendingWaiters() }
     perform(actions)
+  }
+
+  /// Follows the token provider's user when it says who is signed in without a token.
+  private func followCurrentUser() {
+    if let user = currentUser { tokenUserChanged(to: user) }
   }
 
   /// `waitForPendingWrites()` callers are answered `cancelled` when the user changes, as in
@@ -84,6 +89,7 @@ final class WritePipeline: Sendable {
   ///   pipeline closed first).
   @discardableResult
   func submit(_ writes: [Write], body: Data, settled: Settled? = nil) -> Int {
+    followCurrentUser()
     let (id, actions) = store.enqueue(writes, body: body, user: currentUser)
     if let settled { state.withLock { $0.waiters[id] = settled } }
     perform(actions)
@@ -98,6 +104,7 @@ final class WritePipeline: Sendable {
   ///   the batch stays queued and is still sent.
   func commit(_ writes: [Write], body: Data) async throws -> [WriteResult] {
     let batch = Locked<(id: Int?, cancelled: Bool)>((nil, false))
+    followCurrentUser()
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         let (id, actions) = store.enqueue(writes, body: body, user: currentUser)
@@ -126,10 +133,13 @@ final class WritePipeline: Sendable {
           .cancelled, "the task was cancelled before the server applied the write; the write stays queued and is still sent")))
   }
 
+  /// How many `waitForPendingWrites()` callers wait, for tests.
+  var pendingWaiterCount: Int { state.withLock { $0.pendingWaiters.count } }
+
   /// Returns when every batch queued before the call is settled (applied or refused).
   func waitForPendingWrites() async throws {
     // The current user's writes are the ones waited for.
-    if let user = currentUser { tokenUserChanged(to: user) }
+    followCurrentUser()
     guard let mark = store.lastPendingBatchID else { return }
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
       state.withLock { $0.pendingWaiters.append((mark, continuation)) }
@@ -165,7 +175,7 @@ final class WritePipeline: Sendable {
   /// Sends what a previous run left queued. When it left batches and the token provider
   /// does not say who is signed in, one token is fetched to learn it.
   func resume() {
-    if let user = currentUser { perform(store.switchUser(to: user)) }
+    followCurrentUser()
     perform(store.takeRestoredActions())
     guard store.awaitsUser, let provider = rest.settings.tokenProvider else { return }
     Task {
