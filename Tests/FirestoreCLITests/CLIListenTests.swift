@@ -78,6 +78,20 @@ extension CLITests {
       #expect(interrupted.json[1]["changes"]?.arrayValue?.first?["type"] == .string("added"))
     }
 
+    @Test("a listen to a host that cannot be reached prints the connection failure and exits 1")
+    func hostUnreachable() async throws {
+      // Nothing listens on port 1; the one snapshot, from the cache, comes only once the
+      // stream's first attempt failed, so the run ends after the failure without any clock.
+      let result = try await CLI.run([
+        "--emulator", "127.0.0.1:1", "--project", "unreachable", "listen", "users/u1", "--max-snapshots", "1",
+      ])
+      #expect(result.status == 1, "\(result)")
+      #expect(result.json.map { $0["fromCache"] } == [.bool(true)], "\(result)")
+      #expect(result.stderr.hasPrefix("error: UNAVAILABLE: "), "\(result)")
+      #expect(result.stderr.contains("127.0.0.1"), "the host is named: \(result)")
+      #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result)")
+    }
+
     @Test("a listen whose every handshake is refused (HTTP 403) prints the permission error and exits 1")
     func handshakeRefused() async throws {
       let server = try MockFirestoreServer.start()
