@@ -89,9 +89,10 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v5)]),
     // What the test targets share: the backends (mock, emulator, TLS front) and the ledger
     // of tests that reached the emulator, the built-executable locator and child-process
-    // runner, `Blocking.run`, `PortProbe`.
+    // runner, `Blocking.run`, `PortProbe`, and `RawHTTPServer` for replies no real server sends.
     .target(
-      name: "FirestoreTestSupport", dependencies: ["FirestoreClient", "FirestoreMock", "FirestorePlatform", "FirestoreWire", "HTTP1Server"],
+      name: "FirestoreTestSupport",
+      dependencies: ["FirestoreClient", "FirestoreMock", "FirestorePlatform", "FirestoreWire", "HTTP1Server"],
       path: "Tests/FirestoreTestSupport"),
     // One test target per module, and the conformance suite, which runs every case on the
     // mock and, when one is available, on the emulator (CONTRIBUTING.md).
