@@ -66,10 +66,11 @@ struct DisplayTextTests {
 
   @Test("a FirestoreError keeps its message and description displayable")
   func firestoreError() {
-    var error = FirestoreError(.internal, "from http://u:pw@proxy: \u{1B}]52;c;aGk=\u{07}")
+    let error = FirestoreError(.internal, "from http://u:pw@proxy: \u{1B}]52;c;aGk=\u{07}")
     #expect(error.message == "from http://***@proxy: \\u{1B}]52;c;aGk=\\u{7}")
-    error.message += " then \u{1B}[2J"
-    #expect(error.description == "INTERNAL: from http://***@proxy: \\u{1B}]52;c;aGk=\\u{7} then \\u{1B}[2J")
+    #expect(error.localizedDescription == error.message)
+    let changed = error.replacingMessage(error.message + " then \u{1B}[2J")
+    #expect(changed.description == "INTERNAL: from http://***@proxy: \\u{1B}]52;c;aGk=\\u{7} then \\u{1B}[2J")
   }
 
   @Test("the log handler is given messages as they may be shown")

@@ -182,8 +182,7 @@ struct TransportTests {
 
   @Test("a refused connection is retried even for non-idempotent writes")
   func connectionRefusedRetried() async throws {
-    var refused = FirestoreError(.unavailable, "cannot connect")
-    refused.requestNotSent = true
+    let refused = FirestoreError(.unavailable, "cannot connect").with { $0.requestNotSent = true }
     let transport = ScriptedTransport([
       .init(method: "POST", path: Offline.root + ":commit", response: .failure(refused)),
       .init(method: "POST", path: Offline.root + ":commit", response: .json(200, commitOK)),
@@ -404,11 +403,12 @@ struct RetryPolicyTests {
     #expect(!policy.shouldRetry(FirestoreError(.notFound, "x"), attempt: 1, idempotent: true))
     #expect(!policy.shouldRetry(FirestoreError(.aborted, "x"), attempt: 1, idempotent: false))
     #expect(policy.shouldRetry(FirestoreError(.aborted, "x"), attempt: 1, idempotent: false, retriesAborted: true))
-    for code in [FirestoreErrorCode.resourceExhausted, .deadlineExceeded, .internal] {
+    for code in [FirestoreError.Code.resourceExhausted, .deadlineExceeded, .internal] {
       #expect(policy.shouldRetry(FirestoreError(code, "x"), attempt: 1, idempotent: true))
     }
-    var tooBig = FirestoreError(.resourceExhausted, "gRPC message exceeds maximum size 4194304: 5038033")
-    tooBig.requestTooLarge = true
+    let tooBig = FirestoreError(.resourceExhausted, "gRPC message exceeds maximum size 4194304: 5038033").with {
+      $0.requestTooLarge = true
+    }
     #expect(!policy.shouldRetry(tooBig, attempt: 1, idempotent: true))
   }
 

@@ -6,8 +6,8 @@ import Testing
 @testable import FirestoreClient
 
 /// The Apple SDK's transaction block with its error pointer, Codable writes with
-/// `mergeFields`, the deprecated persistence settings and bundles from a stream, each
-/// written as ported code writes it.
+/// `mergeFields`, errors caught as `NSError`s, the deprecated persistence settings and
+/// bundles from a stream, each written as ported code writes it.
 @Suite("Conformance: Apple SDK forms")
 struct AppleSDKFormsTests {
   /// What a transaction's completion handler received: the value as an `Int`, or the error.
@@ -169,6 +169,51 @@ struct AppleSDKFormsTests {
     batch.setData(from: City(name: "X", population: 1), forDocument: ref, mergeFields: [42])
     await #expect { try await batch.commit() } throws: { ($0 as? FirestoreError)?.code == .invalidArgument }
     #expect(try await !ref.getDocument(source: .server).exists)
+  }
+
+  @Test("what the client throws is caught as an NSError of FirestoreErrorDomain and by the Apple SDK's code patterns", arguments: Backend.all)
+  func errorsAreNSErrors(_ backend: Backend) async throws {
+    let db = backend.db
+    let missing = backend.collection().document("missing")
+    // A server's refusal.
+    do {
+      try await missing.updateData(["v": 1])
+      Issue.record("an update of a missing document succeeded")
+    } catch let error as NSError {
+      #expect(error.domain == FirestoreErrorDomain)
+      #expect(error.code == FirestoreErrorCode.notFound.rawValue)
+      #expect(FirestoreErrorCode.Code(rawValue: error.code) == .notFound)
+      #expect(!error.localizedDescription.isEmpty)
+    }
+    // The client's own check, before anything is sent.
+    do {
+      _ = try await db.collection("c").whereField("", isEqualTo: 1).getDocuments()
+      Issue.record("a query on an empty field path ran")
+    } catch let error as NSError where error.domain == FirestoreErrorDomain {
+      #expect(error.code == FirestoreErrorCode.invalidArgument.rawValue)
+    }
+    // The Apple SDK's patterns on the bridged error type.
+    do {
+      try await missing.updateData(["v": 1])
+    } catch FirestoreErrorCode.notFound {
+    } catch {
+      Issue.record("catch FirestoreErrorCode.notFound did not match \(error)")
+    }
+    do {
+      try await missing.updateData(["v": 1])
+    } catch let error as FirestoreErrorCode {
+      #expect(error.code == .notFound)
+      #expect(error.canonicalCode == .notFound)
+    }
+    // A completion handler's error, switched on as the Apple SDK documents it.
+    let handed: (any Error)? = await withCheckedContinuation { done in
+      missing.updateData(["v": 1]) { error in done.resume(returning: error) }
+    }
+    switch handed {
+    case FirestoreErrorCode.notFound?: break
+    default: Issue.record("the completion handler's error did not match FirestoreErrorCode.notFound: \(String(describing: handed))")
+    }
+    #expect((handed as NSError?)?.domain == FirestoreErrorDomain)
   }
 
   @Test("loadBundle takes an InputStream as it takes Data", arguments: Backend.all)

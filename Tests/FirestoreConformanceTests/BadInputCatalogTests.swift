@@ -57,7 +57,7 @@ struct BadInput: Sendable, CustomTestStringConvertible {
   /// The input, as a user would write it.
   let input: String
   /// The code Firestore would give.
-  let code: FirestoreErrorCode
+  let code: FirestoreError.Code
   /// A substring of the message that names the input.
   let mentions: String
   /// Request path suffixes the surrounding call may send (a transaction's begin and rollback).
@@ -66,7 +66,7 @@ struct BadInput: Sendable, CustomTestStringConvertible {
   let call: @Sendable (Firestore, MockFirestoreServer) async throws -> Void
 
   init(
-    _ input: String, _ code: FirestoreErrorCode = .invalidArgument, mentions: String, allowed: [String] = [],
+    _ input: String, _ code: FirestoreError.Code = .invalidArgument, mentions: String, allowed: [String] = [],
     _ call: @escaping @Sendable (Firestore, MockFirestoreServer) async throws -> Void
   ) {
     self.input = input

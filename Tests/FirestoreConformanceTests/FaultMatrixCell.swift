@@ -160,7 +160,7 @@ struct FaultMatrixCell: Sendable, CustomTestStringConvertible {
     case succeedsAfterRetry(requests: Int)
     /// The call throws a ``FirestoreError`` with this code, after this many requests on its
     /// route, within its deadline.
-    case fails(FirestoreErrorCode, requests: Int)
+    case fails(FirestoreError.Code, requests: Int)
     /// The listener sees every change exactly once, after the client opened this many new
     /// WebChannel sessions (0: the back channel was reopened in the same session).
     case recovers(newSessions: Int)

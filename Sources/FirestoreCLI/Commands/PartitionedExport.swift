@@ -38,9 +38,8 @@ struct PartitionedExport {
     do {
       partitions = try await context.db.collectionGroup(collection.collectionID).getPartitions(desired)
     } catch let error as FirestoreError where error.code == .unimplemented {
-      var explained = error
-      explained.message += " (this server has no partitionQuery, as the Firestore emulator has not; export without --partitions)"
-      throw explained
+      throw error.replacingMessage(
+        error.message + " (this server has no partitionQuery, as the Firestore emulator has not; export without --partitions)")
     }
     let depth = collection.path.slashSegments.count
     var splits: [DocumentReference] = []

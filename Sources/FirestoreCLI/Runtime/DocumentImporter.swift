@@ -142,11 +142,8 @@ struct DocumentImporter: Sendable {
     do {
       return try await operation.result()
     } catch {
-      var named = error
-      if !named.message.contains(operation.document.path) {
-        named.message = "document \(operation.document.path): \(named.message)"
-      }
-      throw named
+      if error.message.contains(operation.document.path) { throw error }
+      throw error.replacingMessage("document \(operation.document.path): \(error.message)")
     }
   }
 

@@ -179,7 +179,7 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
     { reply in
       let message = reply.json?["error"]?["message"]?.stringValue ?? ""
       let name = message.split(separator: " ").first.map(String.init) ?? ""
-      let code: FirestoreErrorCode
+      let code: FirestoreError.Code
       switch name {
       case "USER_DISABLED", "OPERATION_NOT_ALLOWED", "ADMIN_ONLY_OPERATION": code = .permissionDenied
       case "TOO_MANY_ATTEMPTS_TRY_LATER", "QUOTA_EXCEEDED": code = .resourceExhausted

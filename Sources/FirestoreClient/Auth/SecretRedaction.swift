@@ -15,12 +15,12 @@ struct SecretRedaction: Sendable {
   /// `error` with its message scrubbed (and its underlying error dropped when that could
   /// carry a secret in its own description).
   func scrub(_ error: FirestoreError) -> FirestoreError {
-    var copy = error
-    copy.message = scrub(error.message)
-    if let underlying = error.underlyingError {
-      let described = String(describing: underlying)
-      if DisplayText.redact(described, secrets: secrets) != described { copy.underlyingError = nil }
+    error.with { parts in
+      parts.message = scrub(error.message)
+      if let underlying = error.underlyingError {
+        let described = String(describing: underlying)
+        if DisplayText.redact(described, secrets: secrets) != described { parts.underlyingError = nil }
+      }
     }
-    return copy
   }
 }

@@ -61,9 +61,7 @@ struct TokenEndpointClient: Sendable {
           }
         } catch let error as FirestoreError where !answered.withLock({ $0 }) && error.message != expired.message {
           // The transport's own failure: say which endpoint it was.
-          var copy = error
-          copy.message = "\(what): \(error.message)"
-          throw copy
+          throw error.with { $0.message = "\(what): \(error.message)" }
         } catch let error as FirestoreError {
           throw error
         } catch is CancellationError {
@@ -86,7 +84,7 @@ struct TokenEndpointClient: Sendable {
 
   /// The code for a non-2xx reply of a token endpoint: 5xx and 429 are transient,
   /// 400/401/403 mean the credentials were refused.
-  static func code(forStatus status: Int) -> FirestoreErrorCode {
+  static func code(forStatus status: Int) -> FirestoreError.Code {
     switch status {
     case 429: return .resourceExhausted
     case 500..<600: return .unavailable

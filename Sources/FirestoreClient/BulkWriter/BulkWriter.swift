@@ -369,7 +369,7 @@ public final class BulkWriter: Sendable {
           applied.append((item.write, result))
           verdicts.append(.succeeded(result))
         } else {
-          let code = FirestoreErrorCode(rawValue: status.code) ?? .unknown
+          let code = FirestoreError.Code(rawValue: status.code) ?? .unknown
           let message = status.message.isEmpty ? "the write was refused" : status.message
           let error = FirestoreError(code, "write to \(item.operation.document.path) failed: \(message)")
           // A write with a non-OK status was not applied, so it may always be tried again.
@@ -407,7 +407,7 @@ public final class BulkWriter: Sendable {
         } else {
           retry = safeToRepeat && isRetryable(error, write: item.write) && item.failures < options.maximumAttempts
           if safeToRepeat && isRetryable(error, write: item.write) && !retry {
-            last.message = "\(error.message) (gave up after \(item.failures) attempts)"
+            last = error.with { $0.message = "\(error.message) (gave up after \(item.failures) attempts)" }
           }
         }
         if retry {
@@ -457,7 +457,7 @@ public final class BulkWriter: Sendable {
 
   /// Whether a failed write is worth another attempt, as Firestore's SDKs decide it.
   private func isRetryable(_ error: FirestoreError, write: Write) -> Bool {
-    switch error.code {
+    switch error.canonicalCode {
     case .aborted, .unavailable: return true
     case .resourceExhausted: return !error.requestTooLarge && !error.replyTooLarge
     case .internal:

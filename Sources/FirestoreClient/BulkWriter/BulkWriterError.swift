@@ -22,7 +22,7 @@ public struct BulkWriterError: Error, Sendable, CustomStringConvertible {
   public let failedAttempts: Int
 
   /// The attempt's error code.
-  public var code: FirestoreErrorCode { error.code }
+  public var code: FirestoreError.Code { error.canonicalCode }
   /// The attempt's error message.
   public var message: String { error.message }
 

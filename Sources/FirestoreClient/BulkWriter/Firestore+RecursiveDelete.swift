@@ -101,9 +101,9 @@ extension Firestore {
     await settle(downTo: 0)
     if let queryError { throw queryError }
     if let lastFailure {
-      var error = lastFailure
-      error.message = "recursiveDelete: \(failures) delete\(failures == 1 ? "" : "s") failed; the last: \(lastFailure.message)"
-      throw error
+      throw lastFailure.with {
+        $0.message = "recursiveDelete: \(failures) delete\(failures == 1 ? "" : "s") failed; the last: \(lastFailure.message)"
+      }
     }
   }
 

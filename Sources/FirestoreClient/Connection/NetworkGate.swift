@@ -68,9 +68,9 @@ final class NetworkGate: Transport {
     case .enabled:
       return nil
     case .disabled:
-      var error = FirestoreError(.unavailable, "\(what) was not sent: the network is disabled (Firestore.disableNetwork())")
-      error.requestNotSent = true
-      return error
+      return FirestoreError(.unavailable, "\(what) was not sent: the network is disabled (Firestore.disableNetwork())").with {
+        $0.requestNotSent = true
+      }
     case .terminated:
       return FirestoreError(.failedPrecondition, "the Firestore instance was terminated; \(what) was not sent")
     }

@@ -175,7 +175,7 @@ actor ListenChannel {
         let response = try await self.sendAgainAfterGatewayFailures(request)
         guard response.status == 200 else {
           // 401 means the token was rejected: the owner refreshes it before reconnecting.
-          let code: FirestoreErrorCode = response.status == 401 ? .unauthenticated : .unavailable
+          let code: FirestoreError.Code = response.status == 401 ? .unauthenticated : .unavailable
           throw FirestoreError(
             code, "the WebChannel back channel answered HTTP \(response.status)", httpStatus: response.status,
             requestMethod: "GET", requestPath: WebChannelURL.path)
@@ -277,7 +277,7 @@ actor ListenChannel {
     let object = json.arrayValue?.first ?? json
     guard let error = object["error"] else { return nil }
     let status = error["status"]?.stringValue ?? "UNKNOWN"
-    let code = FirestoreErrorCode(statusName: status) ?? .unknown
+    let code = FirestoreError.Code(statusName: status) ?? .unknown
     let message = error["message"]?.stringValue ?? "the Listen stream failed"
     return FirestoreError(code == .ok ? .unknown : code, "Listen stream error \(status): \(message)")
   }
@@ -347,7 +347,7 @@ actor ListenChannel {
     let response = try await sendAgainAfterGatewayFailures(request)
     guard response.status == 200 else {
       // 400 means the session is unknown or gone: a new session fixes it.
-      let code = response.status == 400 ? .unavailable : FirestoreErrorCode(httpStatus: response.status)
+      let code = response.status == 400 ? .unavailable : FirestoreError.Code(httpStatus: response.status)
       let detail = await Self.serverMessage(response).map { ": " + $0 } ?? ""
       throw FirestoreError(
         code, "the WebChannel \(what) answered HTTP \(response.status)" + detail, httpStatus: response.status, requestMethod: "POST",

@@ -265,7 +265,7 @@ actor ListenManager {
       listeners[id]?.handler(.success(snapshot))
     case .targetError(let id, let code, let message):
       guard let listener = listeners.removeValue(forKey: id) else { return }
-      let errorCode = FirestoreErrorCode(rawValue: code) ?? .unknown
+      let errorCode = FirestoreError.Code(rawValue: code) ?? .unknown
       // The emulator's cause often has no message (or only whitespace): say what was refused.
       let detail = message.trimmingCharacters(in: .whitespacesAndNewlines)
       listener.handler(

@@ -134,11 +134,11 @@ final class JSONArrayReader<Element: Sendable>: @unchecked Sendable {
 
   /// The error for a reply past the limit, `what` naming the part of it.
   private func tooLarge(_ what: String) -> FirestoreError {
-    var error = HTTPResponse.bodyTooLarge(limit: limit, what: what)
-    error.httpStatus = response.status
-    error.requestMethod = call.method
-    error.requestPath = client.urlPath(call)
-    return error
+    HTTPResponse.bodyTooLarge(limit: limit, what: what).with {
+      $0.httpStatus = response.status
+      $0.requestMethod = call.method
+      $0.requestPath = client.urlPath(call)
+    }
   }
 
   /// The body ended: fine after the closing `]`, else the reply is cut short or not an array.
@@ -147,11 +147,9 @@ final class JSONArrayReader<Element: Sendable>: @unchecked Sendable {
       throw malformed(cutShort: false, detail: WireFormatError("the reply is a JSON object, not the JSON array expected"))
     }
     guard splitter.isFinished else {
-      var error = malformed(cutShort: true, detail: nil)
-      if error.code == .unavailable {
-        error.message = "the reply ended before the closing \"]\" of its JSON array: " + error.message
-      }
-      throw error
+      let error = malformed(cutShort: true, detail: nil)
+      guard error.canonicalCode == .unavailable else { throw error }
+      throw error.with { $0.message = "the reply ended before the closing \"]\" of its JSON array: " + $0.message }
     }
     return nil
   }

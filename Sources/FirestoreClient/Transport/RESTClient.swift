@@ -102,14 +102,13 @@ final class RESTClient: Sendable {
             detail: error)
         }
       }
-    } catch var error as FirestoreError where !call.idempotent && !error.requestNotSent && Self.leavesOutcomeOpen(error.code) {
-      error.message += "; it may or may not have been applied"
-      throw error
+    } catch let error as FirestoreError where !call.idempotent && !error.requestNotSent && Self.leavesOutcomeOpen(error.canonicalCode) {
+      throw error.with { $0.message += "; it may or may not have been applied" }
     }
   }
 
   /// Whether a failure with `code` says nothing about whether the request was applied.
-  static func leavesOutcomeOpen(_ code: FirestoreErrorCode) -> Bool {
+  static func leavesOutcomeOpen(_ code: FirestoreError.Code) -> Bool {
     [.unavailable, .deadlineExceeded, .internal, .unknown].contains(code)
   }
 
@@ -268,12 +267,13 @@ final class RESTClient: Sendable {
     }
     tokenUserObserver.value?(user)
     if let required = call.requiredUser, required != user {
-      var error = FirestoreError(
+      throw FirestoreError(
         .unauthenticated, "not sent: the write was made by another user than the one signed in now; it waits for that user",
-        requestMethod: call.method, requestPath: urlPath(call))
-      error.requestNotSent = true
-      error.otherUser = true
-      throw error
+        requestMethod: call.method, requestPath: urlPath(call)
+      ).with {
+        $0.requestNotSent = true
+        $0.otherUser = true
+      }
     }
     return HTTPRequest(method: call.method, url: url, headers: headers, body: call.body, isIdempotent: call.idempotent)
   }
@@ -281,11 +281,11 @@ final class RESTClient: Sendable {
   /// Reads an error response into a ``FirestoreError``; non-JSON bodies are tolerated.
   private func error(from response: HTTPResponse, call: Call) async -> FirestoreError {
     let data = (try? await response.collectBody(limit: 1 << 20)) ?? Data()
-    var code = FirestoreErrorCode(httpStatus: response.status)
+    var code = FirestoreError.Code(httpStatus: response.status)
     var message = String(decoding: data.prefix(500), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     var status: String?
     if let json = try? JSONParser.parse(data), let body = try? ErrorBody(json: json) {
-      if let named = FirestoreErrorCode(statusName: body.status) { code = named }
+      if let named = FirestoreError.Code(statusName: body.status) { code = named }
       message = body.message
       status = body.status
     }
@@ -294,9 +294,9 @@ final class RESTClient: Sendable {
       message = "HTTP \(response.status) with an HTML page instead of a Firestore error: \(page)"
     }
     if message.isEmpty { message = "HTTP \(response.status) with no message" }
-    var error = FirestoreError(code, message, httpStatus: response.status, requestMethod: call.method, requestPath: urlPath(call))
-    error.serverStatus = status
-    error.requestTooLarge = FirestoreError.isSizeRefusal(code: code, message: message)
-    return error
+    return FirestoreError(code, message, httpStatus: response.status, requestMethod: call.method, requestPath: urlPath(call)).with {
+      $0.serverStatus = status
+      $0.requestTooLarge = FirestoreError.isSizeRefusal(code: code, message: message)
+    }
   }
 }

@@ -30,7 +30,7 @@ struct ReplyProblem {
 
   /// `unavailable` for a reply that did not arrive whole, `internal` for one that is not
   /// Firestore's JSON.
-  var code: FirestoreErrorCode { isIncomplete ? .unavailable : .internal }
+  var code: FirestoreError.Code { isIncomplete ? .unavailable : .internal }
 
   /// The message: what the body is, the status and content type, and its start.
   var message: String {

@@ -20,7 +20,7 @@ public struct RetryPolicy: Sendable {
   /// How much the cap grows per attempt.
   public var multiplier: Double
   /// The codes that make an idempotent request retry.
-  public var retryableCodes: Set<FirestoreErrorCode>
+  public var retryableCodes: Set<FirestoreError.Code>
   /// Waits between attempts; replace it to make retry tests instant.
   public var sleep: @Sendable (Duration) async throws -> Void
   /// Picks the jittered wait in `0...cap`; replace it for deterministic tests.
@@ -62,6 +62,6 @@ public struct RetryPolicy: Sendable {
     if error.requestNotSent { return true }
     if error.code == .aborted && retriesAborted { return true }
     if error.requestTooLarge || error.replyTooLarge { return false }
-    return idempotent && retryableCodes.contains(error.code)
+    return idempotent && retryableCodes.contains(error.canonicalCode)
   }
 }

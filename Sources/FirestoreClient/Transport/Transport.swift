@@ -83,10 +83,8 @@ public struct HTTPResponse: Sendable {
 
   /// The error for a reply (or, of a streamed reply, `what`) past `limit` bytes.
   static func bodyTooLarge(limit: Int, what: String = "response body") -> FirestoreError {
-    var error = FirestoreError(.resourceExhausted, "\(what) exceeds \(limit) bytes")
     // The same reply would be as large again: a retry would only read it once more.
-    error.replyTooLarge = true
-    return error
+    FirestoreError(.resourceExhausted, "\(what) exceeds \(limit) bytes").with { $0.replyTooLarge = true }
   }
 }
 

@@ -114,22 +114,23 @@ import FirestorePlatform
         guard let urlError = error as? URLError else {
           return FirestoreError(.unavailable, "network error: \(error)", requestMethod: method, requestPath: path)
         }
-        var mapped: FirestoreError
+        let code: FirestoreError.Code
+        let message: String
+        var notSent = false
         switch urlError.code {
         case .cancelled:
-          mapped = FirestoreError(.cancelled, "the request was cancelled")
+          (code, message) = (.cancelled, "the request was cancelled")
         case .timedOut:
-          mapped = FirestoreError(.deadlineExceeded, "the request timed out")
+          (code, message) = (.deadlineExceeded, "the request timed out")
         case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
-          mapped = FirestoreError(.unavailable, "cannot connect to \(request?.url?.host ?? "host"): \(urlError.localizedDescription)")
-          mapped.requestNotSent = true
+          (code, message) = (.unavailable, "cannot connect to \(request?.url?.host ?? "host"): \(urlError.localizedDescription)")
+          notSent = true
         default:
-          mapped = FirestoreError(.unavailable, "network error: \(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")
+          (code, message) = (.unavailable, "network error: \(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")
         }
-        mapped.requestMethod = method
-        mapped.requestPath = path
-        mapped.underlyingError = urlError
-        return mapped
+        return FirestoreError(code, message, requestMethod: method, requestPath: path, underlyingError: urlError).with {
+          $0.requestNotSent = notSent
+        }
       }
     }
   }

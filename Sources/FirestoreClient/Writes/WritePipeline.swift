@@ -275,7 +275,7 @@ final class WritePipeline: Sendable {
     if error.requestNotSent { return .retry(notApplied: true) }
     // The server handled the commit, but its answer cannot be read, nor would it be again.
     if error.replyTooLarge { return .rejected(outcomeUnknown: true) }
-    switch error.code {
+    switch error.canonicalCode {
     case .aborted:
       return .retry(notApplied: true)
     case .resourceExhausted where !error.requestTooLarge:

@@ -1,5 +1,5 @@
 /// The canonical status codes of Firestore's errors (`google.rpc.Code`: gRPC's status codes,
-/// by their usual names), for the client (as `FirestoreErrorCode`) and the mock alike.
+/// by their usual names), for the client (as `FirestoreError.Code`) and the mock alike.
 public enum RPCCode: Int, Sendable, CaseIterable, CustomStringConvertible {
   case ok = 0
   case cancelled = 1

@@ -335,10 +335,9 @@ import FirestorePlatform
         code: code, detail: detail, host: host, endpoint: endpoint, headStarted: head.started, headComplete: head.completedStatus != nil,
         requestWentOut: bodyComplete)
       // libcurl's message may quote the proxy URL, password and all.
-      var error = SecretRedaction(secrets: transport.proxyCredentials).scrub(
-        FirestoreError(failure.code, failure.message, requestMethod: method, requestPath: path))
-      error.requestNotSent = failure.requestNotSent
-      return error
+      return SecretRedaction(secrets: transport.proxyCredentials).scrub(
+        FirestoreError(failure.code, failure.message, requestMethod: method, requestPath: path)
+      ).with { $0.requestNotSent = failure.requestNotSent }
     }
   }
 

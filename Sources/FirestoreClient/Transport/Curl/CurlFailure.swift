@@ -1,11 +1,11 @@
 #if canImport(CCurl)
   import CCurl
 
-  /// What a libcurl error code means for the caller: the ``FirestoreErrorCode``, a message
+  /// What a libcurl error code means for the caller: the ``FirestoreError.Code``, a message
   /// that names the fault in the client's own words (libcurl's detail after it), and
   /// whether the request provably never reached the server.
   struct CurlFailure {
-    let code: FirestoreErrorCode
+    let code: FirestoreError.Code
     let message: String
     let requestNotSent: Bool
 
