@@ -171,7 +171,9 @@ struct AppleSDKFormsTests {
     #expect(try await !ref.getDocument(source: .server).exists)
   }
 
-  @Test("what the client throws is caught as an NSError of FirestoreErrorDomain and by the Apple SDK's code patterns", arguments: Backend.all)
+  @Test(
+    "what the client throws is caught as an NSError of FirestoreErrorDomain and by the Apple SDK's code patterns",
+    arguments: Backend.all)
   func errorsAreNSErrors(_ backend: Backend) async throws {
     let db = backend.db
     let missing = backend.collection().document("missing")

@@ -1,6 +1,8 @@
 import FirestoreWire
 import Foundation
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// The Apple SDK's name, kept so that ported code compiles.
 /// The domain of every ``FirestoreError`` (`"FIRFirestoreErrorDomain"`, as in the Apple SDK).
 public let FirestoreErrorDomain = "FIRFirestoreErrorDomain"
 
