@@ -18,7 +18,7 @@ enum CompressionScenario {
     let server = try MockServerProcess.start(options.mockServer, for: "compression")
     defer { server.stop() }
     let transport = CurlTransport()
-    var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    let settings = FirestoreSettings.emulator(host: server.hostAndPort)
     settings.transport = transport
     settings.cache = .none
     let db = Firestore(projectID: PeerDataset.project, settings: settings)

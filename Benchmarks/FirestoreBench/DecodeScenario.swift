@@ -36,7 +36,7 @@ enum DecodeScenario {
     guard let first = documents.first else { throw ToolFailure("decode: \(source) holds no documents") }
     let (projectID, databaseID, collectionID) = try location(of: first.name)
 
-    var settings = FirestoreSettings.emulator(host: "replay.invalid:1")
+    let settings = FirestoreSettings.emulator(host: "replay.invalid:1")
     settings.transport = ReplayTransport(body: body)
     settings.cache = .none
     let db = Firestore(projectID: projectID, database: databaseID, settings: settings)

@@ -45,7 +45,7 @@ enum GetScenarios {
       throw ToolFailure.usage("get-concurrent.h2 needs --front HOST:PORT and --ca-file PEM (a TLS + HTTP/2 front of the emulator)")
     }
     let transport = CurlTransport(trustedCertificates: ca)
-    var settings = FirestoreSettings.emulator(host: front)
+    let settings = FirestoreSettings.emulator(host: front)
     settings.isSSLEnabled = true
     settings.transport = transport
     let db = Firestore(projectID: PeerDataset.project, settings: settings)

@@ -18,7 +18,7 @@ enum ListenScenarios {
     let warm = 5
     let host = try options.emulatorHost()
     let listenerDB = Firestore(projectID: PeerDataset.project, settings: .emulator(host: host))
-    var writerSettings = FirestoreSettings.emulator(host: host)
+    let writerSettings = FirestoreSettings.emulator(host: host)
     writerSettings.transport = CurlTransport()
     let writerDB = Firestore(projectID: PeerDataset.project, settings: writerSettings)
     let favorites = listenerDB.collection("users/\(PeerDataset.uid)/favorites")

@@ -34,7 +34,7 @@ enum MockScenarios {
   static func cache(_ options: BenchOptions, kind: String) async throws -> [BenchResult] {
     let server = try MockFirestoreServer.start()
     defer { server.stop() }
-    var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    let settings = FirestoreSettings.emulator(host: server.hostAndPort)
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("firestore-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     if kind == "persistent" { settings.cache = .persistent(directory: directory) }

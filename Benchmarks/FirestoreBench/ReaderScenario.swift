@@ -38,7 +38,7 @@ enum ReaderScenario {
     let host = try options.emulatorHost()
     func client() -> (Firestore, CountingTransport) {
       let counter = CountingTransport(wrapping: CurlTransport(), recordLimit: 0)
-      var settings = FirestoreSettings.emulator(host: host)
+      let settings = FirestoreSettings.emulator(host: host)
       settings.transport = counter
       return (Firestore(projectID: PeerDataset.project, settings: settings), counter)
     }

@@ -35,7 +35,7 @@ enum Stream100kScenario {
 
     var results: [BenchResult] = []
     for (name, cache) in [("stream100k.nocache", LocalCacheSettings.none), ("stream100k", .memory())] {
-      var settings = FirestoreSettings.emulator(host: host)
+      let settings = FirestoreSettings.emulator(host: host)
       settings.cache = cache
       let db = Firestore(projectID: PeerDataset.project, settings: settings)
       // What the seeding (or the previous variant) freed is not this stream's.
@@ -101,7 +101,7 @@ enum Stream100kScenario {
 
   /// Writes the documents in batches of 500, four commits in flight.
   static func seed(_ host: String) async throws {
-    var settings = FirestoreSettings.emulator(host: host)
+    let settings = FirestoreSettings.emulator(host: host)
     settings.cache = .none
     let db = Firestore(projectID: PeerDataset.project, settings: settings)
     let target = db.collection(collection)

@@ -12,7 +12,7 @@ enum WireCost {
   /// and returns the counts.
   static func count(_ options: BenchOptions, _ operation: (Firestore) async throws -> Void) async throws -> CountingTransport.Totals {
     let counter = CountingTransport(wrapping: CurlTransport())
-    var settings = FirestoreSettings.emulator(host: try options.emulatorHost())
+    let settings = FirestoreSettings.emulator(host: try options.emulatorHost())
     settings.transport = counter
     try await operation(Firestore(projectID: PeerDataset.project, settings: settings))
     return counter.totals

@@ -6,7 +6,7 @@ import Foundation
 /// An instance with a persistent cache in `directory`; the project and emulator come from
 /// the environment, as for `Firestore.firestore()`.
 func persistentFirestore(directory: String) -> Firestore {
-  var settings = FirestoreSettings()
+  let settings = FirestoreSettings()
   settings.cacheSettings = PersistentCacheSettings(directory: URL(fileURLWithPath: directory))
   return Firestore(projectID: Firestore.detectedProjectID() ?? "demo-port", settings: settings)
 }

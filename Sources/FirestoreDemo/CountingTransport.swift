@@ -13,7 +13,7 @@ import Foundation
 ///
 /// ```swift
 /// let counter = CountingTransport(wrapping: FirestoreSettings.defaultTransport)
-/// var settings = FirestoreSettings.emulator(host: "127.0.0.1:8080")
+/// let settings = FirestoreSettings.emulator(host: "127.0.0.1:8080")
 /// settings.transport = counter
 /// // ... use a Firestore with these settings ...
 /// print(counter.totals.requests, counter.count(matching: ":batchGet"))

@@ -30,7 +30,7 @@ public struct DemoRunner: Sendable {
   /// Creates a runner for `projectID` with `settings` (host, credentials, transport).
   public init(projectID: String, settings: FirestoreSettings) {
     self.projectID = projectID
-    self.settings = settings
+    self.settings = FirestoreSettings(copying: settings)
   }
 
   /// Runs every scenario, writing a line to `output` for each thing that happens, and
@@ -41,7 +41,7 @@ public struct DemoRunner: Sendable {
   public func run(output: @escaping @Sendable (String) -> Void) async throws -> DemoReport {
     let base = settings.transport ?? FirestoreSettings.defaultTransport
     let counter = CountingTransport(wrapping: base)
-    var counted = settings
+    let counted = FirestoreSettings(copying: settings)
     counted.transport = counter
     let db = Firestore(projectID: projectID, settings: counted)
     // Writes that stage the scenario (a deletion, a star from "another device") go through
@@ -128,7 +128,7 @@ public struct DemoRunner: Sendable {
   /// each batch one `getDocument` per uncached article.
   private func walkOnePerArticle(walk: [Int], output: @Sendable (String) -> Void) async throws -> ApproachCost {
     let counter = CountingTransport(wrapping: settings.transport ?? FirestoreSettings.defaultTransport)
-    var naiveSettings = settings
+    let naiveSettings = FirestoreSettings(copying: settings)
     naiveSettings.transport = counter
     naiveSettings.cache = .none
     let db = Firestore(projectID: projectID, settings: naiveSettings)

@@ -76,9 +76,9 @@ struct DisplayTextTests {
   @Test("the log handler is given messages as they may be shown")
   func logHandler() {
     let logged = Locked<[String]>([])
-    var settings = FirestoreSettings(environment: [:])
+    let settings = FirestoreSettings(environment: [:])
     settings.logHandler = { message in logged.withLock { $0.append(message) } }
-    settings.log("cache file \u{1B}[2J at https://me:pw@host/")
+    settings.configuration.log("cache file \u{1B}[2J at https://me:pw@host/")
     #expect(logged.withLock { $0 } == ["cache file \\u{1B}[2J at https://***@host/"])
   }
 }

@@ -44,7 +44,7 @@ struct QueuedWriteUserTests {
   static func client(
     _ server: MockFirestoreServer, project: String, provider: any TokenProvider, cache: LocalCacheSettings = .memory()
   ) -> Firestore {
-    var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    let settings = FirestoreSettings.emulator(host: server.hostAndPort)
     settings.tokenProvider = provider
     settings.cache = cache
     settings.timeout = hangLimit

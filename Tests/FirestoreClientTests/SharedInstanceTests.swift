@@ -63,7 +63,7 @@ struct SharedInstanceTests {
 
   @Test("cacheSettings takes the Apple SDK's types and sets cache")
   func cacheSettings() throws {
-    var settings = FirestoreSettings(environment: [:])
+    let settings = FirestoreSettings(environment: [:])
     settings.cacheSettings = PersistentCacheSettings(sizeBytes: 5 * 1_048_576 as NSNumber)
     #expect(settings.cache == .persistent(directory: PersistentCacheSettings.defaultDirectory, sizeBytes: 5 * 1_048_576))
     settings.cacheSettings = MemoryCacheSettings()

@@ -8,7 +8,7 @@ enum Offline {
 
   /// A client whose requests go to `transport` and whose retries do not sleep.
   static func firestore(_ transport: any Transport, retries: Int = 5) -> Firestore {
-    var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+    let settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
     settings.transport = transport
     settings.retryPolicy = RetryPolicy(maximumAttempts: retries)
     settings.retryPolicy.sleep = { _ in }

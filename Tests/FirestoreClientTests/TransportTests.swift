@@ -75,7 +75,7 @@ struct TransportTests {
     func run(initialBackoff: Duration, timeout: Duration) async throws -> (FirestoreError, Int) {
       let transport = ScriptedTransport(
         Array(repeating: .init(method: "GET", path: Offline.root + "/c/d1", response: unavailable), count: 5))
-      var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+      let settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
       settings.transport = transport
       settings.timeout = timeout
       settings.retryPolicy = RetryPolicy(maximumAttempts: 5, initialBackoff: initialBackoff, maximumBackoff: initialBackoff)
@@ -138,7 +138,7 @@ struct TransportTests {
     // before it passed (a send that starts later starts cancelled).
     try await withGrowingMargin("the request reaching the transport before the deadline", from: .milliseconds(100)) { timeout in
       let transport = StuckTransport()
-      var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+      let settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
       settings.transport = transport
       settings.timeout = timeout
       settings.retryPolicy = .none
@@ -200,7 +200,7 @@ struct TransportTests {
         response: .json(401, #"{"error":{"code":401,"message":"expired","status":"UNAUTHENTICATED"}}"#)),
       .init(method: "GET", path: Offline.root + "/c/d1", response: .json(200, doc1)),
     ])
-    var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+    let settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
     settings.transport = transport
     settings.tokenProvider = ClosureTokenProvider { force in
       asked.withLock { $0.append(force) }
@@ -301,7 +301,7 @@ struct TransportTests {
   func badProjectID() async throws {
     for project in ["", "a/b", "has space"] {
       let transport = ScriptedTransport([])
-      var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+      let settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
       settings.transport = transport
       let db = Firestore(projectID: project, settings: settings)
       let error = try await #require(throws: FirestoreError.self) { try await db.document("c/d").getDocument() }
@@ -344,7 +344,7 @@ struct TransportTests {
         method: "GET", path: Offline.root + "/c/d4",
         response: .failure(FirestoreError(.unavailable, "connection reset while sending Authorization: Bearer \(token)"))),
     ])
-    var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+    let settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
     settings.transport = transport
     settings.tokenProvider = StaticTokenProvider(token)
     settings.retryPolicy = RetryPolicy(maximumAttempts: 1)
@@ -374,7 +374,7 @@ struct TransportTests {
   @Test("a streamed reply that breaks off after its first document does not show the request's token either")
   func echoedTokenAfterTheFirstElement() async throws {
     let token = "ya29.a0-echoed-in-the-stream"
-    var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+    let settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
     settings.transport = EchoingBreakTransport()
     settings.tokenProvider = StaticTokenProvider(token)
     settings.cache = .none

@@ -154,7 +154,7 @@ struct WebChannelListenClientTests {
   func reconnect() async throws {
     let transport = FakeWebChannelTransport()
     let sleeps = SleepCounter()
-    var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+    let settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
     settings.transport = transport
     settings.retryPolicy.sleep = { _ in sleeps.increment() }
     let db = Firestore(projectID: "p", settings: settings)
@@ -224,7 +224,7 @@ struct WebChannelListenClientAuthTests {
   private func firestore(
     _ transport: FakeWebChannelTransport, tokens: Tokens? = nil, sleeps: SleepCounter? = nil
   ) -> Firestore {
-    var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+    let settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
     settings.transport = transport
     if let tokens { settings.tokenProvider = tokens.provider }
     settings.retryPolicy.sleep = { _ in sleeps?.increment() }

@@ -107,7 +107,7 @@ struct ApplePortTests {
       ["offline-write", directory.path, "50"], backend: backend, project: project, killAfter: "queued 51 pending=true")
     #expect(queued.status == SIGKILL && queued.lines == ["queued 51 pending=true"], "\(queued)")
     // Nothing reached the server.
-    var settings = FirestoreSettings.emulator(host: backend.host)
+    let settings = FirestoreSettings.emulator(host: backend.host)
     settings.cache = .none
     let server = Firestore(projectID: project, settings: settings)
     #expect(try await server.collection("restart").count.getAggregation(source: .server).count == 0)

@@ -6,8 +6,8 @@ import Testing
 @testable import FirestoreClient
 
 /// The Apple SDK's transaction block with its error pointer, Codable writes with
-/// `mergeFields`, errors caught as `NSError`s, the deprecated persistence settings and
-/// bundles from a stream, each written as ported code writes it.
+/// `mergeFields`, errors caught as `NSError`s, settings set on the instance, the deprecated
+/// persistence settings and bundles from a stream, each written as ported code writes it.
 @Suite("Conformance: Apple SDK forms")
 struct AppleSDKFormsTests {
   /// What a transaction's completion handler received: the value as an `Int`, or the error.
@@ -218,6 +218,38 @@ struct AppleSDKFormsTests {
     #expect((handed as NSError?)?.domain == FirestoreErrorDomain)
   }
 
+  @Test("settings are a copy that is set back before first use; after it, setting them is refused and logged", arguments: Backend.all)
+  func settableSettings(_ backend: Backend) async throws {
+    let ref = backend.collection().document("d")
+    try await ref.setData(["v": 1])
+    let logged = Locked<[String]>([])
+    // Made for a host where nothing listens, as an app's default settings may be.
+    let unreachable = FirestoreSettings.emulator(host: "127.0.0.1:1")
+    unreachable.logHandler = { message in logged.withLock { $0.append(message) } }
+    let db = Firestore(projectID: Backend.projectID, settings: unreachable)
+    unreachable.host = backend.host  // the object given to init is the caller's: the instance kept a copy
+    #expect(db.settings.host == "127.0.0.1:1")
+
+    let settings = db.settings
+    settings.host = backend.host
+    settings.isSSLEnabled = backend == .http2
+    settings.transport = backend.transport
+    settings.cacheSettings = MemoryCacheSettings()
+    #expect(db.settings.host == "127.0.0.1:1", "the getter hands out a copy")
+    db.settings = settings
+    #expect(db.settings.host == backend.host)
+    #expect(db.settings.cache == .eagerMemory)
+    #expect(try await db.document(ref.path).getDocument().get("v") as? Int == 1, "the set settings are used")
+
+    let late = db.settings
+    late.host = "127.0.0.1:1"
+    db.settings = late
+    #expect(db.settings.host == backend.host, "a started instance keeps its settings")
+    #expect(logged.withLock { $0 }.contains { $0.contains("settings were not changed") })
+    #expect(try await db.document(ref.path).getDocument(source: .server).get("v") as? Int == 1)
+    try await db.terminate()
+  }
+
   @Test("loadBundle takes an InputStream as it takes Data", arguments: Backend.all)
   func loadBundleFromStream(_ backend: Backend) async throws {
     let source = backend.collection()
@@ -241,7 +273,7 @@ struct PersistenceSettingsSpellingTests {
   @available(*, deprecated)
   @Test("isPersistenceEnabled switches between a memory and a persistent cache of the same size; cacheSizeBytes sizes it")
   func isPersistenceEnabled() {
-    var settings = FirestoreSettings(environment: [:])
+    let settings = FirestoreSettings(environment: [:])
     #expect(!settings.isPersistenceEnabled)
     settings.cacheSizeBytes = 50 * 1_048_576
     settings.isPersistenceEnabled = true

@@ -31,7 +31,7 @@ struct BadInputCatalogTests {
   func rejected(_ row: BadInput) async throws {
     let server = try MockFirestoreServer.start()
     defer { server.stop() }
-    var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    let settings = FirestoreSettings.emulator(host: server.hostAndPort)
     settings.retryPolicy.sleep = { _ in }
     settings.timeout = hangLimit
     let db = Firestore(projectID: "catalog", settings: settings)

@@ -35,7 +35,7 @@ final class ManualClock: Sendable {
 struct BulkWriterFaultTests {
   private func makeServer() throws -> (MockFirestoreServer, Firestore) {
     let server = try MockFirestoreServer.start()
-    var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    let settings = FirestoreSettings.emulator(host: server.hostAndPort)
     settings.retryPolicy.sleep = { _ in }
     settings.timeout = hangLimit
     return (server, Firestore(projectID: "bulk", settings: settings))

@@ -136,7 +136,7 @@ struct BundleConformanceTests {
     }
     #expect(await offline.getQuery(named: "all") == nil, "nothing of a refused bundle is applied")
     // Another project's bundle does not load into this database.
-    var foreign = FirestoreSettings.emulator(host: "127.0.0.1:1")
+    let foreign = FirestoreSettings.emulator(host: "127.0.0.1:1")
     foreign.retryPolicy = .none
     let elsewhere = Firestore(projectID: "demo-elsewhere", settings: foreign)
     let wrongDatabase = await #expect(throws: FirestoreError.self) { try await elsewhere.loadBundle(Data(bundle)) }

@@ -17,7 +17,7 @@ struct CacheFaultTests {
   }
 
   private func client(host: String, cache: LocalCacheSettings, log: (@Sendable (String) -> Void)? = nil) -> Firestore {
-    var settings = FirestoreSettings.emulator(host: host)
+    let settings = FirestoreSettings.emulator(host: host)
     settings.retryPolicy.sleep = { _ in }
     settings.timeout = hangLimit
     settings.cache = cache

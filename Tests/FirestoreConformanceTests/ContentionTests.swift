@@ -59,7 +59,7 @@ struct ContentionTests {
     // transactions open, and every wait for one is time the test only spends waiting.
     let server = try MockFirestoreServer.start(lockTimeout: .milliseconds(50))
     defer { server.stop() }
-    var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    let settings = FirestoreSettings.emulator(host: server.hostAndPort)
     settings.timeout = hangLimit
     settings.retryPolicy.initialBackoff = .milliseconds(5)
     settings.retryPolicy.maximumBackoff = .milliseconds(50)

@@ -11,7 +11,7 @@ import Testing
 struct FaultInjectionTests {
   private func makeServer() throws -> (MockFirestoreServer, Firestore) {
     let server = try MockFirestoreServer.start()
-    var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    let settings = FirestoreSettings.emulator(host: server.hostAndPort)
     settings.retryPolicy.sleep = { _ in }
     settings.timeout = hangLimit
     return (server, Firestore(projectID: "faults", settings: settings))
@@ -108,7 +108,7 @@ struct FaultInjectionTests {
   func stall() async throws {
     let (server, _) = try makeServer()
     defer { server.stop() }
-    var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    let settings = FirestoreSettings.emulator(host: server.hostAndPort)
     settings.timeout = .milliseconds(200)
     settings.retryPolicy = .none
     let db = Firestore(projectID: "faults", settings: settings)

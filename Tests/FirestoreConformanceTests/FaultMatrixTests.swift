@@ -149,7 +149,7 @@ struct FaultMatrixTests {
     let server = try MockFirestoreServer.start()
     defer { server.stop() }
     let refreshes = Counter()
-    var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    let settings = FirestoreSettings.emulator(host: server.hostAndPort)
     settings.retryPolicy.sleep = { _ in }
     // A listen's delay is its back channel's silence (below); its requests keep the usual deadline.
     settings.timeout = cell.call == .listen ? Self.deadline : deadline

@@ -14,7 +14,7 @@ struct ListenFaultTests {
   func dropsDuringWrites() async throws {
     let server = try MockFirestoreServer.start()
     defer { server.stop() }
-    var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    let settings = FirestoreSettings.emulator(host: server.hostAndPort)
     settings.retryPolicy.sleep = { _ in }
     let db = Firestore(projectID: "listen-faults", settings: settings)
     let items = db.collection("items")
@@ -136,7 +136,7 @@ struct ListenFaultTests {
     let server = try MockFirestoreServer.start()
     defer { server.stop() }
     let backoff = ManualTimer()
-    var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    let settings = FirestoreSettings.emulator(host: server.hostAndPort)
     settings.retryPolicy.sleep = { try await backoff.wait($0) }
     let db = Firestore(projectID: "refused", settings: settings)
     try await Firestore(projectID: "refused", settings: .emulator(host: server.hostAndPort)).document("c/doc").setData(["v": 1])

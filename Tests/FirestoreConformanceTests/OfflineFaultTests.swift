@@ -12,7 +12,7 @@ import Testing
 @Suite("Offline writes under faults", .requires(.mock))
 struct OfflineFaultTests {
   private func client(_ host: String) -> Firestore {
-    var settings = FirestoreSettings.emulator(host: host)
+    let settings = FirestoreSettings.emulator(host: host)
     settings.timeout = hangLimit
     // Short real waits: retries against a server that is gone must not spin.
     settings.retryPolicy.sleep = { try await Task.sleep(for: min($0, .milliseconds(50))) }

@@ -32,7 +32,7 @@ struct SecurityRulesTests {
   static func client(_ provider: (any TokenProvider)?) async throws -> Firestore {
     try await rulesLoaded.value
     Ledger.record(.emulator)
-    var settings = FirestoreSettings.emulator(host: Backend.emulator.host)
+    let settings = FirestoreSettings.emulator(host: Backend.emulator.host)
     settings.tokenProvider = provider
     settings.timeout = hangLimit
     return Firestore(projectID: projectID, settings: settings)
@@ -242,7 +242,7 @@ struct SecurityRulesTests {
     func instance(_ uid: String) async throws -> Firestore {
       try await Self.rulesLoaded.value
       Ledger.record(.emulator)
-      var settings = FirestoreSettings.emulator(host: Backend.emulator.host)
+      let settings = FirestoreSettings.emulator(host: Backend.emulator.host)
       settings.tokenProvider = EmulatorTokenProvider(uid: uid, projectID: Self.projectID)
       settings.cache = .persistent(directory: directory)
       settings.timeout = hangLimit

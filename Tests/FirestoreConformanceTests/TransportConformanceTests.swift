@@ -33,7 +33,7 @@ struct TransportConformanceTests {
     let server = try MockFirestoreServer.start()
     defer { server.stop() }
     let transport = CurlTransport()
-    var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    let settings = FirestoreSettings.emulator(host: server.hostAndPort)
     settings.transport = transport
     let db = Firestore(projectID: "compression", settings: settings)
     let text = String(repeating: "Firestore over libcurl compresses well. ", count: 15)
@@ -60,7 +60,7 @@ struct TransportConformanceTests {
   func multiplexedReads() async throws {
     let collection = try await seed(.http2, count: 20)
     let transport = CurlTransport(trustedCertificates: HTTP2Front.certificateAuthority)
-    var settings = Backend.http2.settings()
+    let settings = Backend.http2.settings()
     settings.transport = transport
     let db = Firestore(projectID: Backend.projectID, settings: settings)
     Ledger.record(.http2)
@@ -85,7 +85,7 @@ struct TransportConformanceTests {
     let proxy = try #require(TestProxy.url)
     let front = try #require(HTTP2Front.host)
     let transport = CurlTransport(trustedCertificates: HTTP2Front.certificateAuthority, proxy: proxy)
-    var settings = Backend.http2.settings()
+    let settings = Backend.http2.settings()
     settings.transport = transport
     let db = Firestore(projectID: Backend.projectID, settings: settings)
     Ledger.record(.http2)

@@ -80,7 +80,7 @@ public enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible
   }
 
   private func connectionSettings() -> FirestoreSettings {
-    var settings = FirestoreSettings.emulator(host: host)
+    let settings = FirestoreSettings.emulator(host: host)
     if self == .http2 {
       settings.isSSLEnabled = true
       settings.transport = HTTP2Front.transport
@@ -124,7 +124,7 @@ public enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible
   /// commit would make the mock re-evaluate the other tests' listeners over them, and their
   /// queries scan them.
   public func isolatedFirestore(_ hint: String = #function) -> Firestore {
-    var settings = self == .mock ? FirestoreSettings.emulator(host: Self.isolatedMockServer.hostAndPort) : settings()
+    let settings = self == .mock ? FirestoreSettings.emulator(host: Self.isolatedMockServer.hostAndPort) : settings()
     settings.timeout = hangLimit
     return Firestore(projectID: project(hint), settings: settings)
   }

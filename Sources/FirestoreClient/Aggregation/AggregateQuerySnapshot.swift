@@ -21,7 +21,7 @@ public struct AggregateQuerySnapshot: Sendable {
   /// is reported through ``FirestoreSettings/logHandler``.
   public var count: NSNumber {
     guard case .integer(let n) = values[.count()] else {
-      query.query.firestore.settings.log(
+      query.query.firestore.configuration.log(
         "AggregateQuerySnapshot.count read, but the aggregation did not request AggregateField.count(); it reads as 0")
       return NSNumber(value: 0)
     }

@@ -16,7 +16,7 @@ import Foundation
 ///
 /// ```swift
 /// let adc = try await ApplicationDefaultCredentials.find()
-/// var settings = FirestoreSettings()
+/// let settings = FirestoreSettings()
 /// settings.tokenProvider = adc.tokenProvider
 /// let db = Firestore(projectID: adc.projectID ?? "my-project", settings: settings)
 /// ```

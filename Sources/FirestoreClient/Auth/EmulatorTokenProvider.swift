@@ -10,7 +10,7 @@ import Foundation
 /// tokens.
 ///
 /// ```swift
-/// var settings = FirestoreSettings.emulator(host: "127.0.0.1:8080")
+/// let settings = FirestoreSettings.emulator(host: "127.0.0.1:8080")
 /// settings.tokenProvider = EmulatorTokenProvider(uid: "alice", claims: ["admin": true])
 /// // Rules see request.auth.uid == "alice" and request.auth.token.admin == true.
 /// ```

@@ -14,7 +14,7 @@ import Foundation
 /// ```swift
 /// let auth = FirebaseAuthTokenProvider(apiKey: "AIza…")
 /// let user = try await auth.signIn(withEmail: "ada@example.com", password: "…")
-/// var settings = FirestoreSettings()
+/// let settings = FirestoreSettings()
 /// settings.tokenProvider = auth
 /// let db = try await Firestore(settings: settings)  // project from the ID token
 /// try await db.document("users/\(user.uid)/favorites/plan1").setData(["starredAt": Date()])

@@ -13,7 +13,7 @@ import Foundation
 /// let provider = IDTokenProvider(idToken: signInResult.idToken) {
 ///   try await myBackend.freshIDToken()
 /// }
-/// var settings = FirestoreSettings()
+/// let settings = FirestoreSettings()
 /// settings.tokenProvider = provider
 /// let db = try await Firestore(settings: settings)  // project from the token's audience
 /// ```

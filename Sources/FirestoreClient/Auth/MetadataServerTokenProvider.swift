@@ -13,7 +13,7 @@ import Foundation
 /// Tokens are cached and refreshed ahead of expiry; concurrent callers share one refresh.
 ///
 /// ```swift
-/// var settings = FirestoreSettings()
+/// let settings = FirestoreSettings()
 /// settings.tokenProvider = MetadataServerTokenProvider()
 /// let db = try await Firestore(settings: settings)  // project from the metadata server
 /// ```

@@ -11,7 +11,7 @@ import Foundation
 ///
 /// ```swift
 /// let provider = try ServiceAccountTokenProvider(contentsOf: "/secrets/key.json")
-/// var settings = FirestoreSettings()
+/// let settings = FirestoreSettings()
 /// settings.tokenProvider = provider
 /// let db = try await Firestore(settings: settings)  // project from the key's project_id
 /// ```

@@ -14,7 +14,7 @@ import Foundation
 /// the same thing through ``FirestoreSettings/cacheSettings``.
 ///
 /// ```swift
-/// var settings = FirestoreSettings()
+/// let settings = FirestoreSettings()
 /// settings.cache = .persistent(directory: URL(fileURLWithPath: "/var/lib/myapp/firestore"))
 /// let db = Firestore(projectID: "my-project", settings: settings)
 /// ```

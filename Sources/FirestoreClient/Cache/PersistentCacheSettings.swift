@@ -10,7 +10,7 @@ import Foundation
 /// owns is refused and the cache kept in memory.
 ///
 /// ```swift
-/// var settings = FirestoreSettings()
+/// let settings = FirestoreSettings()
 /// settings.cacheSettings = PersistentCacheSettings(sizeBytes: 100 * 1024 * 1024 as NSNumber)
 /// ```
 public struct PersistentCacheSettings: LocalCacheSettingsConvertible, Hashable {

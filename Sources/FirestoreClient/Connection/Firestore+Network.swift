@@ -64,7 +64,7 @@ extension Firestore {
     localStore.close()
     #if canImport(CCurl)
       // The connections this instance opened are not kept open after it.
-      await (settings.effectiveTransport as? CurlTransport)?.closeIdleConnections()
+      await (configuration.effectiveTransport as? CurlTransport)?.closeIdleConnections()
     #endif
   }
 

@@ -44,7 +44,7 @@ extension Firestore {
 
   /// A new instance as ``firestore(database:)`` makes it, for the given environment.
   static func makeShared(database: String, environment: [String: String]) -> Firestore {
-    var settings = FirestoreSettings(environment: environment)
+    let settings = FirestoreSettings(environment: environment)
     if settings.tokenProvider == nil {
       settings.tokenProvider = ApplicationDefaultTokenProvider(environment: environment)
     }

@@ -1,6 +1,7 @@
 import Dispatch
 import FirestorePlatform
 import FirestoreWire
+import Synchronization
 
 /// A connection to one Firestore database: the entry point of the client.
 ///
@@ -17,30 +18,75 @@ public final class Firestore: Sendable {
   public let projectID: String
   /// The database ID; `(default)` unless a named database was chosen.
   public let databaseID: String
-  /// The settings this instance was created with.
-  public let settings: FirestoreSettings
 
-  let rest: RESTClient
   /// `projects/{p}/databases/{d}`.
   let databaseName: String
   /// `projects/{p}/databases/{d}/documents`.
   let documentsRoot: String
-  /// Multiplexes this instance's real-time listeners over one Listen stream.
-  let listenManager: ListenManager
-  /// The local cache, pending writes and listeners' views (see ``LocalCacheSettings``).
-  let localStore: LocalStore
-  /// Sends the queued writes.
-  let writePipeline: WritePipeline
-  /// Every request goes through it: it refuses them while the network is disabled or the
-  /// instance terminated, and notes whether the server could last be reached.
-  let network: NetworkGate
-  /// Where completion handlers and snapshot listeners are called, one at a time.
-  let callbackQueue: DispatchQueue
   /// How to end the listeners that are running, for ``terminate()``.
   let activeListens = Locked<[Int: @Sendable () -> Void]>([:])
   let nextListenID = Locked(0)
 
+  /// The settings until the instance starts, then the parts made from them.
+  private let startState: Locked<StartState>
+  /// The parts, once made: read without the lock on every call after the first.
+  private let startedParts = AtomicLazyReference<Parts>()
+  private let configurationError: FirestoreError?
+
+  private enum StartState {
+    case notStarted(ClientConfiguration)
+    case started(ClientConfiguration, Parts)
+  }
+
+  /// What a started instance is made of, all made at once from its settings.
+  final class Parts: Sendable {
+    let rest: RESTClient
+    /// Multiplexes this instance's real-time listeners over one Listen stream.
+    let listenManager: ListenManager
+    /// The local cache, pending writes and listeners' views (see ``LocalCacheSettings``).
+    let localStore: LocalStore
+    /// Sends the queued writes.
+    let writePipeline: WritePipeline
+    /// Every request goes through it: it refuses them while the network is disabled or
+    /// the instance terminated, and notes whether the server could last be reached.
+    let network: NetworkGate
+    /// Where completion handlers and snapshot listeners are called, one at a time.
+    let callbackQueue: DispatchQueue
+
+    init(
+      configuration: ClientConfiguration, projectID: String, database: String, documentsRoot: String,
+      configurationError: FirestoreError?
+    ) {
+      network = NetworkGate(base: configuration.effectiveTransport)
+      var gated = configuration
+      gated.transport = network
+      rest = RESTClient(
+        settings: gated,
+        databasePath: "/v1/projects/\(ResourcePath.escapeSegment(projectID))/databases/\(ResourcePath.escapeSegment(database))",
+        configurationError: configurationError ?? Firestore.validate(projectID: projectID, database: database)
+          ?? configuration.cache.validationError)
+      let store = LocalStore(
+        settings: configuration.cache.validationError == nil ? configuration.cache : .none, projectID: projectID,
+        databaseID: database, documentsRoot: documentsRoot,
+        user: configuration.tokenProvider == nil ? .unauthenticated : configuration.tokenProvider?.currentTokenUser,
+        log: configuration.log)
+      localStore = store
+      listenManager = ListenManager(
+        observer: ListenManager.Observer(connectionLost: { store.listenConnectionLost() }, roundDelivered: { store.endListenRound() }))
+      let pipeline = WritePipeline(store: store, rest: rest, retryPolicy: configuration.retryPolicy)
+      writePipeline = pipeline
+      callbackQueue = configuration.dispatchQueue ?? DispatchQueue(label: "swift-firestore.callbacks")
+      // Weak: the pipeline reaches the gate through its REST client.
+      network.onReachable { [weak pipeline] in pipeline?.serverReachable() }
+      rest.observeTokenUsers { [weak pipeline] user in pipeline?.tokenUserChanged(to: user) }
+      if rest.configurationError == nil { pipeline.resume() }
+    }
+  }
+
   /// Creates a client for a database.
+  ///
+  /// Nothing is opened or sent until the instance is first used; until then ``settings``
+  /// may be set.
   ///
   /// - Parameters:
   ///   - projectID: the project ID, e.g. `"my-project"` (`"demo-…"` for emulator-only projects).
@@ -54,37 +100,85 @@ public final class Firestore: Sendable {
   init(projectID: String, database: String, settings: FirestoreSettings, configurationError: FirestoreError?) {
     self.projectID = projectID
     self.databaseID = database
-    self.settings = settings
     databaseName = "projects/\(projectID)/databases/\(database)"
     documentsRoot = databaseName + "/documents"
-    network = NetworkGate(base: settings.effectiveTransport)
-    var gated = settings
-    gated.transport = network
-    rest = RESTClient(
-      settings: gated,
-      databasePath: "/v1/projects/\(ResourcePath.escapeSegment(projectID))/databases/\(ResourcePath.escapeSegment(database))",
-      configurationError: configurationError ?? Self.validate(projectID: projectID, database: database) ?? settings.cache.validationError)
-    let store = LocalStore(
-      settings: settings.cache.validationError == nil ? settings.cache : .none, projectID: projectID, databaseID: database,
-      documentsRoot: documentsRoot, user: settings.tokenProvider == nil ? .unauthenticated : settings.tokenProvider?.currentTokenUser,
-      log: settings.log)
-    localStore = store
-    listenManager = ListenManager(
-      observer: ListenManager.Observer(connectionLost: { store.listenConnectionLost() }, roundDelivered: { store.endListenRound() }))
-    let pipeline = WritePipeline(store: store, rest: rest, retryPolicy: settings.retryPolicy)
-    writePipeline = pipeline
-    callbackQueue = settings.dispatchQueue ?? DispatchQueue(label: "swift-firestore.callbacks")
-    // Weak: the pipeline reaches the gate through its REST client.
-    network.onReachable { [weak pipeline] in pipeline?.serverReachable() }
-    rest.observeTokenUsers { [weak pipeline] user in pipeline?.tokenUserChanged(to: user) }
-    if rest.configurationError == nil { pipeline.resume() }
+    startState = Locked(.notStarted(settings.configuration))
+    self.configurationError = configurationError
   }
+
+  /// This instance's settings: a copy, to change and set back before the instance is first
+  /// used, as in the Apple SDK.
+  ///
+  /// ```swift
+  /// let settings = db.settings
+  /// settings.cacheSettings = MemoryCacheSettings()
+  /// db.settings = settings
+  /// ```
+  ///
+  /// The instance starts at its first read, write, listener or network call (making
+  /// references does not start it). From then on its settings can no longer change:
+  /// setting them leaves them as they were and logs the refusal through the current
+  /// ``FirestoreSettings/logHandler`` (the Apple SDK raises an exception instead).
+  public var settings: FirestoreSettings {
+    get { FirestoreSettings(configuration) }
+    set {
+      let new = newValue.configuration
+      let refusal = startState.withLock { state -> ClientConfiguration? in
+        switch state {
+        case .notStarted:
+          state = .notStarted(new)
+          return nil
+        case .started(let current, _):
+          return current
+        }
+      }
+      refusal?.log(
+        "Firestore settings were not changed: the instance has already started, and its settings can only be set "
+          + "before any other use of it")
+    }
+  }
+
+  /// The settings in force: those the instance started with, or will start with.
+  var configuration: ClientConfiguration {
+    startState.withLock { state in
+      switch state {
+      case .notStarted(let configuration), .started(let configuration, _): configuration
+      }
+    }
+  }
+
+  /// The parts of the instance, made from its settings on first use.
+  var parts: Parts {
+    if let parts = startedParts.load() { return parts }
+    return startState.withLock { state in
+      switch state {
+      case .started(_, let parts):
+        return parts
+      case .notStarted(let configuration):
+        let parts = Parts(
+          configuration: configuration, projectID: projectID, database: databaseID, documentsRoot: documentsRoot,
+          configurationError: configurationError)
+        state = .started(configuration, parts)
+        return startedParts.storeIfNil(parts)
+      }
+    }
+  }
+
+  /// Whether the instance has started (its settings are fixed).
+  var isStarted: Bool { startedParts.load() != nil }
+
+  var rest: RESTClient { parts.rest }
+  var listenManager: ListenManager { parts.listenManager }
+  var localStore: LocalStore { parts.localStore }
+  var writePipeline: WritePipeline { parts.writePipeline }
+  var network: NetworkGate { parts.network }
+  var callbackQueue: DispatchQueue { parts.callbackQueue }
 
   /// Creates a client for the project the credentials name: a service account key's
   /// `project_id`, the metadata server's project, a Firebase ID token's audience.
   ///
   /// ```swift
-  /// var settings = FirestoreSettings()
+  /// let settings = FirestoreSettings()
   /// settings.tokenProvider = try ServiceAccountTokenProvider(contentsOf: "/secrets/key.json")
   /// let db = try await Firestore(settings: settings)
   /// ```
@@ -104,7 +198,7 @@ public final class Firestore: Sendable {
   deinit {
     // Nothing can wait for the queue's answers any more; with a persistent cache, the
     // next instance sends what is left.
-    writePipeline.stop()
+    startedParts.load()?.writePipeline.stop()
   }
 
   /// Fails, naming the problem, when the instance cannot be used: its configuration is

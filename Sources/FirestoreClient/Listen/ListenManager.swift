@@ -119,7 +119,7 @@ actor ListenManager {
   }
 
   /// Starts listening to `kind` and returns the target ID that ``unlisten(_:)`` takes.
-  func listen(_ kind: Target.Kind, settings: FirestoreSettings, database: String, handler: @escaping Handler) -> Int32 {
+  func listen(_ kind: Target.Kind, settings: ClientConfiguration, database: String, handler: @escaping Handler) -> Int32 {
     if configuration == nil {
       configuration = ListenChannel.Configuration(
         // A back channel holds its connection for as long as the listen lasts; the socket

@@ -35,7 +35,7 @@ final class RESTClient: Sendable {
     }
   }
 
-  let settings: FirestoreSettings
+  let settings: ClientConfiguration
   let databasePath: String
   private let transport: any Transport
   /// `https://host/v1/projects/p/databases/d/`: what every call's URL starts with.
@@ -59,7 +59,7 @@ final class RESTClient: Sendable {
     tokenUserObserver.withLock { $0 = observer }
   }
 
-  init(settings: FirestoreSettings, databasePath: String, configurationError: FirestoreError? = nil) {
+  init(settings: ClientConfiguration, databasePath: String, configurationError: FirestoreError? = nil) {
     self.configurationError = configurationError
     self.settings = settings
     self.databasePath = databasePath

@@ -31,7 +31,7 @@ extension Firestore {
     let callback = completion.map { UncheckedCallback($0) }
     let queue = callbackQueue
     // Not `self`: a queued write must not keep the instance alive.
-    let log = settings.log
+    let log = configuration.log
     let report: @Sendable ((any Error)?) -> Void = { error in
       if let callback {
         queue.async { callback.call(error) }

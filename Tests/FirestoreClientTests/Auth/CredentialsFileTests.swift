@@ -94,6 +94,6 @@ struct CredentialsFileTests {
     #expect(FirebaseAuthTokenProvider(apiKey: "k", environment: [:]).emulatorHost == nil)
     #expect(FirebaseAuthTokenProvider(apiKey: "k", environment: ["FIREBASE_AUTH_EMULATOR_HOST": "h:1"]).emulatorHost == "h:1")
     // Firestore itself: TLS unless an emulator host is configured.
-    #expect(FirestoreSettings(environment: [:]).baseURL == "https://firestore.googleapis.com")
+    #expect(FirestoreSettings(environment: [:]).configuration.baseURL == "https://firestore.googleapis.com")
   }
 }

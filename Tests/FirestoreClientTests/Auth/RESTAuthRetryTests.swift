@@ -20,7 +20,7 @@ struct RESTAuthRetryTests {
     let auth = try MockAuthServer.start()
     defer { auth.stop() }
     let transport = GatekeeperTransport(rejecting: ["ya29.sa-1"])
-    var settings = FirestoreSettings.emulator(host: Self.firestore.hostAndPort)
+    let settings = FirestoreSettings.emulator(host: Self.firestore.hostAndPort)
     settings.transport = transport
     let clock = TestClock()
     settings.tokenProvider = try ServiceAccountTokenProvider(
@@ -41,7 +41,7 @@ struct RESTAuthRetryTests {
     defer { auth.stop() }
     auth.update { $0.delayMilliseconds = 100 }
     let transport = GatekeeperTransport(rejecting: ["ya29.sa-1"])
-    var settings = FirestoreSettings.emulator(host: Self.firestore.hostAndPort)
+    let settings = FirestoreSettings.emulator(host: Self.firestore.hostAndPort)
     settings.transport = transport
     // The reuse window runs on the test's clock: moved past it once, so the rejections force
     // a refresh, and then still, so that rejections arriving late reuse that refresh.
@@ -69,7 +69,7 @@ struct RESTAuthRetryTests {
     defer { auth.stop() }
     let clock = TestClock()
     let transport = GatekeeperTransport()
-    var settings = FirestoreSettings.emulator(host: Self.firestore.hostAndPort)
+    let settings = FirestoreSettings.emulator(host: Self.firestore.hostAndPort)
     settings.transport = transport
     settings.tokenProvider = try ServiceAccountTokenProvider(
       credentials: AuthFixtures.serviceAccount(), tokenURL: auth.tokenURL, transport: nil, now: { clock.now })

@@ -81,7 +81,7 @@ struct SecretLeakTests {
     record(StaticTokenProvider("ya29.static-secret-token"))
 
     // A request the server rejects: the client's error names the request, not the token.
-    var settings = FirestoreSettings.emulator(host: RESTAuthRetryTests.firestore.hostAndPort)
+    let settings = FirestoreSettings.emulator(host: RESTAuthRetryTests.firestore.hostAndPort)
     settings.transport = GatekeeperTransport(rejecting: [saToken, "ya29.sa-2", "ya29.sa-3", "ya29.sa-4"])
     settings.tokenProvider = sa
     settings.retryPolicy = .none

@@ -142,7 +142,7 @@ struct ServiceAccountTokenProviderTests {
       let server = try MockAuthServer.start()
       defer { server.stop() }
       server.update { $0.delayMilliseconds = 3_600_000 }  // cut short by stop()
-      var settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
+      let settings = FirestoreSettings.emulator(host: "127.0.0.1:1")
       settings.tokenProvider = try ServiceAccountTokenProvider(credentials: AuthFixtures.serviceAccount(), tokenURL: server.tokenURL)
       settings.timeout = timeout
       settings.retryPolicy = .none
@@ -160,11 +160,11 @@ struct ServiceAccountTokenProviderTests {
 
   @Test("the project ID comes from the key file")
   func projectFromKey() async throws {
-    var settings = FirestoreSettings(environment: [:])
+    let settings = FirestoreSettings(environment: [:])
     settings.tokenProvider = try ServiceAccountTokenProvider(credentials: AuthFixtures.serviceAccount())
     let db = try await Firestore(settings: settings)
     #expect(db.projectID == "demo-auth")
-    var none = FirestoreSettings(environment: [:])
+    let none = FirestoreSettings(environment: [:])
     none.tokenProvider = StaticTokenProvider("t")
     let error = try await #require(throws: FirestoreError.self) { try await Firestore(settings: none) }
     #expect(error.code == .invalidArgument && error.message.contains("no project ID"))

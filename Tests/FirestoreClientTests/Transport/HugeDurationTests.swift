@@ -58,7 +58,7 @@ struct HugeDurationTests {
       }
     }
     defer { server.stop() }
-    var settings = FirestoreSettings.emulator(host: "127.0.0.1:\(server.url().port ?? 0)")
+    let settings = FirestoreSettings.emulator(host: "127.0.0.1:\(server.url().port ?? 0)")
     settings.transport = CurlTransport(connectTimeout: .seconds(Int64.max))
     settings.timeout = .seconds(Int64.max)
     settings.retryPolicy = RetryPolicy(maximumAttempts: 3, initialBackoff: .seconds(Int64.max), maximumBackoff: .seconds(Int64.max))

@@ -20,7 +20,7 @@ import Testing
 
   /// A client of `server` over a transport of its own, with one attempt per call.
   func firestore(_ server: RawHTTPServer, timeout: Duration = .seconds(60)) -> Firestore {
-    var settings = FirestoreSettings.emulator(host: "127.0.0.1:\(server.port)")
+    let settings = FirestoreSettings.emulator(host: "127.0.0.1:\(server.port)")
     settings.transport = CurlTransport()
     settings.retryPolicy = RetryPolicy(maximumAttempts: 1)
     settings.timeout = timeout
@@ -165,7 +165,7 @@ import Testing
       Self.writeEndlessString(connection)
     }
     defer { server.stop() }
-    var settings = FirestoreSettings.emulator(host: "127.0.0.1:\(server.port)")
+    let settings = FirestoreSettings.emulator(host: "127.0.0.1:\(server.port)")
     settings.transport = CurlTransport()
     settings.retryPolicy = RetryPolicy(initialBackoff: .zero)
     settings.maximumReplyBytes = Self.limit

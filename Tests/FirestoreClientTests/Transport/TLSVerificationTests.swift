@@ -26,7 +26,7 @@ import Testing
     let certificates = try await TestCertificates.make()
     try await certificates.withServer(certificate: "self.pem", key: "self.key") { port in
       // Through the whole client, as production settings would go: the token never leaves.
-      var settings = FirestoreSettings(environment: [:])
+      let settings = FirestoreSettings(environment: [:])
       settings.host = "localhost:\(port)"
       settings.tokenProvider = StaticTokenProvider("a-token-that-must-not-leave")
       let db = Firestore(projectID: "tls-test", settings: settings)

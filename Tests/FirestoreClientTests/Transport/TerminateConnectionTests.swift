@@ -37,7 +37,7 @@ import Testing
   func terminateClosesKeptConnections() async throws {
     let server = try MockFirestoreServer.start()
     defer { server.stop() }
-    var settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    let settings = FirestoreSettings.emulator(host: server.hostAndPort)
     settings.transport = CurlTransport()
     settings.cache = .none
     let db = Firestore(projectID: "p", settings: settings)

@@ -15,7 +15,7 @@ struct DemoRunnerTests {
     Ledger.record(backend)
     // A project of its own: the demo's collections have fixed names.
     let projectID = "demo-run-\(UInt32.random(in: 0...UInt32.max))"
-    var settings = backend.settings()
+    let settings = backend.settings()
     settings.timeout = hangLimit
     let lines = Locked([String]())
     let runner = DemoRunner(projectID: projectID, settings: settings)

@@ -23,7 +23,7 @@ struct FavoritesRulesTests {
   static func user(_ uid: String, admin: Bool = false) async throws -> Firestore {
     try await rulesLoaded.value
     Ledger.record(.emulator)
-    var settings = FirestoreSettings.emulator(host: Backend.emulator.host)
+    let settings = FirestoreSettings.emulator(host: Backend.emulator.host)
     settings.tokenProvider = EmulatorTokenProvider(uid: uid, claims: admin ? ["admin": true] : [:], projectID: projectID)
     settings.timeout = hangLimit
     settings.retryPolicy = .none

@@ -27,7 +27,7 @@
   /// The thread sleeps in `curl_multi_poll` between events: an idle listener costs no CPU.
   ///
   /// ```swift
-  /// var settings = FirestoreSettings()
+  /// let settings = FirestoreSettings()
   /// settings.transport = CurlTransport(trustedCertificates: "/etc/my-ca.pem", proxy: "http://proxy:3128")
   /// ```
   public final class CurlTransport: Transport {
