@@ -78,6 +78,38 @@ struct AppleSDKFormsTests {
     try await noRetry.document(ref.path).setData(["v": 2])
   }
 
+  @Test("the async block form returns the block's value, nil included, and throws the error it set", arguments: Backend.all)
+  func asyncBlockTransaction(_ backend: Backend) async throws {
+    let db = backend.db
+    let counter = backend.collection().document("counter")
+    try await counter.setData(["count": 1])
+    let value = try await db.runTransaction { transaction, errorPointer -> Any? in
+      do {
+        let count = (try transaction.getDocument(counter).get("count") as? Int ?? 0) + 1
+        transaction.updateData(["count": count], forDocument: counter)
+        return count
+      } catch let fetchError as NSError {
+        errorPointer?.pointee = fetchError
+        return nil
+      }
+    }
+    #expect(value as? Int == 2)
+    #expect(try await counter.getDocument(source: .server).get("count") as? Int == 2)
+    let none = try await db.runTransaction { _, _ in nil }
+    #expect(none == nil)
+    do {
+      _ = try await db.runTransaction { transaction, errorPointer -> Any? in
+        transaction.updateData(["count": 99], forDocument: counter)
+        errorPointer?.pointee = NSError(domain: "app", code: 7)
+        return 1
+      }
+      Issue.record("a block that set its error pointer succeeded")
+    } catch let error as NSError {
+      #expect(error.domain == "app" && error.code == 7)
+    }
+    #expect(try await counter.getDocument(source: .server).get("count") as? Int == 2)
+  }
+
   @Test("two block transactions that read before either writes: one runs again and both increments land", arguments: Backend.all)
   func blockTransactionContention(_ backend: Backend) async throws {
     let db = backend.db

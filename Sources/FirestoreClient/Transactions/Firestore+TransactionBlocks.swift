@@ -46,6 +46,24 @@ extension Firestore {
     let deliver = { (result: TransactionBlock.Value?, error: (any Error)?) in completion(result?.value, error) }
     complete(deliver) { try await self.runTransaction(options: options) { transaction in try await block.run(transaction) } }
   }
+
+  /// Runs `updateBlock` in a transaction and returns the value it returned (see
+  /// ``runTransaction(_:completion:)``): the Apple SDK's `async` form of the block.
+  ///
+  /// ```swift
+  /// let count = try await db.runTransaction { transaction, errorPointer -> Any? in
+  ///   guard let snapshot = try? transaction.getDocument(counter) else { return nil }
+  ///   let count = (snapshot.get("count") as? Int ?? 0) + 1
+  ///   transaction.updateData(["count": count], forDocument: counter)
+  ///   return count
+  /// }
+  /// ```
+  ///
+  /// - Throws: the error set through `errorPointer`, or why the transaction failed.
+  public func runTransaction(_ updateBlock: @escaping (Transaction, NSErrorPointer) -> Any?) async throws -> sending Any? {
+    let block = TransactionBlock(updateBlock)
+    return try await runTransaction(options: TransactionOptions()) { transaction in try await block.run(transaction) }.value
+  }
 }
 
 /// A transaction block of the Apple SDK's shape, which ported code passes without
