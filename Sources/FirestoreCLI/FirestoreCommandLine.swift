@@ -74,13 +74,15 @@ enum FirestoreCommandLine {
     } catch {
       return report(error, command: name)
     }
-    defer { connection.close() }
+    let status: Int32
     do {
       try await command.run(CommandContext(command: command, arguments: parsed, globals: globals, connection: connection))
-      return success
+      status = success
     } catch {
-      return report(error, command: name)
+      status = report(error, command: name)
     }
+    await connection.close()
+    return status
   }
 
   /// Prints the one-line error for `error` and returns its exit status.

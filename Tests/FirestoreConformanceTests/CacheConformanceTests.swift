@@ -257,6 +257,31 @@ struct CacheConformanceTests {
     server.cancel()
   }
 
+  @Test(
+    "a cache-only listener without metadata changes gets the server listener's first results once, already in sync",
+    arguments: Backend.all)
+  func cacheListenerFirstThenServer(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let items = db.collection(backend.collection().path)
+    try await backend.db.document(items.path + "/a").setData(["sort": 0])
+    try await backend.db.document(items.path + "/b").setData(["sort": 1])
+    let query = items.whereField("sort", isNotEqualTo: 0).order(by: "sort")
+    let cached = SequenceCollector(query.snapshots(options: SnapshotListenOptions().withSource(.cache)))
+    let first = try await cached.next()
+    #expect(first.isEmpty && first.metadata.isFromCache)
+    let server = SequenceCollector(query.snapshots(includeMetadataChanges: false))
+    let synced = try await server.next()
+    #expect(synced.documents.map(\.documentID) == ["b"] && !synced.metadata.isFromCache)
+    // The documents the server listener brought into the cache come with its state: one
+    // snapshot, not a cached one that a metadata change (which this listener does not
+    // hear) would have to correct.
+    let second = try await cached.next()
+    #expect(second.documents.map(\.documentID) == ["b"])
+    #expect(!second.metadata.isFromCache)
+    cached.cancel()
+    server.cancel()
+  }
+
   /// Queues writes without waiting for the server, as synchronous code does.
   private static func writeWithoutWaiting(_ document: DocumentReference, set fields: [String: Any]) {
     document.setData(fields)

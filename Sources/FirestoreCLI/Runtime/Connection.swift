@@ -98,13 +98,18 @@ final class Connection: Sendable {
           firestore: connection.firestore, documentsRoot: connection.documentsRoot, rampsUp: !connection.isEmulated)
         _ = try await importer.run(try LineReader(path: file), progress: ProgressLine(verb: "loaded", enabled: false))
       } catch {
-        connection.close()
+        await connection.close()
         throw error
       }
     }
     return connection
   }
 
-  /// Stops the mock server, if there is one.
-  func close() { mockServer?.stop() }
+  /// Ends the client (its listeners, retries and connections) and stops the mock server, if
+  /// there is one: nothing of the client may still run when the process exits, whose
+  /// clean-up frees the TLS library under a handshake that is still going.
+  func close() async {
+    try? await firestore.terminate()
+    mockServer?.stop()
+  }
 }

@@ -104,11 +104,14 @@ extension LocalStoreState {
         for name in staleMatches(view.query, returned: incoming) { updates.append((name, nil)) }
       }
     }
-    store(updates)
     view.server = Dictionary(snapshot.documents.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     view.serverDocuments = snapshot.documents
     view.serverReadTime = snapshot.readTime
     views[id] = view
+    // The view is in sync before the cache learns its documents: a cache-only listener of
+    // the same query, refreshed by what the cache learns, shows them as that view's
+    // server state in one snapshot, not first as cached data.
+    store(updates)
     refresh(id)
     pruneBatches()
     collectGarbage()
