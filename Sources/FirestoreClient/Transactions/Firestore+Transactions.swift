@@ -39,7 +39,7 @@ extension Firestore {
         "the transaction was not started: the server could not be reached in the last \(NetworkGate.offlineVerdictLifetime) (the client is offline)"
       )
     }
-    let policy = settings.retryPolicy
+    let policy = configuration.retryPolicy
     var previousID: String?
     var attempt = 1
     while true {
@@ -53,8 +53,9 @@ extension Firestore {
       } catch {
         // The server ends a transaction it aborts; a rollback on top of that raced the retry
         // that names it (`retryTransaction`) on the emulator ("Can't swap from CLOSED to ACTIVE").
-        if (error as? FirestoreError)?.code != .aborted { await rollback(id) }
+        let rollingBack = (error as? FirestoreError)?.code != .aborted ? rollback(id) : nil
         if let error = error as? FirestoreError, Self.restartsTransaction(error), attempt < options.maxAttempts {
+          await rollingBack?.value
           try await backoff(policy, attempt: attempt)
           previousID = id
           attempt += 1
@@ -67,8 +68,9 @@ extension Firestore {
         _ = try await commit(transaction.bufferedWrites, transaction: id)
         return result
       } catch let error as FirestoreError {
-        if error.code != .aborted { await rollback(id) }
+        let rollingBack = error.code != .aborted ? rollback(id) : nil
         guard Self.restartsTransaction(error), attempt < options.maxAttempts else { throw error }
+        await rollingBack?.value
         try await backoff(policy, attempt: attempt)
         previousID = id
         attempt += 1
@@ -106,12 +108,21 @@ extension Firestore {
   }
 
   /// Ends a transaction without writing, ignoring failures (a committed or unknown ID
-  /// is fine). Runs in its own task so that a cancelled caller still releases the locks.
-  func rollback(_ id: String) async {
+  /// is fine), in a task of its own: a cancelled caller still releases the locks, and a
+  /// caller whose transaction failed gets its error without waiting for the rollback. A
+  /// retry waits for it, so that the two never cross.
+  ///
+  /// The rollback's deadline is at least ``rollbackTimeout``: releasing the locks matters
+  /// most when the caller's own deadline is what ended the transaction.
+  @discardableResult
+  func rollback(_ id: String) -> Task<Void, Never> {
     let rest = self.rest
-    await Task.detached {
-      _ = try? await rest.unary(
-        .init(method: "POST", path: "documents:rollback", body: .object([("transaction", .string(id))]), idempotent: true))
-    }.value
+    var call = RESTClient.Call(
+      method: "POST", path: "documents:rollback", body: .object([("transaction", .string(id))]), idempotent: true)
+    call.timeout = max(rest.settings.timeout, Self.rollbackTimeout)
+    return Task.detached { _ = try? await rest.unary(call) }
   }
+
+  /// The shortest deadline a rollback gets.
+  static let rollbackTimeout = Duration.seconds(10)
 }

@@ -21,6 +21,8 @@ final class RESTClient: Sendable {
     /// The user whose token must carry the call (a queued write batch's), or `nil` for any:
     /// with another user's token it is not sent and fails with ``FirestoreError/otherUser``.
     var requiredUser: TokenUser?
+    /// How long the call may take, retries included, when not ``FirestoreSettings/timeout``.
+    var timeout: Duration?
 
     init(
       method: String, path: String, query: [(String, String)] = [], body: JSONValue? = nil, idempotent: Bool,
@@ -163,10 +165,11 @@ final class RESTClient: Sendable {
     if let configurationError { throw configurationError }
     // One deadline for the whole call, retries and their backoff included.
     let clock = ContinuousClock()
-    let deadline = clock.now + settings.timeout
+    let timeout = call.timeout ?? settings.timeout
+    let deadline = clock.now + timeout
     let expired = FirestoreError(
       .deadlineExceeded,
-      "\(call.method) \(urlPath(call)) did not finish within \(settings.timeout) (FirestoreSettings.timeout)",
+      "\(call.method) \(urlPath(call)) did not finish within \(timeout)\(call.timeout == nil ? " (FirestoreSettings.timeout)" : "")",
       requestMethod: call.method, requestPath: urlPath(call))
     while true {
       do {
