@@ -282,6 +282,46 @@ struct AppleSDKFormsTests {
     try await db.terminate()
   }
 
+  /// The task form of `loadBundle`, which a synchronous caller gets (an `async` one gets the
+  /// `async` form).
+  private static func startLoading(_ bundle: Data, into db: Firestore) -> LoadBundleTask {
+    db.loadBundle(bundle)
+  }
+
+  @Test("loadBundle's task reports its progress to observers, then calls completion; a bad bundle ends in error", arguments: Backend.all)
+  func loadBundleTask(_ backend: Backend) async throws {
+    let source = backend.collection()
+    try await source.document("a").setData(["v": 1])
+    try await source.document("b").setData(["v": 2])
+    let db = backend.firestore()
+    var builder = db.bundle("task-\(UUID().uuidString)")
+    try builder.add(queryName: "all", querySnapshot: try await db.collection(source.path).getDocuments())
+    let bundle = builder.build()
+    let reader = backend.firestore()
+    let heard = Locked<[String]>([])
+    let task = Self.startLoading(bundle, into: reader)
+    let removed = task.addObserver { _ in heard.withLock { $0.append("removed observer called") } }
+    task.removeObserverWith(handle: removed)
+    let final: LoadBundleTaskProgress = await withCheckedContinuation { done in
+      task.addObserver { progress in
+        heard.withLock { $0.append("\(progress.state) \(progress.documentsLoaded)") }
+        if progress.state != .inProgress { done.resume(returning: progress) }
+      }
+    }
+    #expect(final.state == .success && final.documentsLoaded == 2 && final.totalDocuments == 2)
+    #expect(heard.withLock { $0 } == ["inProgress 0", "success 2"])
+    #expect(try await reader.collection(source.path).getDocuments(source: .cache).count == 2)
+    let completed: LoadBundleTaskProgress? = await withCheckedContinuation { done in
+      reader.loadBundle(InputStream(data: bundle)) { progress, _ in done.resume(returning: progress) }
+    }
+    #expect(completed?.state == .success, "a bundle loaded before completes at once")
+
+    let failed: (any Error)? = await withCheckedContinuation { done in
+      reader.loadBundle(Data("12{\"not\":".utf8)) { _, error in done.resume(returning: error) }
+    }
+    #expect((failed as? NSError)?.code == FirestoreErrorCode.invalidArgument.rawValue)
+  }
+
   @Test("loadBundle takes an InputStream as it takes Data", arguments: Backend.all)
   func loadBundleFromStream(_ backend: Backend) async throws {
     let source = backend.collection()

@@ -26,16 +26,79 @@ extension Firestore {
   ///   `failedPrecondition` when this instance has no local cache
   ///   (``LocalCacheSettings/none``).
   public func loadBundle(_ bundle: Data) async throws -> LoadBundleTaskProgress {
-    if let error = rest.configurationError { throw error }
-    guard localStore.isCaching else {
-      throw FirestoreError(.failedPrecondition, "loadBundle needs a local cache, and this Firestore was made with LocalCacheSettings.none")
+    try load(bundle, reporting: nil)
+  }
+
+  /// Starts loading a bundle and returns the task whose observers hear its progress (see
+  /// ``loadBundle(_:)-(Data)``); `completion`, if given, is called after the observers with
+  /// the final progress or the error.
+  @discardableResult
+  public func loadBundle(
+    _ bundleData: Data, completion: ((LoadBundleTaskProgress?, (any Error)?) -> Void)? = nil
+  ) -> LoadBundleTask {
+    startLoading({ bundleData }, completion: completion)
+  }
+
+  /// Starts loading a bundle read from `stream` to its end (see
+  /// ``loadBundle(_:completion:)-(Data,_)``).
+  @discardableResult
+  public func loadBundle(
+    _ bundleStream: InputStream, completion: ((LoadBundleTaskProgress?, (any Error)?) -> Void)? = nil
+  ) -> LoadBundleTask {
+    let stream = UncheckedStream(stream: bundleStream)
+    return startLoading({ try Self.readAll(stream.stream) }, completion: completion)
+  }
+
+  /// An `InputStream` handed to the loading task, which alone reads it.
+  private struct UncheckedStream: @unchecked Sendable {
+    let stream: InputStream
+  }
+
+  private func startLoading(
+    _ read: @escaping @Sendable () throws -> Data, completion: ((LoadBundleTaskProgress?, (any Error)?) -> Void)?
+  ) -> LoadBundleTask {
+    let queue = callbackQueue
+    let task = LoadBundleTask(queue: queue)
+    let callback = completion.map { completion in
+      UncheckedCallback<(LoadBundleTaskProgress?, (any Error)?)> { completion($0.0, $0.1) }
     }
-    let contents = try BundleContents.read(Array(bundle), documentsRoot: documentsRoot)
-    _ = localStore.loadBundle(contents.metadata, documents: contents.documents, queries: contents.queries)
-    let metadata = contents.metadata
-    return LoadBundleTaskProgress(
-      documentsLoaded: Int(metadata.totalDocuments), totalDocuments: Int(metadata.totalDocuments),
-      bytesLoaded: Int64(metadata.totalBytes), totalBytes: Int64(metadata.totalBytes), state: .success)
+    Task {
+      do {
+        let progress = try self.load(try read(), reporting: task)
+        if let callback { queue.async { callback.call((progress, nil)) } }
+      } catch {
+        if let callback { queue.async { callback.call((nil, error)) } }
+      }
+    }
+    return task
+  }
+
+  /// Loads a bundle, telling `task` (if any) of its progress: in progress once its metadata
+  /// is read, then its end. It is applied all at once.
+  private func load(_ bundle: Data, reporting task: LoadBundleTask?) throws -> LoadBundleTaskProgress {
+    let failed = LoadBundleTaskProgress(documentsLoaded: 0, totalDocuments: 0, bytesLoaded: 0, totalBytes: 0, state: .error)
+    do {
+      if let error = rest.configurationError { throw error }
+      guard localStore.isCaching else {
+        throw FirestoreError(
+          .failedPrecondition, "loadBundle needs a local cache, and this Firestore was made with LocalCacheSettings.none")
+      }
+      let contents = try BundleContents.read(Array(bundle), documentsRoot: documentsRoot)
+      let metadata = contents.metadata
+      let total = (documents: Int(metadata.totalDocuments), bytes: Int64(metadata.totalBytes))
+      task?.report(
+        LoadBundleTaskProgress(
+          documentsLoaded: 0, totalDocuments: total.documents, bytesLoaded: 0, totalBytes: total.bytes, state: .inProgress))
+      _ = localStore.loadBundle(metadata, documents: contents.documents, queries: contents.queries)
+      let done = LoadBundleTaskProgress(
+        documentsLoaded: total.documents, totalDocuments: total.documents, bytesLoaded: total.bytes, totalBytes: total.bytes,
+        state: .success)
+      task?.report(done)
+      return done
+    } catch {
+      task?.report(failed)
+      throw error
+    }
   }
 
   /// Loads a bundle given as text (see ``loadBundle(_:)-(Data)``).
