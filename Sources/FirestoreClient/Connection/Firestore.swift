@@ -19,6 +19,14 @@ public final class Firestore: Sendable {
   public let databaseID: String
   /// The settings this instance was created with.
   public let settings: FirestoreSettings
+  /// The field indexes of the persistent cache, which let queries on the cache read fewer
+  /// documents; `nil` unless ``FirestoreSettings/cache`` is persistent. The same object on
+  /// every call, as in the Apple SDK.
+  ///
+  /// ```swift
+  /// db.persistentCacheIndexManager?.enableIndexAutoCreation()
+  /// ```
+  public let persistentCacheIndexManager: PersistentCacheIndexManager?
 
   let rest: RESTClient
   /// `projects/{p}/databases/{d}`.
@@ -69,6 +77,11 @@ public final class Firestore: Sendable {
       documentsRoot: documentsRoot, user: settings.tokenProvider == nil ? .unauthenticated : settings.tokenProvider?.currentTokenUser,
       log: settings.log)
     localStore = store
+    if case .persistent = settings.cache, settings.cache.validationError == nil {
+      persistentCacheIndexManager = PersistentCacheIndexManager(store: store)
+    } else {
+      persistentCacheIndexManager = nil
+    }
     listenManager = ListenManager(
       observer: ListenManager.Observer(connectionLost: { store.listenConnectionLost() }, roundDelivered: { store.endListenRound() }))
     let pipeline = WritePipeline(store: store, rest: rest, retryPolicy: settings.retryPolicy)
