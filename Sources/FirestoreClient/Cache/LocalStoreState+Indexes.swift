@@ -18,7 +18,8 @@ extension LocalStoreState {
   /// match (`results` counts the matches, unless a limit cut them).
   mutating func considerIndex(for query: ViewQuery, scanned: [Document], results: [Document]) {
     guard indexAutoCreation, scanned.count >= Self.indexAutoCreationMinimumScan,
-      case .query(let structured, _, let collectionID, _) = query
+      case .query(let structured, _, let collectionID, _) = query,
+      let index = QueryIndexMatcher(structured)?.indexToCreate(collectionGroup: collectionID)
     else { return }
     var matched = results.count
     if structured.limit != nil || structured.offset != nil {
@@ -27,9 +28,7 @@ extension LocalStoreState {
       unlimited.offset = nil
       matched = QueryEvaluator.evaluate(unlimited, over: scanned).count
     }
-    guard Double(scanned.count) > Self.relativeIndexReadCost * Double(matched),
-      let index = QueryIndexMatcher(structured)?.indexToCreate(collectionGroup: collectionID)
-    else { return }
+    guard Double(scanned.count) > Self.relativeIndexReadCost * Double(matched) else { return }
     withStorage(()) { storage throws(CacheStorageError) in
       // Read without the write lock: an index that is there already (which this query
       // could not use) costs no write.
