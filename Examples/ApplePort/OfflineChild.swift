@@ -1,5 +1,6 @@
 // The two halves of the restart test: one process queues writes with the network off and
-// is killed; the next one, on the same cache directory, sends them.
+// is killed; the next one, on the same cache directory, sends them, then queries the cache
+// with the index manager's auto creation on.
 import FirestoreClient
 import Foundation
 
@@ -37,4 +38,14 @@ func deliver(directory: String) async throws {
   try await db.waitForPendingWrites()
   let after = try await queue.getDocuments(source: .server)
   print("delivered \(after.count) counter=\(after.documents.first { $0.documentID == "counter" }?.get("n") as? Int ?? -1)")
+
+  // The persistent cache's indexes, as the Apple SDK spells them: one manager per instance,
+  // and cache queries that answer the same with auto creation on.
+  let indexManager = db.persistentCacheIndexManager
+  check(indexManager != nil && indexManager == db.persistentCacheIndexManager, "one index manager per instance")
+  indexManager?.enableIndexAutoCreation()
+  let seventh = try await queue.whereField("i", isEqualTo: 7).getDocuments(source: .cache)
+  indexManager?.disableIndexAutoCreation()
+  indexManager?.deleteAllIndexes()
+  print("cache query with indexes found \(seventh.documents.map { $0.documentID })")
 }

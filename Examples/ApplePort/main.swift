@@ -14,7 +14,8 @@
 //   offline-write DIR N   with a persistent cache in DIR and the network disabled, queues N
 //                         writes, prints "queued …" and waits to be killed (the restart test)
 //   deliver DIR           opens the persistent cache in DIR and waits until the writes a
-//                         previous run queued reached the server
+//                         previous run queued reached the server; then queries the cache
+//                         through the persistent cache index manager
 //
 // Prints what it saw, one fact per line; exits 1 with "MISMATCH: …" when something differs
 // from what the Apple SDK would show.

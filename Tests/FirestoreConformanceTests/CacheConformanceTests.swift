@@ -451,4 +451,69 @@ struct CacheConformanceTests {
     _ = try await cities.document("sf").getDocument(source: .server)
     #expect(try await cities.document("sf").getDocument(source: .cache).get("state") as? String == "CA")
   }
+
+  @Test(
+    "with index auto creation, cache-only queries give the server's results and read through the indexes they create",
+    arguments: Backend.all)
+  func indexedCacheQueries(_ backend: Backend) async throws {
+    let directory = try makeTemporaryDirectory("firestore-index")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let db = backend.firestore { $0.cache = .persistent(directory: directory) }
+    let manager = try #require(db.persistentCacheIndexManager)
+    let tickets = db.collection(backend.collection().path)
+    let batch = backend.db.batch()
+    for i in 0..<120 {
+      let state = i % 30 == 0 ? "open" : (i % 30 == 1 ? "pending" : "closed")
+      let tags: [any Sendable] = i % 10 == 0 ? ["x", i] : ["y"]
+      batch.setData(
+        ["state": state, "n": i % 2 == 0 ? i : Double(i) + 0.5, "tags": tags], forDocument: backend.db.document(tickets.path + "/t\(i)"))
+    }
+    try await batch.commit()
+    // The cache learns every document from one server read.
+    #expect(try await tickets.getDocuments(source: .server).count == 120)
+    db.localStore.flush()
+    manager.enableIndexAutoCreation()
+
+    let queries: [(String, Query)] = [
+      ("equality", tickets.whereField("state", isEqualTo: "open")),
+      ("range", tickets.whereField("n", isGreaterThanOrEqualTo: 100)),
+      ("array-contains", tickets.whereField("tags", arrayContains: "x")),
+      ("in + order + limit", tickets.whereField("state", in: ["open", "pending"]).order(by: "n", descending: true).limit(to: 3)),
+    ]
+    for (name, query) in queries {
+      let server = try await query.getDocuments(source: .server).documents.map(\.documentID)
+      db.localStore.flush()
+      // The first run scans and creates an index (unless one serves it already); the second
+      // reads through one.
+      #expect(try await query.getDocuments(source: .cache).documents.map(\.documentID) == server, "\(name)")
+      let before = db.localStore.documentsReadByQueries
+      let cached = try await query.getDocuments(source: .cache)
+      #expect(cached.documents.map(\.documentID) == server, "\(name)")
+      #expect(cached.metadata.isFromCache)
+      #expect(db.localStore.documentsReadByQueries - before < 60, "\(name) read through an index")
+    }
+    // The `in` query found the equality's index on `state` usable, so it scanned nothing and
+    // created none, as in the Apple SDK.
+    #expect(db.localStore.fieldIndexes.count == 3)
+
+    // This client's write reaches the cache, the index and the cache-only listener.
+    let open = queries[0].1
+    let listener = SequenceCollector(open.snapshots(options: SnapshotListenOptions().withSource(.cache)))
+    #expect(try await listener.next().documents.map(\.documentID) == ["t0", "t30", "t60", "t90"])
+    try await tickets.document("t5").updateData(["state": "open"])
+    db.localStore.flush()
+    let server = try await open.getDocuments(source: .server).documents.map(\.documentID)
+    #expect(server == ["t0", "t30", "t5", "t60", "t90"])
+    #expect(try await open.getDocuments(source: .cache).documents.map(\.documentID) == server)
+    _ = try await listener.wait("t5 open") { $0.documents.map(\.documentID) == server }
+    // Another client's change reaches the cache through a read, and the listener through the index.
+    try await backend.db.document(tickets.path + "/t30").updateData(["state": "closed"])
+    _ = try await tickets.document("t30").getDocument(source: .server)
+    _ = try await listener.wait("t30 closed") { $0.documents.map(\.documentID) == ["t0", "t5", "t60", "t90"] }
+    listener.cancel()
+
+    manager.deleteAllIndexes()
+    #expect(db.localStore.fieldIndexes.isEmpty)
+    #expect(try await open.getDocuments(source: .cache).documents.map(\.documentID) == ["t0", "t5", "t60", "t90"])
+  }
 }

@@ -53,6 +53,21 @@ protocol CacheStorage: AnyObject {
   /// Records a loaded bundle and its named queries (replacing those of the same names),
   /// all or none. They are small and never evicted.
   func saveBundle(_ metadata: BundleMetadata, queries: [NamedQuery]) throws(CacheStorageError)
+  /// The cached documents of the collection(s) (as in ``documents(parent:collectionID:allDescendants:)``)
+  /// that `query` can match, read through the field index that narrows them best: a
+  /// superset of the matches, which the caller runs the query over. `nil` when no index
+  /// serves the query (or the storage keeps none): the caller scans.
+  func indexedDocuments(
+    _ query: StructuredQuery, parent: String, collectionID: String, allDescendants: Bool
+  ) throws(CacheStorageError) -> [Document]?
+  /// Stores a field index with the entries of the cached documents of its group; returns
+  /// it as stored, or `nil` when one with the same definition is there (or the storage
+  /// keeps none).
+  func addFieldIndex(_ index: FieldIndex) throws(CacheStorageError) -> FieldIndex?
+  /// The stored field indexes.
+  func fieldIndexes() throws(CacheStorageError) -> [FieldIndex]
+  /// Removes every field index and its entries.
+  func deleteAllFieldIndexes() throws(CacheStorageError)
 }
 
 /// A write batch as the storage keeps it.
@@ -100,6 +115,16 @@ extension CacheStorage {
   func setMutationUser(_ ids: [Int], _ user: TokenUser) throws(CacheStorageError) {}
   func removeMutation(_ id: Int) throws(CacheStorageError) {}
   func setMutationAttempted(_ id: Int, _ attempted: Bool) throws(CacheStorageError) {}
+
+  /// No field indexes here: queries scan (only the SQLite file keeps indexes).
+  func indexedDocuments(
+    _ query: StructuredQuery, parent: String, collectionID: String, allDescendants: Bool
+  ) throws(CacheStorageError) -> [Document]? {
+    nil
+  }
+  func addFieldIndex(_ index: FieldIndex) throws(CacheStorageError) -> FieldIndex? { nil }
+  func fieldIndexes() throws(CacheStorageError) -> [FieldIndex] { [] }
+  func deleteAllFieldIndexes() throws(CacheStorageError) {}
 }
 
 /// Path arithmetic shared by the storages.

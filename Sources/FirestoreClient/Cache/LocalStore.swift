@@ -173,6 +173,30 @@ final class LocalStore: Sendable {
     }
   }
 
+  // MARK: - Field indexes
+
+  /// Turns the creation of field indexes by queries on the cache on or off (see
+  /// ``PersistentCacheIndexManager``); indexes already created stay in use either way.
+  func setIndexAutoCreation(_ enabled: Bool) {
+    withState { $0.indexAutoCreation = enabled }
+  }
+
+  /// Removes every field index from the cache.
+  func deleteAllFieldIndexes() {
+    withState { $0.deleteAllFieldIndexes() }
+  }
+
+  /// The cache's field indexes, for tests.
+  var fieldIndexes: [FieldIndex] { withState { $0.fieldIndexes() } }
+
+  /// Adds a field index as auto creation does, for tests; `nil` when it was there already.
+  func addFieldIndex(_ index: FieldIndex) -> FieldIndex? {
+    withState { s in s.withStorage(nil) { storage throws(CacheStorageError) in try storage.addFieldIndex(index) } }
+  }
+
+  /// How many documents queries on the cache have read from the storage, for tests.
+  var documentsReadByQueries: Int { withState { $0.documentsReadByQueries } }
+
   // MARK: - Bundles
 
   /// Loads a bundle's documents and named queries (see ``LocalStoreState/loadBundle(_:documents:queries:)``);

@@ -41,6 +41,12 @@ struct LocalStoreState {
   var restoredActions: [MutationQueue.Action] = []
   /// Whether a transient storage failure was reported (they are reported once).
   var loggedTransientFailure = false
+  /// Whether a query on the cache that scanned far more documents than it matched creates
+  /// a field index for itself (``PersistentCacheIndexManager``); this instance's choice, not
+  /// the file's.
+  var indexAutoCreation = false
+  /// How many documents queries on the cache have read from the storage, for tests.
+  var documentsReadByQueries = 0
 
   init(
     settings: LocalCacheSettings, filePath: String?, documentsRoot: String, owner: String, user: TokenUser?,
@@ -207,20 +213,33 @@ struct LocalStoreState {
 
   /// The cached documents of a query's collection(s) with pending writes applied, matched,
   /// ordered and limited locally; also the names shown with pending writes.
+  ///
+  /// A field index that serves the query narrows the cached documents read to a superset
+  /// of its matches; the query then runs over them exactly as over a scan, so the result
+  /// is the same. A scan may create an index (``considerIndex(for:scanned:results:)``).
   mutating func localQuery(_ query: ViewQuery) -> (documents: [Document], pending: Set<String>) {
     let cached: [Document]
+    let indexed: Bool
     switch query {
     case .document(let name, _):
       let (document, _, pending) = localDocument(name)
       return (document.map { [$0] } ?? [], pending ? [name] : [])
-    case .query(_, let parent, let collectionID, let allDescendants):
-      cached = withStorage([]) { storage throws(CacheStorageError) in
-        try storage.documents(parent: parent, collectionID: collectionID, allDescendants: allDescendants)
+    case .query(let structured, let parent, let collectionID, let allDescendants):
+      (cached, indexed) = withStorage(([], false)) { storage throws(CacheStorageError) in
+        let scope = (parent: parent, collectionID: collectionID, allDescendants: allDescendants)
+        if let found = try storage.indexedDocuments(structured, parent: scope.0, collectionID: scope.1, allDescendants: scope.2) {
+          return (found, true)
+        }
+        return (try storage.documents(parent: scope.0, collectionID: scope.1, allDescendants: scope.2), false)
       }
     }
+    documentsReadByQueries += cached.count
     let current = Dictionary(cached.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-    // Acknowledged writes are in the cache already.
-    return overlay(query, on: current, lookingUpOthers: false) { batch, _ in !batch.isAcknowledged }
+    // Acknowledged writes are in the cache already. The documents an index left out did
+    // not match before the pending writes; a write may make them match, so those are read.
+    let result = overlay(query, on: current, lookingUpOthers: indexed) { batch, _ in !batch.isAcknowledged }
+    if !indexed { considerIndex(for: query, scanned: cached, results: result.documents) }
+    return result
   }
 
   /// `base` (documents by name) with the writes `applies` selects applied in order, then

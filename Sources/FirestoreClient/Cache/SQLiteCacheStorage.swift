@@ -15,11 +15,15 @@ import Foundation
 /// Several instances (connections) may share one file, so the total size of the documents
 /// is kept in the file (the `bytes` row of `meta`), read and updated inside each change's
 /// transaction, never only in this connection's memory.
+///
+/// The file also holds the field indexes (``SQLiteFieldIndexes``), whose entries change in
+/// the same transactions as the documents they index.
 final class SQLiteCacheStorage: CacheStorage {
   /// Marks a file as this client's cache.
   static let format = "swift-firestore-cache"
   /// The schema version; a file with another one is rebuilt. (Tables added since, the
-  /// queue of writes and the bundles, are created when missing: older files gain them.)
+  /// queue of writes, the bundles and the field indexes, are created when missing: older
+  /// files gain them.)
   static let schemaVersion = "1"
   /// Uses recorded in memory beyond which they are written out without waiting for a change.
   private static let touchFlushThreshold = 4096
@@ -40,6 +44,8 @@ final class SQLiteCacheStorage: CacheStorage {
   /// The total this connection last read or wrote, for when the file cannot be read.
   private var lastKnownByteCount = 0
   private let connection: SQLiteConnection
+  /// The field indexes in the file, kept in this storage's transactions.
+  private let indexes: SQLiteFieldIndexes
   private var clock: Int64 = 0
   /// Last-use ticks of documents read since the last write.
   private var touches: [String: Int64] = [:]
@@ -48,6 +54,7 @@ final class SQLiteCacheStorage: CacheStorage {
   init(path: String, sizeLimit: Int) throws(CacheStorageError) {
     self.sizeLimit = sizeLimit
     connection = try SQLiteConnection(path: path)
+    indexes = SQLiteFieldIndexes(connection: connection)
     do {
       try openOrCreate()
     } catch {
@@ -88,6 +95,7 @@ final class SQLiteCacheStorage: CacheStorage {
         CREATE INDEX documents_by_last_use ON documents (last_use);
         \(Self.mutationsTable)
         \(Self.bundleTables)
+        \(SQLiteFieldIndexes.schema)
         INSERT INTO meta VALUES ('format', '\(Self.format)'), ('schema', '\(Self.schemaVersion)'), ('\(Self.totalKey)', '0');
         COMMIT;
         """)
@@ -117,6 +125,8 @@ final class SQLiteCacheStorage: CacheStorage {
     // not known (`NULL`).
     let columns = try connection.query("PRAGMA table_info(mutations)").compactMap { $0.count > 1 ? $0[1].text : nil }
     if !columns.contains("user") { try connection.execute("ALTER TABLE mutations ADD COLUMN user TEXT") }
+    // Files written before field indexes lack their tables; damaged ones are made again.
+    try indexes.prepareSchema()
     let sql = "SELECT COALESCE(SUM(size), 0), COALESCE(MAX(last_use), 0) FROM documents"
     let totals: [[SQLiteConnection.Column]]
     do {
@@ -200,21 +210,31 @@ final class SQLiteCacheStorage: CacheStorage {
     touches = [:]
   }
 
-  func documents(parent: String, collectionID: String, allDescendants: Bool) throws(CacheStorageError) -> [Document] {
-    let condition: String
-    let arguments: [SQLiteConnection.Argument]
+  /// The SQL condition on `documents` (as `table`) that selects the documents of the
+  /// collection `collectionID` under `parent`, or of every such collection below it.
+  private static func scope(
+    parent: String, collectionID: String, allDescendants: Bool, table: String
+  ) -> (condition: String, arguments: [SQLiteConnection.Argument]) {
     if !allDescendants {
-      condition = "collection = ?"
-      arguments = [.text(parent.isEmpty ? collectionID : parent + "/" + collectionID)]
+      return ("\(table).collection = ?", [.text(parent.isEmpty ? collectionID : parent + "/" + collectionID)])
     } else if parent.isEmpty {
-      condition = "collection_id = ?"
-      arguments = [.text(collectionID)]
+      return ("\(table).collection_id = ?", [.text(collectionID)])
     } else {
       // Collections strictly below `parent/`: '0' is the character after '/'.
-      condition = "collection_id = ? AND collection > ? AND collection < ?"
-      arguments = [.text(collectionID), .text(parent + "/"), .text(parent + "0")]
+      return (
+        "\(table).collection_id = ? AND \(table).collection > ? AND \(table).collection < ?",
+        [.text(collectionID), .text(parent + "/"), .text(parent + "0")]
+      )
     }
-    let rows = try connection.query("SELECT path, body FROM documents WHERE " + condition, arguments)
+  }
+
+  func documents(parent: String, collectionID: String, allDescendants: Bool) throws(CacheStorageError) -> [Document] {
+    let (condition, arguments) = Self.scope(parent: parent, collectionID: collectionID, allDescendants: allDescendants, table: "documents")
+    return try decode(rows: try connection.query("SELECT path, body FROM documents WHERE " + condition, arguments))
+  }
+
+  /// The documents of `(path, body)` rows, their use recorded.
+  private func decode(rows: [[SQLiteConnection.Column]]) throws(CacheStorageError) -> [Document] {
     var result: [Document] = []
     var paths: [String] = []
     result.reserveCapacity(rows.count)
@@ -228,6 +248,11 @@ final class SQLiteCacheStorage: CacheStorage {
   }
 
   func apply(_ changes: [(path: String, document: Document?)], isPinned: (String) -> Bool) throws(CacheStorageError) {
+    // Damaged index tables fail the triggers on `documents`, and so every change.
+    try repairingIndexes { () throws(CacheStorageError) in try applyOnce(changes, isPinned: isPinned) }
+  }
+
+  private func applyOnce(_ changes: [(path: String, document: Document?)], isPinned: (String) -> Bool) throws(CacheStorageError) {
     lastKnownByteCount = try connection.inTransaction { () throws(CacheStorageError) -> Int in
       // Under the write lock, so other instances' changes are all in: their total, and
       // their uses, so that this connection's next uses count as the most recent.
@@ -235,6 +260,8 @@ final class SQLiteCacheStorage: CacheStorage {
       let latestUse = try connection.query("SELECT COALESCE(MAX(last_use), 0) FROM documents").first?.first?.integer ?? 0
       clock = max(clock, latestUse)
       try flushTouches()
+      // Read in the transaction: an index another instance just added is kept up to date too.
+      let indexesByGroup = try indexes.definitionsByGroup()
       for (path, document) in changes {
         if let old = try connection.query("SELECT size FROM documents WHERE path = ?", [.text(path)]).first?.first?.integer {
           byteCount -= Int(old)
@@ -250,6 +277,9 @@ final class SQLiteCacheStorage: CacheStorage {
               .text(path), .text(collection), .text(collectionID), .blob(JSONWriter.bytes(document.json)), .integer(Int64(size)),
               .integer(tick()),
             ] + updateTime)
+          if let groupIndexes = indexesByGroup[collectionID] {
+            try indexes.index(document, path: path, collectionID: collectionID, in: groupIndexes)
+          }
           byteCount += size
         } else {
           try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)])
@@ -276,6 +306,54 @@ final class SQLiteCacheStorage: CacheStorage {
       }
       try connection.query("INSERT OR REPLACE INTO meta VALUES (?, ?)", [.text(Self.totalKey), .text(String(byteCount))])
       return byteCount
+    }
+  }
+
+  // MARK: - Field indexes
+
+  func indexedDocuments(
+    _ query: StructuredQuery, parent: String, collectionID: String, allDescendants: Bool
+  ) throws(CacheStorageError) -> [Document]? {
+    guard let matcher = QueryIndexMatcher(query) else { return nil }
+    let rows: [[SQLiteConnection.Column]]
+    do {
+      try indexes.prepareSchema()
+      let definitions = try indexes.definitions(collectionGroup: collectionID).indexes
+      guard !definitions.isEmpty, let scan = matcher.bestScan(among: definitions) else { return nil }
+      let scope = Self.scope(parent: parent, collectionID: collectionID, allDescendants: allDescendants, table: "d")
+      rows = try indexes.rows(of: scan, collectionGroup: collectionID, scope: scope)
+    } catch  where !error.isCorruption {
+      // Index tables that cannot be read (damaged, locked) answer nothing: the query scans.
+      return nil
+    }
+    return try decode(rows: rows)
+  }
+
+  func addFieldIndex(_ index: FieldIndex) throws(CacheStorageError) -> FieldIndex? {
+    try repairingIndexes { () throws(CacheStorageError) in
+      try indexes.add(index) { column, path throws(CacheStorageError) in try decode(column, path: path) }
+    }
+  }
+
+  func fieldIndexes() throws(CacheStorageError) -> [FieldIndex] {
+    try repairingIndexes { () throws(CacheStorageError) in try indexes.definitions().indexes }
+  }
+
+  func deleteAllFieldIndexes() throws(CacheStorageError) {
+    try repairingIndexes { () throws(CacheStorageError) in try indexes.deleteAll() }
+  }
+
+  /// Runs `body` once the index tables are checked (when the file's schema changed); when
+  /// it fails because they were damaged meanwhile, makes them again (empty) and runs it
+  /// once more.
+  private func repairingIndexes<T>(_ body: () throws(CacheStorageError) -> T) throws(CacheStorageError) -> T {
+    do {
+      try indexes.prepareSchema()
+      return try body()
+    } catch  where !error.isCorruption {
+      guard (try? indexes.isSchemaIntact()) == false else { throw error }
+      try indexes.rebuildSchema()
+      return try body()
     }
   }
 

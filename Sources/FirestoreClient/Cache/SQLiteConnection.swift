@@ -122,7 +122,11 @@ final class SQLiteConnection {
         }
       case .integer(let v): rc = sqlite3_bind_int64(statement, index, v)
       case .blob(let bytes):
-        rc = bytes.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), transient) }
+        // A nil pointer would bind NULL, so an empty blob binds a zero-length one.
+        rc =
+          bytes.isEmpty
+          ? sqlite3_bind_zeroblob(statement, index, 0)
+          : bytes.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), transient) }
       case .null: rc = sqlite3_bind_null(statement, index)
       }
       if rc != SQLITE_OK { throw failure("binding \(sql)", rc) }

@@ -52,6 +52,8 @@ public final class Firestore: Sendable {
     let network: NetworkGate
     /// Where completion handlers and snapshot listeners are called, one at a time.
     let callbackQueue: DispatchQueue
+    /// The persistent cache's field indexes; `nil` for any other cache.
+    let persistentCacheIndexManager: PersistentCacheIndexManager?
 
     init(
       configuration: ClientConfiguration, projectID: String, database: String, documentsRoot: String,
@@ -71,6 +73,11 @@ public final class Firestore: Sendable {
         user: configuration.tokenProvider == nil ? .unauthenticated : configuration.tokenProvider?.currentTokenUser,
         log: configuration.log)
       localStore = store
+      if case .persistent = configuration.cache, configuration.cache.validationError == nil {
+        persistentCacheIndexManager = PersistentCacheIndexManager(store: store)
+      } else {
+        persistentCacheIndexManager = nil
+      }
       listenManager = ListenManager(
         observer: ListenManager.Observer(connectionLost: { store.listenConnectionLost() }, roundDelivered: { store.endListenRound() }))
       let pipeline = WritePipeline(store: store, rest: rest, retryPolicy: configuration.retryPolicy)
@@ -163,6 +170,15 @@ public final class Firestore: Sendable {
       }
     }
   }
+
+  /// The field indexes of the persistent cache, which let queries on the cache read fewer
+  /// documents; `nil` unless ``FirestoreSettings/cache`` is persistent. The same object on
+  /// every call, as in the Apple SDK; asking starts the instance, as there.
+  ///
+  /// ```swift
+  /// db.persistentCacheIndexManager?.enableIndexAutoCreation()
+  /// ```
+  public var persistentCacheIndexManager: PersistentCacheIndexManager? { parts.persistentCacheIndexManager }
 
   /// Whether the instance has started (its settings are fixed).
   var isStarted: Bool { startedParts.load() != nil }

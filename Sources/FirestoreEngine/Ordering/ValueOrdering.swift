@@ -218,8 +218,9 @@ public enum ValueOrdering {
   }
 
   /// The number of a numeric document ID `__id<n>__` (as the emulator orders them: `__id-5__`
-  /// < `__id5__` < `__id10__` < `A`), or `nil` for an ordinary ID.
-  private static func numericID(_ s: Substring.UTF8View) -> Int64? {
+  /// < `__id5__` < `__id10__` < `A`), or `nil` for an ordinary ID. ``ValueOrderingKey``
+  /// encodes segments by it too.
+  static func numericID(_ s: Substring.UTF8View) -> Int64? {
     guard s.starts(with: "__id".utf8) else { return nil }
     let bytes = Array(s)
     let underscore = UInt8(ascii: "_")
