@@ -177,11 +177,11 @@ struct AppleSDKFormsTests {
     try await db.waitForPendingWrites()
 
     let batch = db.batch()
-    batch.setData(from: city, forDocument: cities.document("batch"), mergeFields: [FieldPath(["population"])])
+    try batch.setData(from: city, forDocument: cities.document("batch"), mergeFields: [FieldPath(["population"])])
     try await batch.commit()
 
     try await db.runTransaction { transaction in
-      transaction.setData(from: city, forDocument: cities.document("tx"), mergeFields: ["population"], encoder: Firestore.Encoder())
+      try transaction.setData(from: city, forDocument: cities.document("tx"), mergeFields: ["population"], encoder: Firestore.Encoder())
       return ()
     }
 
@@ -193,12 +193,26 @@ struct AppleSDKFormsTests {
     }
   }
 
+  @Test("a value that cannot be encoded throws at setData(from:) in a batch and a transaction, and adds nothing", arguments: Backend.all)
+  func codableEncodingErrorThrows(_ backend: Backend) async throws {
+    let db = backend.db
+    let ref = backend.collection().document("never")
+    let batch = db.batch()
+    #expect(throws: FirestoreError.self) { try batch.setData(from: 42, forDocument: ref) }
+    #expect(throws: FirestoreError.self) { try batch.setData(from: 42, forDocument: ref, mergeFields: ["n"]) }
+    try await batch.commit()
+    try await db.runTransaction { transaction in
+      #expect(throws: FirestoreError.self) { try transaction.setData(from: 42, forDocument: ref) }
+    }
+    #expect(try await !ref.getDocument(source: .server).exists)
+  }
+
   @Test("a mergeFields element that is neither a String nor a FieldPath fails the write with invalidArgument", arguments: Backend.all)
   func codableMergeFieldsBadElement(_ backend: Backend) async throws {
     let db = backend.db
     let ref = backend.collection().document("bad")
     let batch = db.batch()
-    batch.setData(from: City(name: "X", population: 1), forDocument: ref, mergeFields: [42])
+    try batch.setData(from: City(name: "X", population: 1), forDocument: ref, mergeFields: [42])
     await #expect { try await batch.commit() } throws: { ($0 as? FirestoreError)?.code == .invalidArgument }
     #expect(try await !ref.getDocument(source: .server).exists)
   }

@@ -80,11 +80,11 @@ struct CodableConformanceTests {
     struct Counter: Codable { var n: Int }
     let c = backend.collection()
     let batch = backend.db.batch()
-    batch.setData(from: Counter(n: 1), forDocument: c.document("x"))
+    try batch.setData(from: Counter(n: 1), forDocument: c.document("x"))
     try await batch.commit()
     try await backend.db.runTransaction { tx in
       let current = try await tx.getDocument(c.document("x")).data(as: Counter.self)
-      tx.setData(from: Counter(n: current.n + 1), forDocument: c.document("x"))
+      try tx.setData(from: Counter(n: current.n + 1), forDocument: c.document("x"))
     }
     #expect(try await c.document("x").getDocument(as: Counter.self).n == 2)
   }

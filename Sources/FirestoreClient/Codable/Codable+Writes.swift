@@ -71,26 +71,30 @@ extension DocumentReference {
 extension WriteBatch {
   /// Writes an `Encodable` value as a document (merging with `merge: true`).
   ///
-  /// An encoding error is recorded and thrown by ``commit()->_``, like any invalid write.
+  /// - Throws: `invalidArgument` naming the field when the value cannot be encoded, as the
+  ///   Apple SDK throws (nothing is added). Other invalid writes are recorded and thrown by
+  ///   ``commit()->_``.
   @discardableResult
   public func setData<T: Encodable>(
     from value: T, forDocument document: DocumentReference, merge: Bool = false, encoder: Firestore.Encoder = Firestore.Encoder()
-  ) -> WriteBatch {
-    add(document) { () throws(FirestoreError) in
-      try WriteBuilder.set(document, try encoder.firestoreEncode(value), merge: merge ? .all : .none)
+  ) throws -> WriteBatch {
+    let data = try encoder.firestoreEncode(value)
+    return add(document) { () throws(FirestoreError) in
+      try WriteBuilder.set(document, data, merge: merge ? .all : .none)
     }
   }
 
   /// Writes only the listed fields (dotted `String`s or ``FieldPath``s) of an `Encodable`
-  /// value into a document; its other fields are kept. Errors are recorded as in
+  /// value into a document; its other fields are kept. Errors are reported as in
   /// ``setData(from:forDocument:merge:encoder:)``.
   @discardableResult
   public func setData<T: Encodable>(
     from value: T, forDocument document: DocumentReference, mergeFields: [Any], encoder: Firestore.Encoder = Firestore.Encoder()
-  ) -> WriteBatch {
+  ) throws -> WriteBatch {
+    let data = try encoder.firestoreEncode(value)
     let fields = UntypedFieldPaths.read(mergeFields)
     return add(document) { () throws(FirestoreError) in
-      try WriteBuilder.set(document, try encoder.firestoreEncode(value), mergeFields: fields)
+      try WriteBuilder.set(document, data, mergeFields: fields)
     }
   }
 }
@@ -113,25 +117,30 @@ extension BulkWriter {
 extension Transaction {
   /// Writes an `Encodable` value as a document when the transaction commits.
   ///
-  /// An encoding error is recorded and fails the transaction at commit, like any invalid write.
+  /// - Throws: `invalidArgument` naming the field when the value cannot be encoded, as the
+  ///   Apple SDK throws (nothing is added). Other invalid writes are recorded and fail the
+  ///   transaction at commit.
   @discardableResult
   public func setData<T: Encodable>(
     from value: T, forDocument document: DocumentReference, merge: Bool = false, encoder: Firestore.Encoder = Firestore.Encoder()
-  ) -> Transaction {
-    add(document) { () throws(FirestoreError) in
-      try WriteBuilder.set(document, try encoder.firestoreEncode(value), merge: merge ? .all : .none)
+  ) throws -> Transaction {
+    let data = try encoder.firestoreEncode(value)
+    return add(document) { () throws(FirestoreError) in
+      try WriteBuilder.set(document, data, merge: merge ? .all : .none)
     }
   }
 
   /// Writes only the listed fields (dotted `String`s or ``FieldPath``s) of an `Encodable`
-  /// value into a document when the transaction commits; its other fields are kept.
+  /// value into a document when the transaction commits; its other fields are kept. Errors
+  /// are reported as in ``setData(from:forDocument:merge:encoder:)``.
   @discardableResult
   public func setData<T: Encodable>(
     from value: T, forDocument document: DocumentReference, mergeFields: [Any], encoder: Firestore.Encoder = Firestore.Encoder()
-  ) -> Transaction {
+  ) throws -> Transaction {
+    let data = try encoder.firestoreEncode(value)
     let fields = UntypedFieldPaths.read(mergeFields)
     return add(document) { () throws(FirestoreError) in
-      try WriteBuilder.set(document, try encoder.firestoreEncode(value), mergeFields: fields)
+      try WriteBuilder.set(document, data, mergeFields: fields)
     }
   }
 }
