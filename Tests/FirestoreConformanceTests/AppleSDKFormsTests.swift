@@ -202,9 +202,32 @@ struct AppleSDKFormsTests {
     #expect(throws: FirestoreError.self) { try batch.setData(from: 42, forDocument: ref, mergeFields: ["n"]) }
     try await batch.commit()
     try await db.runTransaction { transaction in
-      #expect(throws: FirestoreError.self) { try transaction.setData(from: 42, forDocument: ref) }
+      _ = #expect(throws: FirestoreError.self) { try transaction.setData(from: 42, forDocument: ref) }
     }
     #expect(try await !ref.getDocument(source: .server).exists)
+  }
+
+  @Test("updateData takes the Apple SDK's [AnyHashable: Any], its keys dotted Strings and FieldPaths mixed", arguments: Backend.all)
+  func updateDataMixedKeys(_ backend: Backend) async throws {
+    let db = backend.db
+    let ref = backend.collection().document("mixed")
+    try await ref.setData(["a": ["b": 1], "c.d": 1, "kept": true])
+    let mixed: [AnyHashable: Any] = ["a.b": 2, FieldPath(["c.d"]): 2]
+    try await ref.updateData(mixed)
+    let batch = db.batch()
+    batch.updateData(["a.e": 3, FieldPath(["f"]): 3] as [AnyHashable: Any], forDocument: ref)
+    try await batch.commit()
+    try await db.runTransaction { transaction in
+      _ = transaction.updateData(["g": 4, FieldPath(["h", "i"]): 4] as [AnyHashable: Any], forDocument: ref)
+    }
+    let data = try #require(try await ref.getDocument(source: .server).data())
+    #expect((data["a"] as? [String: Any])?["b"] as? Int == 2 && (data["a"] as? [String: Any])?["e"] as? Int == 3)
+    #expect(data["c.d"] as? Int == 2 && data["f"] as? Int == 3 && data["g"] as? Int == 4)
+    #expect((data["h"] as? [String: Any])?["i"] as? Int == 4 && data["kept"] as? Bool == true)
+    // A key of another type names it, and nothing is sent.
+    await #expect { try await ref.updateData([42: 1] as [AnyHashable: Any]) } throws: {
+      ($0 as? FirestoreError)?.code == .invalidArgument && ($0 as? FirestoreError)?.message.contains("Int") == true
+    }
   }
 
   @Test("a mergeFields element that is neither a String nor a FieldPath fails the write with invalidArgument", arguments: Backend.all)

@@ -73,6 +73,20 @@ extension DocumentReference {
     firestore.submit(write { () throws(FirestoreError) in try WriteBuilder.update(self, data, precondition: nil) }, completion: completion)
   }
 
+  /// Updates fields, keyed by a mix of dotted `String`s and ``FieldPath``s as the Apple SDK
+  /// allows, without waiting for the server.
+  public func updateData(_ fields: [AnyHashable: Any]) {
+    updateData(fields, completion: nil)
+  }
+
+  /// Updates fields, keyed by a mix of dotted `String`s and ``FieldPath``s; `completion`
+  /// hears the server's answer.
+  public func updateData(_ fields: [AnyHashable: Any], completion: (((any Error)?) -> Void)?) {
+    let data = UserData.fieldPaths(fields)
+    firestore.submit(
+      write { () throws(FirestoreError) in try WriteBuilder.update(self, data.get(), precondition: nil) }, completion: completion)
+  }
+
   /// Deletes the document without waiting for the server.
   public func delete() {
     delete(completion: nil)

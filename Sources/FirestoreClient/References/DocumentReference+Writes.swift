@@ -74,6 +74,13 @@ extension DocumentReference {
     try await commitOne(WriteBuilder.update(self, UserData.sendable(fields), precondition: precondition?.wire))
   }
 
+  /// Updates fields of an existing document, the keys a mix of dotted `String`s and
+  /// ``FieldPath``s, as the Apple SDK's `[AnyHashable: Any]` allows.
+  @discardableResult
+  public func updateData(_ fields: [AnyHashable: Any]) async throws -> WriteResult {
+    try await commitOne(WriteBuilder.update(self, UserData.fieldPaths(fields).get(), precondition: nil))
+  }
+
   /// Deletes the document. Deleting a missing document succeeds. Subcollections are not deleted.
   @discardableResult
   public func delete() async throws -> WriteResult {

@@ -104,6 +104,14 @@ public final class Transaction: Sendable {
     add(document) { () throws(FirestoreError) in try WriteBuilder.update(document, UserData.sendable(fields), precondition: nil) }
   }
 
+  /// Updates fields, keyed by a mix of dotted `String`s and ``FieldPath``s as the Apple SDK
+  /// allows, of an existing document.
+  @discardableResult
+  public func updateData(_ fields: [AnyHashable: Any], forDocument document: DocumentReference) -> Transaction {
+    let data = UserData.fieldPaths(fields)
+    return add(document) { () throws(FirestoreError) in try WriteBuilder.update(document, data.get(), precondition: nil) }
+  }
+
   /// Deletes a document when the transaction commits.
   @discardableResult
   public func deleteDocument(_ document: DocumentReference) -> Transaction {

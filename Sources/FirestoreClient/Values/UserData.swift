@@ -24,6 +24,30 @@ enum UserData {
     (data as Any) as! [FieldPath: any Sendable]
   }
 
+  /// `data`, whose keys are the Apple SDK's mix of dotted `String`s and ``FieldPath``s, by
+  /// field path; a key of another type makes it an `invalidArgument` that names the type.
+  static func fieldPaths(_ data: [AnyHashable: Any]) -> Result<[FieldPath: any Sendable], FirestoreError> {
+    var out: [FieldPath: any Sendable] = [:]
+    for (key, value) in data {
+      let path: FieldPath
+      switch key.base {
+      case let dotted as String:
+        do throws(FirestoreError) {
+          path = try FieldPath.parse(dotted: dotted)
+        } catch {
+          return .failure(error)
+        }
+      case let fieldPath as FieldPath:
+        path = fieldPath
+      default:
+        return .failure(
+          .invalidArgument("updateData's keys must be Strings or FieldPaths; one is a \(type(of: key.base))"))
+      }
+      out[path] = sendable(value)
+    }
+    return .success(out)
+  }
+
   /// `values` as `[any Sendable]`.
   static func sendable(_ values: [Any]) -> [any Sendable] {
     (values as Any) as! [any Sendable]

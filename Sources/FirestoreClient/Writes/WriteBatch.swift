@@ -77,6 +77,14 @@ public final class WriteBatch: Sendable {
     }
   }
 
+  /// Updates fields, keyed by a mix of dotted `String`s and ``FieldPath``s as the Apple SDK
+  /// allows, of an existing document.
+  @discardableResult
+  public func updateData(_ fields: [AnyHashable: Any], forDocument document: DocumentReference) -> WriteBatch {
+    let data = UserData.fieldPaths(fields)
+    return add(document) { () throws(FirestoreError) in try WriteBuilder.update(document, data.get(), precondition: nil) }
+  }
+
   /// Deletes a document.
   @discardableResult
   public func deleteDocument(_ document: DocumentReference, precondition: DocumentPrecondition? = nil) -> WriteBatch {
