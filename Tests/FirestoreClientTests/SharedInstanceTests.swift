@@ -67,7 +67,7 @@ struct SharedInstanceTests {
     settings.cacheSettings = PersistentCacheSettings(sizeBytes: 5 * 1_048_576 as NSNumber)
     #expect(settings.cache == .persistent(directory: PersistentCacheSettings.defaultDirectory, sizeBytes: 5 * 1_048_576))
     settings.cacheSettings = MemoryCacheSettings()
-    #expect(settings.cache == .eagerMemory)
+    #expect(settings.cache == .memory(), "least recently used, of the default size, as in the Apple SDK")
     settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryLRUGCSettings(sizeBytes: 2_000_000))
     #expect(settings.cache == .memory(sizeBytes: 2_000_000))
     settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSetting())

@@ -307,7 +307,7 @@ struct AppleSDKFormsTests {
     #expect(db.settings.host == "127.0.0.1:1", "the getter hands out a copy")
     db.settings = settings
     #expect(db.settings.host == backend.host)
-    #expect(db.settings.cache == .eagerMemory)
+    #expect(db.settings.cache == .memory())
     #expect(try await db.document(ref.path).getDocument().get("v") as? Int == 1, "the set settings are used")
 
     let late = db.settings
@@ -356,7 +356,7 @@ struct AppleSDKFormsTests {
     let failed: (any Error)? = await withCheckedContinuation { done in
       reader.loadBundle(Data("12{\"not\":".utf8)) { _, error in done.resume(returning: error) }
     }
-    #expect((failed as? NSError)?.code == FirestoreErrorCode.invalidArgument.rawValue)
+    #expect((failed as? NSError)?.code == FirestoreErrorCode.unknown.rawValue)
   }
 
   @Test("loadBundle takes an InputStream as it takes Data", arguments: Backend.all)

@@ -21,8 +21,8 @@ extension Firestore {
   /// that changed after the bundle read it is kept.
   ///
   /// - Returns: the final progress, in state ``LoadBundleTaskState/success``.
-  /// - Throws: `invalidArgument`, applying nothing, for bytes that are not a well-formed
-  ///   bundle of this database (the message names the problem and where);
+  /// - Throws: `unknown`, as the Apple SDK reports it, applying nothing, for bytes that are
+  ///   not a well-formed bundle of this database (the message names the problem and where);
   ///   `failedPrecondition` when this instance has no local cache
   ///   (``LocalCacheSettings/none``).
   public func loadBundle(_ bundle: Data) async throws -> LoadBundleTaskProgress {
@@ -83,7 +83,14 @@ extension Firestore {
         throw FirestoreError(
           .failedPrecondition, "loadBundle needs a local cache, and this Firestore was made with LocalCacheSettings.none")
       }
-      let contents = try BundleContents.read(Array(bundle), documentsRoot: documentsRoot)
+      let contents: BundleContents
+      do {
+        contents = try BundleContents.read(Array(bundle), documentsRoot: documentsRoot)
+      } catch {
+        // The Apple SDK reports every bundle it cannot read as `unknown` (its integration
+        // tests hold it to that); the message still names the problem.
+        throw error.with { $0.code = .unknown }
+      }
       let metadata = contents.metadata
       let total = (documents: Int(metadata.totalDocuments), bytes: Int64(metadata.totalBytes))
       task?.report(
@@ -109,8 +116,8 @@ extension Firestore {
   /// Loads a bundle read from `stream` to its end (see ``loadBundle(_:)-(Data)``); the
   /// stream is opened if it is not open yet, and closed afterwards.
   ///
-  /// - Throws: `invalidArgument` when the stream fails before its end, besides the errors
-  ///   of the `Data` form.
+  /// - Throws: `unknown` when the stream fails before its end, besides the errors of the
+  ///   `Data` form.
   public func loadBundle(_ stream: InputStream) async throws -> LoadBundleTaskProgress {
     try await loadBundle(try Self.readAll(stream))
   }
@@ -124,7 +131,7 @@ extension Firestore {
     while true {
       let count = stream.read(&chunk, maxLength: chunk.count)
       if count < 0 {
-        throw .invalidArgument("the bundle stream failed: \(stream.streamError.map { "\($0)" } ?? "unknown error")")
+        throw FirestoreError(.unknown, "the bundle stream failed: \(stream.streamError.map { "\($0)" } ?? "unknown error")")
       }
       if count == 0 { return data }
       data.append(contentsOf: chunk[0..<count])

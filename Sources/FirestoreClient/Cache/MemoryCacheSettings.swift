@@ -7,8 +7,10 @@ public struct MemoryCacheSettings: LocalCacheSettingsConvertible {
   /// How documents are let go of.
   public let garbageCollectorSettings: any MemoryGarbageCollectorSettings
 
-  /// A memory cache with eager garbage collection, as in the Apple SDK.
-  public init() { garbageCollectorSettings = MemoryEagerGCSettings() }
+  /// A memory cache with least-recently-used garbage collection of the default size, as in
+  /// the Apple SDK (whose `MemoryCacheSettings()` keeps documents until the cache is full;
+  /// pass ``MemoryEagerGCSettings`` for eager collection).
+  public init() { garbageCollectorSettings = MemoryLRUGCSettings() }
 
   /// A memory cache with the given garbage collection.
   public init(garbageCollectorSettings: any MemoryGarbageCollectorSettings) {
