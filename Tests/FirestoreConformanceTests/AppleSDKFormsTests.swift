@@ -359,6 +359,35 @@ struct AppleSDKFormsTests {
     #expect((failed as? NSError)?.code == FirestoreErrorCode.unknown.rawValue)
   }
 
+  @Test("a cache read's completion handler answers as the cache was at the call, also when terminate follows at once", arguments: Backend.all)
+  func cacheReadsInCallOrder(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let items = db.collection(backend.collection().path)
+    try await items.document("a").setData(["match": true])
+    let (document, count) = await Self.readCacheThenTerminate(items)
+    #expect(document == "a exists")
+    #expect(count == "1 match")
+  }
+
+  /// Starts two cache reads with completion handlers and terminates the instance right
+  /// after, as an Apple SDK test's tear-down does; returns what the handlers heard.
+  private static func readCacheThenTerminate(_ items: CollectionReference) async -> (String, String) {
+    let heard = Locked<(document: String?, query: String?)>((nil, nil))
+    let answered = AsyncStream<Void>.makeStream()
+    items.document("a").getDocument(source: .cache) { snapshot, error in
+      heard.withLock { $0.document = snapshot.map { $0.exists ? "a exists" : "a missing" } ?? "\(String(describing: error))" }
+      answered.continuation.yield()
+    }
+    items.whereField("match", isEqualTo: true).getDocuments(source: .cache) { snapshot, error in
+      heard.withLock { $0.query = snapshot.map { "\($0.count) match" } ?? "\(String(describing: error))" }
+      answered.continuation.yield()
+    }
+    try? await items.firestore.terminate()
+    var iterator = answered.stream.makeAsyncIterator()
+    for _ in 0..<2 { await iterator.next() }
+    return heard.withLock { ($0.document ?? "", $0.query ?? "") }
+  }
+
   @Test("loadBundle takes an InputStream as it takes Data", arguments: Backend.all)
   func loadBundleFromStream(_ backend: Backend) async throws {
     let source = backend.collection()

@@ -113,6 +113,10 @@ extension DocumentReference {
   /// with the snapshot or the error.
   public func getDocument(source: FirestoreSource, completion: @escaping (DocumentSnapshot?, (any Error)?) -> Void) {
     let reference = self
+    if source == .cache {
+      firestore.completeNow(completion) { try reference.cacheOnlySnapshot() }
+      return
+    }
     firestore.complete(completion) { try await reference.getDocument(source: source) }
   }
 

@@ -18,6 +18,21 @@ extension Firestore {
     }
   }
 
+  /// Runs `work` now, on the caller's thread, and calls `completion` with its value or its
+  /// error on ``callbackQueue``: for reads of the local cache, which answer as the cache is
+  /// when they are made, in order with the instance's other calls (a ``terminate()`` right
+  /// after them included), as the Apple SDK's one queue orders them.
+  func completeNow<T: Sendable>(_ completion: @escaping (T?, (any Error)?) -> Void, _ work: () throws -> T) {
+    let callback = UncheckedCallback<(T?, (any Error)?)> { completion($0.0, $0.1) }
+    let result = Result { try work() }
+    callbackQueue.async {
+      switch result {
+      case .success(let value): callback.call((value, nil))
+      case .failure(let error): callback.call((nil, error))
+      }
+    }
+  }
+
   /// Runs `work` and calls `completion`, if any, with `nil` or its error on ``callbackQueue``.
   func complete(_ completion: (((any Error)?) -> Void)?, _ work: @escaping @Sendable () async throws -> Void) {
     let callback = completion.map { UncheckedCallback($0) }

@@ -16,6 +16,10 @@ extension QueryConvertible {
   /// `completion` with the snapshot or the error.
   public func getDocuments(source: FirestoreSource, completion: @escaping (QuerySnapshot?, (any Error)?) -> Void) {
     let query = self.query
+    if source == .cache {
+      query.firestore.completeNow(completion) { try query.runOnCache() }
+      return
+    }
     query.firestore.complete(completion) { try await query.getDocuments(source: source) }
   }
 }

@@ -118,6 +118,18 @@ extension DocumentReference {
     try await getDocument(source: .default)
   }
 
+  /// The document as the local cache has it (``FirestoreSource/cache``).
+  ///
+  /// - Throws: `unavailable` when the cache does not hold it.
+  func cacheOnlySnapshot() throws -> DocumentSnapshot {
+    let ref = try validated()
+    try firestore.checkUsable()
+    guard let snapshot = ref.cachedSnapshot() else {
+      throw FirestoreError(.unavailable, "document \(ref.path) is not in the local cache (read with source .cache)")
+    }
+    return snapshot
+  }
+
   /// Reads the document from where `source` says.
   ///
   /// ```swift
@@ -141,11 +153,7 @@ extension DocumentReference {
       try firestore.checkServerReachable("the read of \(ref.path)")
       return try await ref.serverSnapshot()
     case .cache:
-      try firestore.checkUsable()
-      guard let snapshot = ref.cachedSnapshot() else {
-        throw FirestoreError(.unavailable, "document \(ref.path) is not in the local cache (read with source .cache)")
-      }
-      return snapshot
+      return try ref.cacheOnlySnapshot()
     case .default:
       // With the network disabled, the cache answers at once, as in the Apple SDK.
       if firestore.network.mode == .disabled {
