@@ -40,6 +40,11 @@ struct ApplePortTests {
     let suppressions = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("Examples/ApplePort/tsan-suppressions.txt").path
     environment["TSAN_OPTIONS"] = [environment["TSAN_OPTIONS"], "suppressions=\(suppressions)"].compactMap { $0 }.joined(separator: " ")
+    // Its Firestore.firestore() keeps a persistent cache, as the Apple SDK's does: in a
+    // directory of this run's, which goes with it.
+    let dataHome = FileManager.default.temporaryDirectory.appendingPathComponent("apple-port-data-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: dataHome) }
+    environment["XDG_DATA_HOME"] = dataHome.path
     process.environment = environment
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("apple-port-\(UUID().uuidString).log")
     _ = FileManager.default.createFile(atPath: output.path, contents: nil)

@@ -116,6 +116,10 @@ struct AppleSpellingTests {
     let path = backend.collection().document("d").path
     try await backend.db.document(path).setData(["v": 1])
     #expect(try await db.document(path).getDocument().get("v") as? Int == 1)
+    // Its cache is a file, as the Apple SDK's instance's is; this test leaves none behind.
+    #expect(db.persistentCacheIndexManager != nil)
+    try await db.terminate()
+    try await db.clearPersistence()
   }
 
   @Test("terminate() stops listeners and makes later calls fail; clearPersistence() needs it and deletes the file", arguments: Backend.all)

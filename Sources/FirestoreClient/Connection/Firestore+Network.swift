@@ -55,6 +55,10 @@ extension Firestore {
   ///
   /// ``Firestore/firestore()`` makes a new instance after this.
   public func terminate() async throws {
+    if terminateUnstarted() {
+      Self.forgetShared(self)
+      return
+    }
     guard network.mode != .terminated else { return }
     network.setMode(.terminated)
     Self.forgetShared(self)
@@ -69,16 +73,17 @@ extension Firestore {
   }
 
   /// Deletes the persistent cache file of this instance's project and database: cached
-  /// documents and queued writes. As in the Apple SDK, only a terminated instance may do
-  /// this (``terminate()``); it is meant for tests and for signing a user out.
+  /// documents and queued writes. As in the Apple SDK, only an instance that has not
+  /// started yet, or was terminated (``terminate()``), may do this; it is meant for tests
+  /// and for signing a user out.
   ///
-  /// - Throws: `failedPrecondition` when the instance was not terminated.
+  /// - Throws: `failedPrecondition` when the instance is running.
   public func clearPersistence() async throws {
-    guard network.mode == .terminated else {
+    guard !isStarted || network.mode == .terminated else {
       throw FirestoreError(
-        .failedPrecondition, "clearPersistence() needs a terminated Firestore instance: call terminate() first")
+        .failedPrecondition, "clearPersistence() needs a Firestore instance that has not started or was terminated: call terminate() first")
     }
-    if let path = localStore.filePath { SQLiteCacheStorage.remove(path: path) }
+    if let path = cacheFilePath { SQLiteCacheStorage.remove(path: path) }
   }
 
   /// Calls `listener` on ``FirestoreSettings/dispatchQueue`` once at once and then every

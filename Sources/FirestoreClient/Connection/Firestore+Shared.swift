@@ -13,8 +13,10 @@ extension Firestore {
   /// The project is found the way the Google Cloud server SDKs find it (see
   /// ``detectedProjectID(environment:)``); settings come from ``FirestoreSettings/init()``:
   /// with `FIRESTORE_EMULATOR_HOST` the emulator, otherwise production with Application
-  /// Default Credentials. When no project can be found, every call fails with
-  /// `invalidArgument` saying how to name one.
+  /// Default Credentials. As in the Apple SDK, the instance's cache is persistent
+  /// (``PersistentCacheSettings``, in its default directory) until its settings say
+  /// otherwise. When no project can be found, every call fails with `invalidArgument` saying
+  /// how to name one.
   ///
   /// ```swift
   /// // FIRESTORE_EMULATOR_HOST=127.0.0.1:8080 GOOGLE_CLOUD_PROJECT=demo-app swift run
@@ -45,6 +47,9 @@ extension Firestore {
   /// A new instance as ``firestore(database:)`` makes it, for the given environment.
   static func makeShared(database: String, environment: [String: String]) -> Firestore {
     let settings = FirestoreSettings(environment: environment)
+    // The app's own instance keeps its cache on disk, as the Apple SDK's does: cached
+    // documents and queued writes outlive the process.
+    settings.cacheSettings = PersistentCacheSettings()
     if settings.tokenProvider == nil {
       settings.tokenProvider = ApplicationDefaultTokenProvider(environment: environment)
     }

@@ -34,7 +34,9 @@ public final class Firestore: Sendable {
   private let configurationError: FirestoreError?
 
   private enum StartState {
-    case notStarted(ClientConfiguration)
+    /// Settings may still change; `terminated` when ``terminate()`` came first, so that the
+    /// parts made then open no cache.
+    case notStarted(ClientConfiguration, terminated: Bool)
     case started(ClientConfiguration, Parts)
   }
 
@@ -57,23 +59,26 @@ public final class Firestore: Sendable {
 
     init(
       configuration: ClientConfiguration, projectID: String, database: String, documentsRoot: String,
-      configurationError: FirestoreError?
+      configurationError: FirestoreError?, terminated: Bool
     ) {
       network = NetworkGate(base: configuration.effectiveTransport)
       var gated = configuration
       gated.transport = network
+      let unusable =
+        configurationError ?? Firestore.validate(projectID: projectID, database: database) ?? configuration.cache.validationError
       rest = RESTClient(
         settings: gated,
         databasePath: "/v1/projects/\(ResourcePath.escapeSegment(projectID))/databases/\(ResourcePath.escapeSegment(database))",
-        configurationError: configurationError ?? Firestore.validate(projectID: projectID, database: database)
-          ?? configuration.cache.validationError)
+        configurationError: unusable)
+      // An instance that can make no call, or was terminated before it started, opens no
+      // cache file.
       let store = LocalStore(
-        settings: configuration.cache.validationError == nil ? configuration.cache : .none, projectID: projectID,
+        settings: unusable == nil && !terminated ? configuration.cache : .none, projectID: projectID,
         databaseID: database, documentsRoot: documentsRoot,
         user: configuration.tokenProvider == nil ? .unauthenticated : configuration.tokenProvider?.currentTokenUser,
         log: configuration.log)
       localStore = store
-      if case .persistent = configuration.cache, configuration.cache.validationError == nil {
+      if case .persistent = configuration.cache, configuration.cache.validationError == nil, !terminated {
         persistentCacheIndexManager = PersistentCacheIndexManager(store: store)
       } else {
         persistentCacheIndexManager = nil
@@ -83,10 +88,11 @@ public final class Firestore: Sendable {
       let pipeline = WritePipeline(store: store, rest: rest, retryPolicy: configuration.retryPolicy)
       writePipeline = pipeline
       callbackQueue = configuration.dispatchQueue ?? DispatchQueue(label: "swift-firestore.callbacks")
+      if terminated { network.setMode(.terminated) }
       // Weak: the pipeline reaches the gate through its REST client.
       network.onReachable { [weak pipeline] in pipeline?.serverReachable() }
       rest.observeTokenUsers { [weak pipeline] user in pipeline?.tokenUserChanged(to: user) }
-      if rest.configurationError == nil { pipeline.resume() }
+      if rest.configurationError == nil && !terminated { pipeline.resume() }
     }
   }
 
@@ -109,7 +115,7 @@ public final class Firestore: Sendable {
     self.databaseID = database
     databaseName = "projects/\(projectID)/databases/\(database)"
     documentsRoot = databaseName + "/documents"
-    startState = Locked(.notStarted(settings.configuration))
+    startState = Locked(.notStarted(settings.configuration, terminated: false))
     self.configurationError = configurationError
   }
 
@@ -132,8 +138,8 @@ public final class Firestore: Sendable {
       let new = newValue.configuration
       let refusal = startState.withLock { state -> ClientConfiguration? in
         switch state {
-        case .notStarted:
-          state = .notStarted(new)
+        case .notStarted(_, let terminated):
+          state = .notStarted(new, terminated: terminated)
           return nil
         case .started(let current, _):
           return current
@@ -149,7 +155,7 @@ public final class Firestore: Sendable {
   var configuration: ClientConfiguration {
     startState.withLock { state in
       switch state {
-      case .notStarted(let configuration), .started(let configuration, _): configuration
+      case .notStarted(let configuration, _), .started(let configuration, _): configuration
       }
     }
   }
@@ -161,10 +167,10 @@ public final class Firestore: Sendable {
       switch state {
       case .started(_, let parts):
         return parts
-      case .notStarted(let configuration):
+      case .notStarted(let configuration, let terminated):
         let parts = Parts(
           configuration: configuration, projectID: projectID, database: databaseID, documentsRoot: documentsRoot,
-          configurationError: configurationError)
+          configurationError: configurationError, terminated: terminated)
         state = .started(configuration, parts)
         return startedParts.storeIfNil(parts)
       }
@@ -182,6 +188,22 @@ public final class Firestore: Sendable {
 
   /// Whether the instance has started (its settings are fixed).
   var isStarted: Bool { startedParts.load() != nil }
+
+  /// Ends an instance that has not started without starting it: it will open nothing.
+  /// Returns false when it had started.
+  func terminateUnstarted() -> Bool {
+    startState.withLock { state in
+      guard case .notStarted(let configuration, _) = state else { return false }
+      state = .notStarted(configuration, terminated: true)
+      return true
+    }
+  }
+
+  /// The persistent cache file the settings name, whether or not it is open.
+  var cacheFilePath: String? {
+    guard case .persistent(let directory, _) = configuration.cache else { return nil }
+    return directory.appendingPathComponent(LocalStore.fileName(projectID: projectID, databaseID: databaseID)).path
+  }
 
   var rest: RESTClient { parts.rest }
   var listenManager: ListenManager { parts.listenManager }

@@ -5,7 +5,7 @@ import Foundation
 /// The one error type the client throws: an `NSError` in ``FirestoreErrorDomain``, as the
 /// Apple SDK's errors are, so every way Apple SDK code catches them works here too.
 ///
-/// ``code`` is the canonical Firestore/gRPC code (``canonicalCode`` always names it as a
+/// `code` is the canonical Firestore/gRPC code (``canonicalCode`` always names it as a
 /// ``Code``); ``message`` says what went wrong and, for client-side validation, names the
 /// bad input. Server errors also carry the HTTP status and the request's method and path
 /// (never its headers, so never a token). Both `message` and the ``description`` pass
@@ -60,7 +60,7 @@ public final class FirestoreError: NSError, _BridgedStoredNSError, @unchecked Se
 
   let parts: Parts
 
-  /// The canonical code, always as a ``Code`` (``code`` reads as `NSError`'s `Int` where
+  /// The canonical code, always as a ``Code`` (`code` reads as `NSError`'s `Int` where
   /// nothing asks for a ``Code``, as in a `switch`).
   public var canonicalCode: Code { parts.code }
   /// A message that names the problem.

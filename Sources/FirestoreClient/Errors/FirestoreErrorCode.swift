@@ -53,7 +53,7 @@ extension RPCCode: _ErrorCodeProtocol {
   /// The error type a code is matched against in `catch FirestoreErrorCode.notFound`.
   public typealias _ErrorType = FirestoreError
 
-  /// Whether `error` is a ``FirestoreError`` with this code: what makes
+  /// Whether `error` is a `FirestoreError` with this code: what makes
   /// `catch FirestoreErrorCode.notFound` and `case FirestoreErrorCode.unavailable:` work.
   public static func ~= (code: RPCCode, error: any Error) -> Bool {
     (error as? FirestoreError)?.canonicalCode == code
