@@ -53,15 +53,18 @@ struct SharedInstanceTests {
 
   @Test("the shared instance's cache is persistent, as the Apple SDK's is, until its settings say otherwise before it starts")
   func sharedInstanceCache() async throws {
-    let db = Firestore.makeShared(database: "(default)", environment: ["FIRESTORE_EMULATOR_HOST": "127.0.0.1:1", "GOOGLE_CLOUD_PROJECT": "demo-x"])
-    #expect(db.settings.cache == .persistent(directory: PersistentCacheSettings.defaultDirectory, sizeBytes: LocalCacheSettings.defaultSizeBytes))
+    let db = Firestore.makeShared(
+      database: "(default)", environment: ["FIRESTORE_EMULATOR_HOST": "127.0.0.1:1", "GOOGLE_CLOUD_PROJECT": "demo-x"])
+    #expect(
+      db.settings.cache == .persistent(directory: PersistentCacheSettings.defaultDirectory, sizeBytes: LocalCacheSettings.defaultSizeBytes))
     let settings = db.settings
     settings.cacheSettings = MemoryCacheSettings()
     db.settings = settings
     #expect(db.persistentCacheIndexManager == nil, "a memory cache has no index manager")
     try await db.terminate()
     // Terminated before it started, an instance opens no cache file.
-    let unstarted = Firestore.makeShared(database: "(default)", environment: ["FIRESTORE_EMULATOR_HOST": "127.0.0.1:1", "GOOGLE_CLOUD_PROJECT": "demo-y"])
+    let unstarted = Firestore.makeShared(
+      database: "(default)", environment: ["FIRESTORE_EMULATOR_HOST": "127.0.0.1:1", "GOOGLE_CLOUD_PROJECT": "demo-y"])
     try await unstarted.terminate()
     #expect(unstarted.cacheFilePath.map { FileManager.default.fileExists(atPath: $0) } == false)
     try await unstarted.clearPersistence()

@@ -359,7 +359,8 @@ struct AppleSDKFormsTests {
     #expect((failed as? NSError)?.code == FirestoreErrorCode.unknown.rawValue)
   }
 
-  @Test("a cache read's completion handler answers as the cache was at the call, also when terminate follows at once", arguments: Backend.all)
+  @Test(
+    "a cache read's completion handler answers as the cache was at the call, also when terminate follows at once", arguments: Backend.all)
   func cacheReadsInCallOrder(_ backend: Backend) async throws {
     let db = backend.firestore()
     let items = db.collection(backend.collection().path)
