@@ -96,7 +96,7 @@ let package = Package(
       path: "Tests/FirestoreTestSupport"),
     // One test target per module, and the conformance suite, which runs every case on the
     // mock and, when one is available, on the emulator (CONTRIBUTING.md).
-    .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreEngine", "FirestoreWire"]),
+    .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreEngine", "FirestorePlatform", "FirestoreWire"]),
     .testTarget(
       name: "FirestoreClientTests",
       dependencies: [

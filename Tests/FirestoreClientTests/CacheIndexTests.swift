@@ -39,18 +39,6 @@ struct CacheIndexTests {
     db.localStore.flush()
   }
 
-  /// A fixed-seed generator, so that a failure reproduces.
-  private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   private static let twoTo53: Int64 = 1 << 53
 
   /// Values of `n`: numbers of both kinds where they meet (`5` and `5.0`, `2^53` and its
@@ -76,7 +64,7 @@ struct CacheIndexTests {
   /// About 300 documents of `items` (at the root and under two shops, for group queries),
   /// with fields of mixed types, some missing.
   private static func corpus() -> [Document] {
-    var g = SplitMix64(state: 42)
+    var g = SplitMix64(seed: 42)
     var documents: [Document] = []
     for i in 0..<300 {
       var fields: [String: Value] = [:]

@@ -1,4 +1,5 @@
 import FirestoreEngine
+import FirestorePlatform
 import Foundation
 import Testing
 
@@ -113,18 +114,6 @@ struct ValueOrderingKeyTests {
     #expect(failures.isEmpty, "\(failures.prefix(20))")
   }
 
-  /// A fixed-seed generator, so that a failure reproduces.
-  private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   private static func randomValue(_ g: inout SplitMix64, depth: Int = 0) -> Value {
     let pick = Int.random(in: 0..<(depth > 1 ? 9 : 12), using: &g)
     let strings = ["", "a", "b", "ab", "\u{0}", "é", "日", "z\u{0}"]
@@ -155,7 +144,7 @@ struct ValueOrderingKeyTests {
 
   @Test("random nested values: keys compare as the values")
   func randomValues() {
-    var generator = SplitMix64(state: 20_240_601)
+    var generator = SplitMix64(seed: 20_240_601)
     let values = (0..<600).map { _ in Self.randomValue(&generator) }
     let keys = values.map(ValueOrderingKey.encode)
     var failures: [String] = []
