@@ -72,13 +72,14 @@ public final class Firestore: Sendable {
         configurationError: unusable)
       // An instance that can make no call, or was terminated before it started, opens no
       // cache file.
+      let opensCache = unusable == nil && !terminated
       let store = LocalStore(
-        settings: unusable == nil && !terminated ? configuration.cache : .none, projectID: projectID,
+        settings: opensCache ? configuration.cache : .none, projectID: projectID,
         databaseID: database, documentsRoot: documentsRoot,
         user: configuration.tokenProvider == nil ? .unauthenticated : configuration.tokenProvider?.currentTokenUser,
         log: configuration.log)
       localStore = store
-      if case .persistent = configuration.cache, configuration.cache.validationError == nil, !terminated {
+      if case .persistent = configuration.cache, opensCache {
         persistentCacheIndexManager = PersistentCacheIndexManager(store: store)
       } else {
         persistentCacheIndexManager = nil
