@@ -264,16 +264,26 @@ import FirestorePlatform
     /// The transfer ended with `code`.
     func complete(_ code: CURLcode) {
       guard code == CURLE_OK else {
-        finish(with: failure(code))
+        fail(failure(code))
         return
       }
-      deliverHead()
-      guard headDelivered else {
+      guard head.completedStatus != nil else {
         finish(with: failure(CURLE_GOT_NOTHING))
         return
       }
       shared.withLock { $0.finished = true }
+      // The body is complete before the head is handed out: a small reply reaches its
+      // reader in one hand-off, not one for the head and more for the body and its end.
       channel.finish()
+      deliverHead()
+    }
+
+    /// Fails a transfer the loop took out or libcurl ended: a head that arrived whole is
+    /// handed out first, as it would have been at the end of the round, so that the error
+    /// reaches the body's reader, not the caller waiting for the head.
+    func fail(_ error: FirestoreError) {
+      deliverHead()
+      finish(with: error)
     }
 
     /// The error for a deadline that passed.
@@ -296,14 +306,14 @@ import FirestorePlatform
       return (connections, Int(received), bodyBytesSent, version == CURL_HTTP_VERSION_2_0)
     }
 
-    /// One header line (or the status line, or the blank line that ends the head).
+    /// One header line (or the status line, or the blank line that ends the head). A
+    /// complete head is handed out by ``deliverHead()`` once the loop's round is over.
     fileprivate func headerLine(_ bytes: UnsafeRawBufferPointer) {
-      if head.append(bytes) { deliverHead() }
+      _ = head.append(bytes)
     }
 
     /// Body bytes; `false` when the reader is behind and the transfer must pause.
     fileprivate func bodyBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
-      deliverHead()
       if idleTimeout != nil { lastProgress = .now }
       let taken = channel.offer(Data(bytes))
       pausedForReader = !taken
@@ -331,8 +341,9 @@ import FirestorePlatform
       return true
     }
 
-    /// Hands the response head to the caller, once, when it is complete.
-    private func deliverHead() {
+    /// Hands the response head to the caller, once, when it is complete. The loop calls it
+    /// after each round of I/O, so that the body that came with the head is buffered first.
+    func deliverHead() {
       guard !headDelivered, let status = head.completedStatus else { return }
       headDelivered = true
       let continuation = shared.withLock { s -> CheckedContinuation<HTTPResponse, any Error>? in
