@@ -88,12 +88,17 @@ final class LocalStore: Sendable {
   /// Queues `update` for the backlog, and a task that applies it unless someone else's
   /// access does first.
   private func later(_ update: @escaping @Sendable (inout LocalStoreState) -> Void) {
-    let isFirst = backlog.withLock { updates in
+    guard postpone(update) else { return }
+    Task.detached(priority: .utility) { [weak self] in self?.withState { _ in } }
+  }
+
+  /// Queues `update` for the backlog without a task of its own: for a caller that applies
+  /// the backlog itself soon after (``flush()``). Returns whether the backlog was empty.
+  private func postpone(_ update: @escaping @Sendable (inout LocalStoreState) -> Void) -> Bool {
+    backlog.withLock { updates in
       updates.append(update)
       return updates.count == 1
     }
-    guard isFirst else { return }
-    Task.detached(priority: .utility) { [weak self] in self?.withState { _ in } }
   }
 
   private func notifySync() {
@@ -220,13 +225,15 @@ final class LocalStore: Sendable {
   /// Whether batches are waiting for a user to be known (see ``switchUser(to:)``).
   var awaitsUser: Bool { withState { $0.user == nil && !$0.parked.isEmpty } }
 
-  /// Records how sending batch `id` ended; returns what to send next.
+  /// Records how sending batch `id` ended; returns what to send next. The caller calls
+  /// ``flush()`` once it has answered whoever waits for the batch.
   func finishSend(_ id: Int, _ result: LocalStoreState.SendResult) -> [MutationQueue.Action] {
     withState { s in
       // An acknowledged batch leaves the file before the caller is answered, so that it is
       // never sent again; the cache learns its documents from the backlog, queued in the
-      // same step so that nobody sees one without the other.
-      if case .acknowledged(let results) = result { later { $0.acknowledgeBatch(id, results: results) } }
+      // same step so that nobody sees one without the other. The sender flushes it right
+      // after answering, so it needs no task of its own.
+      if case .acknowledged(let results) = result { _ = postpone { $0.acknowledgeBatch(id, results: results) } }
       return s.finishSend(id, result)
     }
   }
@@ -257,8 +264,9 @@ final class LocalStore: Sendable {
   /// The highest ID of the batches not yet settled, or `nil` when none is.
   var lastPendingBatchID: Int? { withState { $0.lastPendingBatchID } }
 
-  /// Whether every batch up to `id` is settled.
-  func isSettled(upTo id: Int) -> Bool { withState { $0.isSettled(upTo: id) } }
+  /// The lowest ID of the batches not yet settled, or `nil` when every batch is: all
+  /// batches below it are settled, and stay so.
+  var firstPendingBatchID: Int? { withState { $0.firstPendingBatchID } }
 
   /// How many batches are queued, for tests.
   var queuedBatchCount: Int { withState { $0.queue.entries.count } }
