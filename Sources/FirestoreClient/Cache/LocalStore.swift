@@ -27,6 +27,10 @@ final class LocalStore: Sendable {
   /// The snapshots-in-sync listeners, called after a round of snapshots was delivered.
   private let syncListeners = Locked<[Int: @Sendable () -> Void]>([:])
   private let nextSyncListenerID = Locked(0)
+  /// The state's ``LocalStoreState/user``, set under the state's lock wherever that
+  /// changes: every call and every write first says whose token it carries, almost never a
+  /// new user, and that check need not take the state's lock (nor apply the backlog).
+  private let stateUser: Locked<TokenUser?>
   /// This store's name as the holder of queued batches (see ``CacheOwner``).
   let owner: String
   /// The SQLite file of a persistent cache.
@@ -45,6 +49,7 @@ final class LocalStore: Sendable {
     }
     self.filePath = filePath
     owner = CacheOwner.make()
+    stateUser = Locked(user)
     state = Locked(
       LocalStoreState(settings: settings, filePath: filePath, documentsRoot: documentsRoot, owner: owner, user: user, log: log))
   }
@@ -202,6 +207,7 @@ final class LocalStore: Sendable {
   func enqueue(_ writes: [Write], body: Data, user: TokenUser?) -> (id: Int, actions: [MutationQueue.Action]) {
     withState { s in
       let switched = user.map { s.switchUser(to: $0) } ?? []
+      stateUser.withLock { $0 = s.user }
       let (id, actions) = s.enqueue(writes, body: body, localWriteTime: .now())
       return (id, switched + actions)
     }
@@ -216,9 +222,14 @@ final class LocalStore: Sendable {
   /// The token provider's tokens stand for `user`: other users' batches wait, this user's
   /// are shown and sent. Returns whether the user changed, and what to send now.
   func switchUser(to user: TokenUser) -> (changed: Bool, actions: [MutationQueue.Action]) {
-    withState { s in
+    // A switch under way on another thread may not show here yet: this call then counts as
+    // made before it, which it may as well have been.
+    if stateUser.withLock({ $0 == user }) { return (false, []) }
+    return withState { s in
       let changed = s.user != user
-      return (changed, s.switchUser(to: user))
+      let actions = s.switchUser(to: user)
+      stateUser.withLock { $0 = s.user }
+      return (changed, actions)
     }
   }
 
