@@ -243,6 +243,7 @@ extension LocalStoreState {
       return
     }
     batches[index].commitTime = results.first?.commitTime
+    if batches[index].isAcknowledged { acknowledgedBatchIDs.append(id) }
     batches[index].acknowledgements = results.map { result in
       .init(updateTime: result.updateTime, transformResults: result.transformResults)
     }
