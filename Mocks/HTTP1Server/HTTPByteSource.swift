@@ -6,4 +6,15 @@ package protocol HTTPByteSource {
   /// - Throws: ``HTTPReadError`` when no more bytes will come (peer closed, idle timeout,
   ///   server stopping).
   mutating func read(into buffer: inout [UInt8]) throws
+
+  /// Appends more bytes of a request already under way (its body), which have likely
+  /// arrived already: a source may take them without waiting first.
+  mutating func readMore(into buffer: inout [UInt8]) throws
+}
+
+extension HTTPByteSource {
+  /// Waits as ``read(into:)`` does.
+  package mutating func readMore(into buffer: inout [UInt8]) throws {
+    try read(into: &buffer)
+  }
 }

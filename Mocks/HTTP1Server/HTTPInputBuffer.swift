@@ -65,7 +65,7 @@ package struct HTTPInputBuffer<Source: HTTPByteSource> {
       // Everything buffered was taken; start over so the buffer does not grow with the body.
       buffer.removeAll(keepingCapacity: true)
       start = 0
-      try fill()
+      try source.readMore(into: &buffer)
     }
   }
 

@@ -1,3 +1,5 @@
+import FirestorePlatform
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -22,11 +24,10 @@ package enum HTTPResponseHead {
     var hasDate = false
     var hasServer = false
     for (name, value) in headers {
-      let lower = name.lowercased()
-      if ["content-length", "transfer-encoding", "connection"].contains(lower) { continue }
-      guard !name.isEmpty, isSafe(name), isSafe(value), !name.contains(":") else { continue }
-      hasDate = hasDate || lower == "date"
-      hasServer = hasServer || lower == "server"
+      if isNamed(name, "content-length") || isNamed(name, "transfer-encoding") || isNamed(name, "connection") { continue }
+      guard !name.isEmpty, isSafe(name), isSafe(value), !name.utf8.contains(UInt8(ascii: ":")) else { continue }
+      hasDate = hasDate || isNamed(name, "date")
+      hasServer = hasServer || isNamed(name, "server")
       append(name, value, to: &out)
     }
     if !hasDate { append("date", httpDate(), to: &out) }
@@ -47,14 +48,36 @@ package enum HTTPResponseHead {
     out.append(contentsOf: "\r\n".utf8)
   }
 
+  /// Whether header `name` is `lowercaseName`, ignoring ASCII case (no lower-cased copy is
+  /// made: this runs for every header of every response).
+  package static func isNamed(_ name: String, _ lowercaseName: StaticString) -> Bool {
+    let expected = UnsafeBufferPointer(start: lowercaseName.utf8Start, count: lowercaseName.utf8CodeUnitCount)
+    guard name.utf8.count == expected.count else { return false }
+    return zip(name.utf8, expected).allSatisfy { byte, lower in
+      byte == lower || ((0x41...0x5A).contains(byte) && byte | 0x20 == lower)
+    }
+  }
+
   /// No CR, LF or NUL: a handler's header cannot split the response.
   private static func isSafe(_ text: String) -> Bool {
     !text.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
   }
 
+  /// The last date made, by the second it names: a busy server answers many times a second.
+  private static let lastDate = Locked<(second: time_t, text: String)?>(nil)
+
   /// The IMF-fixdate of now, e.g. `Sun, 30 Nov 2026 03:10:00 GMT`.
   package static func httpDate() -> String {
-    var now = time(nil)
+    let now = time(nil)
+    if let last = lastDate.withLock({ $0 }), last.second == now { return last.text }
+    let text = httpDate(now)
+    lastDate.withLock { $0 = (now, text) }
+    return text
+  }
+
+  /// The IMF-fixdate of `now`.
+  private static func httpDate(_ now: time_t) -> String {
+    var now = now
     var parts = tm()
     gmtime_r(&now, &parts)
     let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]

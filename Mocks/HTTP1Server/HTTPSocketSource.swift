@@ -27,14 +27,36 @@ package struct HTTPSocketSource: HTTPByteSource {
     case .readable: break
     }
     while true {
-      let fd = self.fd
-      let received = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      guard let received = receive(flags: 0) else { continue }
       if received > 0 {
         buffer.append(contentsOf: scratch[0..<received])
         return
       }
-      if received < 0 && errno == EINTR { continue }
       throw HTTPReadError.closed
     }
+  }
+
+  /// Takes what has arrived without waiting (no poll before the read), and waits as
+  /// ``read(into:)`` does only when nothing has.
+  package mutating func readMore(into buffer: inout [UInt8]) throws {
+    while true {
+      guard let received = receive(flags: Int32(MSG_DONTWAIT)) else { continue }
+      if received > 0 {
+        buffer.append(contentsOf: scratch[0..<received])
+        return
+      }
+      if received == 0 { throw HTTPReadError.closed }
+      if errno == EAGAIN || errno == EWOULDBLOCK { return try read(into: &buffer) }
+      throw HTTPReadError.closed
+    }
+  }
+
+  /// One `recv` into the scratch buffer: the byte count, 0 at the end, -1 with `errno`
+  /// set, or `nil` when a signal interrupted it.
+  private mutating func receive(flags: Int32) -> Int? {
+    let fd = self.fd
+    let received = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, flags) }
+    if received < 0 && errno == EINTR { return nil }
+    return received
   }
 }

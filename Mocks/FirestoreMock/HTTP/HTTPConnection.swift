@@ -118,11 +118,15 @@ final class HTTPConnection {
     // Computed only for the bodies that could be compressed: most replies are small, and
     // reading the headers (with Foundation's string search) cost more than serving them.
     var accepted: Bool {
-      Gzip.isAccepted(requestHeaders) && !response.headers.contains(where: { $0.name.lowercased() == "content-encoding" })
+      Gzip.isAccepted(requestHeaders) && !response.headers.contains(where: { HTTPResponseHead.isNamed($0.name, "content-encoding") })
     }
-    var json: Bool { response.headers.contains { $0.name.lowercased() == "content-type" && $0.value.contains("json") } }
-    var compressed = response
-    compressed.headers += [("content-encoding", "gzip"), ("vary", "Accept-Encoding")]
+    var json: Bool { response.headers.contains { HTTPResponseHead.isNamed($0.name, "content-type") && $0.value.contains("json") } }
+    // Made only for a body that is compressed: most are not.
+    var compressed: MockHTTPResponse {
+      var compressed = response
+      compressed.headers += [("content-encoding", "gzip"), ("vary", "Accept-Encoding")]
+      return compressed
+    }
     switch response.body {
     case .complete(let bytes):
       guard bytes.count >= Gzip.minimumBytes, accepted, let gzipped = Gzip.compress(bytes) else {
@@ -130,18 +134,21 @@ final class HTTPConnection {
         return response
       }
       log.setResponseBody(size: gzipped.count, encoding: "gzip", of: logID)
-      compressed.body = .complete(gzipped)
+      var gzippedResponse = compressed
+      gzippedResponse.body = .complete(gzipped)
+      return gzippedResponse
     case .streaming(let produce):
       guard accepted, json else { return response }
-      compressed.body = .streaming { writer in
+      var gzippedResponse = compressed
+      gzippedResponse.body = .streaming { writer in
         guard let gzip = Gzip() else { throw Gzip.GzipError(status: Z_MEM_ERROR) }
         let compressing = Gzip.Writer(base: writer, gzip: gzip, sent: Gzip.Writer.Counter())
         try produce(compressing)
         try compressing.finish()
         log.setResponseBody(size: compressing.sent.bytes, encoding: "gzip", of: logID)
       }
+      return gzippedResponse
     }
-    return compressed
   }
 
   /// Answers a request the server itself refuses, then ends the connection.
@@ -160,7 +167,7 @@ final class HTTPConnection {
     let status = response.status
     let bodiless = method == "HEAD" || (100..<200).contains(status) || status == 204 || status == 304
     var keepAlive = keepAlive
-    if response.headers.contains(where: { $0.name.lowercased() == "connection" && $0.value.lowercased().contains("close") }) {
+    if response.headers.contains(where: { HTTPResponseHead.isNamed($0.name, "connection") && $0.value.lowercased().contains("close") }) {
       keepAlive = false
     }
     do {

@@ -9,8 +9,14 @@ public struct StaticTokenProvider: TokenProvider, CustomStringConvertible, Custo
   /// The token sent with every request.
   public let value: String?
 
+  /// The token's user, read from the token once: every write asks for it.
+  private let tokenUser: TokenUser
+
   /// Creates a provider for a fixed token (`nil` sends no header).
-  public init(_ value: String?) { self.value = value }
+  public init(_ value: String?) {
+    self.value = value
+    tokenUser = .of(value)
+  }
 
   /// The emulator's administrator token, `owner`, which bypasses security rules.
   public static let emulatorOwner = StaticTokenProvider("owner")
@@ -18,7 +24,7 @@ public struct StaticTokenProvider: TokenProvider, CustomStringConvertible, Custo
   public func token(forceRefresh: Bool) async throws -> String? { value }
 
   /// The token's user, known without asking.
-  public var currentTokenUser: TokenUser? { user(for: value) }
+  public var currentTokenUser: TokenUser? { tokenUser }
 
   /// `StaticTokenProvider(<redacted>)`, or `StaticTokenProvider(nil)`.
   public var description: String { value == nil ? "StaticTokenProvider(nil)" : "StaticTokenProvider(<redacted>)" }

@@ -27,6 +27,10 @@ final class LocalStore: Sendable {
   /// The snapshots-in-sync listeners, called after a round of snapshots was delivered.
   private let syncListeners = Locked<[Int: @Sendable () -> Void]>([:])
   private let nextSyncListenerID = Locked(0)
+  /// The state's ``LocalStoreState/user``, set under the state's lock wherever that
+  /// changes: every call and every write first says whose token it carries, almost never a
+  /// new user, and that check need not take the state's lock (nor apply the backlog).
+  private let stateUser: Locked<TokenUser?>
   /// This store's name as the holder of queued batches (see ``CacheOwner``).
   let owner: String
   /// The SQLite file of a persistent cache.
@@ -45,6 +49,7 @@ final class LocalStore: Sendable {
     }
     self.filePath = filePath
     owner = CacheOwner.make()
+    stateUser = Locked(user)
     state = Locked(
       LocalStoreState(settings: settings, filePath: filePath, documentsRoot: documentsRoot, owner: owner, user: user, log: log))
   }
@@ -88,12 +93,17 @@ final class LocalStore: Sendable {
   /// Queues `update` for the backlog, and a task that applies it unless someone else's
   /// access does first.
   private func later(_ update: @escaping @Sendable (inout LocalStoreState) -> Void) {
-    let isFirst = backlog.withLock { updates in
+    guard postpone(update) else { return }
+    Task.detached(priority: .utility) { [weak self] in self?.withState { _ in } }
+  }
+
+  /// Queues `update` for the backlog without a task of its own: for a caller that applies
+  /// the backlog itself soon after (``flush()``). Returns whether the backlog was empty.
+  private func postpone(_ update: @escaping @Sendable (inout LocalStoreState) -> Void) -> Bool {
+    backlog.withLock { updates in
       updates.append(update)
       return updates.count == 1
     }
-    guard isFirst else { return }
-    Task.detached(priority: .utility) { [weak self] in self?.withState { _ in } }
   }
 
   private func notifySync() {
@@ -221,6 +231,7 @@ final class LocalStore: Sendable {
   func enqueue(_ writes: [Write], body: Data, user: TokenUser?) -> (id: Int, actions: [MutationQueue.Action]) {
     withState { s in
       let switched = user.map { s.switchUser(to: $0) } ?? []
+      stateUser.withLock { $0 = s.user }
       let (id, actions) = s.enqueue(writes, body: body, localWriteTime: .now())
       return (id, switched + actions)
     }
@@ -235,22 +246,29 @@ final class LocalStore: Sendable {
   /// The token provider's tokens stand for `user`: other users' batches wait, this user's
   /// are shown and sent. Returns whether the user changed, and what to send now.
   func switchUser(to user: TokenUser) -> (changed: Bool, actions: [MutationQueue.Action]) {
-    withState { s in
+    // A switch under way on another thread may not show here yet: this call then counts as
+    // made before it, which it may as well have been.
+    if stateUser.withLock({ $0 == user }) { return (false, []) }
+    return withState { s in
       let changed = s.user != user
-      return (changed, s.switchUser(to: user))
+      let actions = s.switchUser(to: user)
+      stateUser.withLock { $0 = s.user }
+      return (changed, actions)
     }
   }
 
   /// Whether batches are waiting for a user to be known (see ``switchUser(to:)``).
   var awaitsUser: Bool { withState { $0.user == nil && !$0.parked.isEmpty } }
 
-  /// Records how sending batch `id` ended; returns what to send next.
+  /// Records how sending batch `id` ended; returns what to send next. The caller calls
+  /// ``flush()`` once it has answered whoever waits for the batch.
   func finishSend(_ id: Int, _ result: LocalStoreState.SendResult) -> [MutationQueue.Action] {
     withState { s in
       // An acknowledged batch leaves the file before the caller is answered, so that it is
       // never sent again; the cache learns its documents from the backlog, queued in the
-      // same step so that nobody sees one without the other.
-      if case .acknowledged(let results) = result { later { $0.acknowledgeBatch(id, results: results) } }
+      // same step so that nobody sees one without the other. The sender flushes it right
+      // after answering, so it needs no task of its own.
+      if case .acknowledged(let results) = result { _ = postpone { $0.acknowledgeBatch(id, results: results) } }
       return s.finishSend(id, result)
     }
   }
@@ -281,8 +299,9 @@ final class LocalStore: Sendable {
   /// The highest ID of the batches not yet settled, or `nil` when none is.
   var lastPendingBatchID: Int? { withState { $0.lastPendingBatchID } }
 
-  /// Whether every batch up to `id` is settled.
-  func isSettled(upTo id: Int) -> Bool { withState { $0.isSettled(upTo: id) } }
+  /// The lowest ID of the batches not yet settled, or `nil` when every batch is: all
+  /// batches below it are settled, and stay so.
+  var firstPendingBatchID: Int? { withState { $0.firstPendingBatchID } }
 
   /// How many batches are queued, for tests.
   var queuedBatchCount: Int { withState { $0.queue.entries.count } }

@@ -119,13 +119,17 @@ extension LocalStoreState {
 
   /// Forgets acknowledged batches no view needs any more.
   mutating func pruneBatches() {
+    guard !acknowledgedBatchIDs.isEmpty else { return }
     // By index: the pending batches, most of them, are neither copied nor moved.
     var done: [Int] = []
-    for i in batches.indices where batches[i].isAcknowledged {
+    var kept: [Int] = []
+    for id in acknowledgedBatchIDs {
+      guard let i = batchIndex(of: id), batches[i].isAcknowledged else { continue }
       let batch = batches[i]
-      if !views.values.contains(where: { stillShows(batch, in: $0) }) { done.append(i) }
+      if views.values.contains(where: { stillShows(batch, in: $0) }) { kept.append(id) } else { done.append(i) }
     }
-    for i in done.reversed() { batches.remove(at: i) }
+    acknowledgedBatchIDs = kept
+    for i in done.sorted(by: >) { batches.remove(at: i) }
   }
 
   /// Whether an acknowledged batch still changes what `view` shows: its listen has not

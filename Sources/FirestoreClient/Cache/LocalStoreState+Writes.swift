@@ -170,11 +170,11 @@ extension LocalStoreState {
     batches.indices.last { !batches[$0].isAcknowledged }.map { batches[$0].id }
   }
 
-  /// Whether no batch up to `id` is still pending (batches are in ID order).
-  func isSettled(upTo id: Int) -> Bool {
+  /// The lowest ID of the batches still pending, or `nil` when none is (batches are in ID
+  /// order).
+  var firstPendingBatchID: Int? {
     // By index, not by element: a batch is not copied to read its state.
-    guard let first = batches.indices.first(where: { !batches[$0].isAcknowledged }) else { return true }
-    return batches[first].id > id
+    batches.indices.first { !batches[$0].isAcknowledged }.map { batches[$0].id }
   }
 
   /// Loads the batches this store holds in the file, taking over those of owners that are
@@ -243,6 +243,7 @@ extension LocalStoreState {
       return
     }
     batches[index].commitTime = results.first?.commitTime
+    if batches[index].isAcknowledged { acknowledgedBatchIDs.append(id) }
     batches[index].acknowledgements = results.map { result in
       .init(updateTime: result.updateTime, transformResults: result.transformResults)
     }

@@ -21,6 +21,10 @@ struct LocalStoreState {
   /// The batches listeners show, in ID order: queued (pending), then acknowledged until
   /// every view's listen has caught up with them.
   var batches: [MutationBatch] = []
+  /// The IDs of acknowledged batches still in ``batches``, so that pruning does not look
+  /// through every pending batch for them (a long offline queue drains one acknowledgement
+  /// at a time). An ID whose batch is gone is dropped when next looked at.
+  var acknowledgedBatchIDs: [Int] = []
   /// The order in which the pending batches go to the server.
   var queue = MutationQueue()
   /// Who the token provider's tokens stand for now, or `nil` until that is known: only

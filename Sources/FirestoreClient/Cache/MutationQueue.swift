@@ -53,7 +53,13 @@ struct MutationQueue: Sendable {
   static let lookahead = 100
 
   /// The batches not yet settled, in queue order.
-  private(set) var entries: [Entry] = []
+  var entries: ArraySlice<Entry> { slots[first...] }
+  /// ``entries`` from index `first` on; the slots before it are settled batches not yet
+  /// dropped. Batches settle near the front, so the front's side of a gap is closed (a
+  /// few moves) rather than the long tail's, and the front is dropped once it is half the
+  /// storage: draining a long queue costs no move of the whole queue per batch.
+  private var slots: [Entry] = []
+  private var first = 0
   /// Whether batches may be sent (``Firestore/disableNetwork()`` clears it).
   private(set) var isNetworkEnabled = true
   /// Failed attempts since the last success.
@@ -67,22 +73,22 @@ struct MutationQueue: Sendable {
   mutating func enqueue(_ entry: Entry) -> [Action] {
     var entry = entry
     entry.inFlight = false
-    entries.append(entry)
+    slots.append(entry)
     return sendable()
   }
 
   /// Records how an attempt of batch `id` ended; returns what to do next.
   mutating func finish(_ id: Int, _ outcome: Outcome) -> [Action] {
     guard let index = index(of: id) else { return sendable() }
-    if entries[index].inFlight { inFlightCount -= 1 }
+    if slots[index].inFlight { inFlightCount -= 1 }
     switch outcome {
     case .acknowledged:
-      entries.remove(at: index)
+      removeEntry(at: index)
       failedAttempts = 0
     case .rejected, .withdrawn:
-      entries.remove(at: index)
+      removeEntry(at: index)
     case .retry:
-      entries[index].inFlight = false
+      slots[index].inFlight = false
       failedAttempts += 1
       if !isBackingOff {
         isBackingOff = true
@@ -96,7 +102,8 @@ struct MutationQueue: Sendable {
   /// out); returns the IDs taken. A batch in flight stays until its attempt ends.
   mutating func withdraw(_ ids: Set<Int>) -> Set<Int> {
     var taken = Set<Int>()
-    entries.removeAll { entry in
+    compact()
+    slots.removeAll { entry in
       guard ids.contains(entry.id), !entry.inFlight else { return false }
       taken.insert(entry.id)
       return true
@@ -108,6 +115,7 @@ struct MutationQueue: Sendable {
   /// documents; returns what to send now.
   mutating func restore(_ restored: [Entry]) -> [Action] {
     guard !restored.isEmpty else { return sendable() }
+    compact()
     var merged: [Entry] = []
     merged.reserveCapacity(entries.count + restored.count)
     var others = restored.map { entry -> Entry in
@@ -123,7 +131,7 @@ struct MutationQueue: Sendable {
       merged.append(entry)
     }
     merged.append(contentsOf: others)
-    entries = merged
+    slots = merged
     return sendable()
   }
 
@@ -148,15 +156,37 @@ struct MutationQueue: Sendable {
     return sendable()
   }
 
-  /// The index of batch `id`: entries are in increasing ID order.
+  /// The slot of batch `id`: entries are in increasing ID order.
   private func index(of id: Int) -> Int? {
-    var low = 0
-    var high = entries.count
+    var low = first
+    var high = slots.count
     while low < high {
       let middle = (low + high) / 2
-      if entries[middle].id < id { low = middle + 1 } else { high = middle }
+      if slots[middle].id < id { low = middle + 1 } else { high = middle }
     }
-    return low < entries.count && entries[low].id == id ? low : nil
+    return low < slots.count && slots[low].id == id ? low : nil
+  }
+
+  /// Takes the entry in slot `index` out, moving the shorter side of the gap.
+  private mutating func removeEntry(at index: Int) {
+    guard index - first < slots.count - index else {
+      slots.remove(at: index)
+      return
+    }
+    var i = index
+    while i > first {
+      slots[i] = slots[i - 1]
+      i -= 1
+    }
+    first += 1
+    if first * 2 >= slots.count { compact() }
+  }
+
+  /// Drops the settled slots before ``entries``.
+  private mutating func compact() {
+    guard first > 0 else { return }
+    slots.removeFirst(first)
+    first = 0
   }
 
   /// Marks as in flight, and returns, the batches that may go now.
@@ -164,11 +194,11 @@ struct MutationQueue: Sendable {
     guard isNetworkEnabled, !isBackingOff, inFlightCount < Self.maximumInFlight else { return [] }
     var blocked = Set<String>()
     var actions: [Action] = []
-    for i in entries.indices.prefix(Self.lookahead) {
+    for i in slots.indices.dropFirst(first).prefix(Self.lookahead) {
       guard inFlightCount < Self.maximumInFlight else { break }
-      let entry = entries[i]
+      let entry = slots[i]
       if !entry.inFlight && entry.documents.isDisjoint(with: blocked) {
-        entries[i].inFlight = true
+        slots[i].inFlight = true
         inFlightCount += 1
         actions.append(.send(entry.id))
       }

@@ -148,10 +148,14 @@ final class WritePipeline: Sendable {
   }
 
   private func resumeSettledWaiters() {
+    guard !state.withLock({ $0.pendingWaiters.isEmpty }) else { return }
+    // Read once, outside this lock: the store's lock is not taken under it. A batch once
+    // settled stays settled, so a value read before a waiter was added is still true for it.
+    let firstPending = store.firstPendingBatchID
     let ready = state.withLock { s -> [CheckedContinuation<Void, any Error>] in
       var ready: [CheckedContinuation<Void, any Error>] = []
       s.pendingWaiters.removeAll { waiter in
-        guard store.isSettled(upTo: waiter.upTo) else { return false }
+        if let firstPending, firstPending <= waiter.upTo { return false }
         ready.append(waiter.continuation)
         return true
       }
@@ -265,6 +269,8 @@ final class WritePipeline: Sendable {
     case .rejected: waiter?(.failure(failure ?? FirestoreError(.unknown, "the write was not applied")))
     case .retry, .otherUser: break
     }
+    // The cache learns the acknowledged documents here, after the caller was answered.
+    store.flush()
     resumeSettledWaiters()
     perform(next)
   }

@@ -34,7 +34,10 @@ import FirestorePlatform
     /// Replaced only on the loop thread and under ``inbox``'s lock, where other threads
     /// use it (to wake the loop).
     private var multi: UnsafeMutableRawPointer
-    private let inbox = Locked<(commands: [Command], started: Bool, stopped: Bool)>(([], false, false))
+    /// `sleeping`: the loop is in (or about to enter) `curl_multi_poll` with no command
+    /// waiting, so the next command must wake it; otherwise it takes commands before it
+    /// sleeps again, and waking it would cost a write and a read for nothing.
+    private let inbox = Locked<(commands: [Command], started: Bool, stopped: Bool, sleeping: Bool)>(([], false, false, false))
     let statistics = Locked(CurlTransport.Statistics())
 
     /// The transfers in the multi handle, by easy handle. Loop thread only.
@@ -60,7 +63,10 @@ import FirestorePlatform
         if inbox.stopped { return (false, true) }
         inbox.commands.append(command)
         // Woken under the lock: the loop thread replaces the multi handle under it.
-        if inbox.started { curl_multi_wakeup(multi) }
+        if inbox.started && inbox.sleeping {
+          inbox.sleeping = false
+          curl_multi_wakeup(multi)
+        }
         defer { inbox.started = true }
         return (!inbox.started, false)
       }
@@ -98,6 +104,7 @@ import FirestorePlatform
     private func run() {
       while true {
         let commands = inbox.withLock { inbox -> [Command] in
+          inbox.sleeping = false
           defer { inbox.commands.removeAll(keepingCapacity: true) }
           return inbox.commands
         }
@@ -128,9 +135,17 @@ import FirestorePlatform
         var active: Int32 = 0
         curl_multi_perform(multi, &active)
         collectFinished()
+        // Heads that arrived in this round, with what came of their bodies.
+        for exchange in running.values { exchange.deliverHead() }
         let wait = expireDeadlines()
         closeConnectionsIfIdle()
-        curl_multi_poll(multi, nil, 0, wait, nil)
+        // Commands that came during the round are taken at once; otherwise the loop sleeps,
+        // and from here on a command wakes it.
+        let sleeps = inbox.withLock { inbox -> Bool in
+          inbox.sleeping = inbox.commands.isEmpty
+          return inbox.sleeping
+        }
+        if sleeps { curl_multi_poll(multi, nil, 0, wait, nil) }
       }
     }
 
@@ -164,7 +179,7 @@ import FirestorePlatform
         curl_multi_remove_handle(multi, exchange.easy)
         record(exchange)
       }
-      exchange.finish(with: error)
+      exchange.fail(error)
     }
 
     /// Hands every transfer libcurl finished to its exchange.

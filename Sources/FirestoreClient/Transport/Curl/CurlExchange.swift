@@ -25,6 +25,11 @@ import FirestorePlatform
     /// The URL path without the query, for messages.
     private let path: String
     private let uploadBody: Data?
+    /// The body goes out in the head's write, and libcurl keeps a copy of it: one send
+    /// instead of two, and one read on the server's side. Only for a request that may go
+    /// twice (libcurl sends such a body again on a reused connection that died, with no
+    /// seek callback to refuse it) and a body small enough for libcurl to join to the head.
+    private let sendsBodyWithHead: Bool
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private let channel: BodyChannel
@@ -87,6 +92,7 @@ import FirestorePlatform
         throw FirestoreError(.invalidArgument, "cannot send \(method) \(path): invalid request method")
       }
       uploadBody = request.body
+      sendsBodyWithHead = request.isIdempotent && (1..<Self.maximumBodyWithHead).contains(request.body?.count ?? 0)
       guard let easy = curl_easy_init() else {
         throw FirestoreError(.resourceExhausted, "libcurl could not create a request handle")
       }
@@ -132,7 +138,12 @@ import FirestorePlatform
       case "POST": break
       default: _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_CUSTOMREQUEST, method)
       }
-      if let body = request.body {
+      if let body = request.body, sendsBodyWithHead {
+        setLong(CURLOPT_POST, 1)
+        // The size first: libcurl copies that many bytes (binary data, not a C string).
+        _ = swiftfirestore_curl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+        body.withUnsafeBytes { _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
+      } else if let body = request.body {
         setLong(CURLOPT_POST, 1)
         _ = swiftfirestore_curl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
         _ = swiftfirestore_curl_setopt_read_function(easy, curlRead)
@@ -174,6 +185,17 @@ import FirestorePlatform
 
     private func setLong(_ option: CURLoption, _ value: Int) {
       _ = swiftfirestore_curl_setopt_long(easy, option, value)
+    }
+
+    /// libcurl joins a body to the head's write below 64 KiB (`MAX_INITIAL_POST_SIZE`).
+    private static let maximumBodyWithHead = 64 * 1024
+
+    /// The request body bytes that went out: counted by libcurl when it holds the body.
+    private var bodyBytesSent: Int {
+      guard sendsBodyWithHead else { return uploadOffset }
+      var uploaded: curl_off_t = 0
+      _ = swiftfirestore_curl_getinfo_offset(easy, CURLINFO_SIZE_UPLOAD_T, &uploaded)
+      return Int(uploaded)
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {
@@ -242,16 +264,26 @@ import FirestorePlatform
     /// The transfer ended with `code`.
     func complete(_ code: CURLcode) {
       guard code == CURLE_OK else {
-        finish(with: failure(code))
+        fail(failure(code))
         return
       }
-      deliverHead()
-      guard headDelivered else {
+      guard head.completedStatus != nil else {
         finish(with: failure(CURLE_GOT_NOTHING))
         return
       }
       shared.withLock { $0.finished = true }
+      // The body is complete before the head is handed out: a small reply reaches its
+      // reader in one hand-off, not one for the head and more for the body and its end.
       channel.finish()
+      deliverHead()
+    }
+
+    /// Fails a transfer the loop took out or libcurl ended: a head that arrived whole is
+    /// handed out first, as it would have been at the end of the round, so that the error
+    /// reaches the body's reader, not the caller waiting for the head.
+    func fail(_ error: FirestoreError) {
+      deliverHead()
+      finish(with: error)
     }
 
     /// The error for a deadline that passed.
@@ -271,17 +303,17 @@ import FirestorePlatform
       _ = swiftfirestore_curl_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connections)
       _ = swiftfirestore_curl_getinfo_offset(easy, CURLINFO_SIZE_DOWNLOAD_T, &received)
       _ = swiftfirestore_curl_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
-      return (connections, Int(received), uploadOffset, version == CURL_HTTP_VERSION_2_0)
+      return (connections, Int(received), bodyBytesSent, version == CURL_HTTP_VERSION_2_0)
     }
 
-    /// One header line (or the status line, or the blank line that ends the head).
+    /// One header line (or the status line, or the blank line that ends the head). A
+    /// complete head is handed out by ``deliverHead()`` once the loop's round is over.
     fileprivate func headerLine(_ bytes: UnsafeRawBufferPointer) {
-      if head.append(bytes) { deliverHead() }
+      _ = head.append(bytes)
     }
 
     /// Body bytes; `false` when the reader is behind and the transfer must pause.
     fileprivate func bodyBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
-      deliverHead()
       if idleTimeout != nil { lastProgress = .now }
       let taken = channel.offer(Data(bytes))
       pausedForReader = !taken
@@ -309,8 +341,9 @@ import FirestorePlatform
       return true
     }
 
-    /// Hands the response head to the caller, once, when it is complete.
-    private func deliverHead() {
+    /// Hands the response head to the caller, once, when it is complete. The loop calls it
+    /// after each round of I/O, so that the body that came with the head is buffered first.
+    func deliverHead() {
       guard !headDelivered, let status = head.completedStatus else { return }
       headDelivered = true
       let continuation = shared.withLock { s -> CheckedContinuation<HTTPResponse, any Error>? in
@@ -327,7 +360,8 @@ import FirestorePlatform
     /// The ``FirestoreError`` for a transfer that ended with `code`.
     private func failure(_ code: CURLcode) -> FirestoreError {
       let detail = errorBuffer.pointee == 0 ? String(cString: curl_easy_strerror(code)) : String(cString: errorBuffer)
-      var bodyComplete = uploadBody.map { uploadOffset == $0.count } ?? true
+      let sent = bodyBytesSent
+      var bodyComplete = uploadBody.map { sent == $0.count } ?? true
       var requestSize = 0
       _ = swiftfirestore_curl_getinfo_long(easy, CURLINFO_REQUEST_SIZE, &requestSize)
       if requestSize == 0 { bodyComplete = false }
