@@ -299,9 +299,9 @@ final class LocalStore: Sendable {
   /// The highest ID of the batches not yet settled, or `nil` when none is.
   var lastPendingBatchID: Int? { withState { $0.lastPendingBatchID } }
 
-  /// The lowest ID of the batches not yet settled, or `nil` when every batch is: all
-  /// batches below it are settled, and stay so.
-  var firstPendingBatchID: Int? { withState { $0.firstPendingBatchID } }
+  /// An ID below which every batch is settled, and stays so (see
+  /// ``LocalStoreState/settledBelow``).
+  var settledBelow: Int { withState { $0.settledBelow } }
 
   /// How many batches are queued, for tests.
   var queuedBatchCount: Int { withState { $0.queue.entries.count } }

@@ -170,11 +170,11 @@ extension LocalStoreState {
     batches.indices.last { !batches[$0].isAcknowledged }.map { batches[$0].id }
   }
 
-  /// The lowest ID of the batches still pending, or `nil` when none is (batches are in ID
-  /// order).
-  var firstPendingBatchID: Int? {
+  /// An ID below which every batch made so far is settled: the lowest pending one, or the
+  /// next ID when none is pending (batches are in ID order; later ones get higher IDs).
+  var settledBelow: Int {
     // By index, not by element: a batch is not copied to read its state.
-    batches.indices.first { !batches[$0].isAcknowledged }.map { batches[$0].id }
+    batches.indices.first { !batches[$0].isAcknowledged }.map { batches[$0].id } ?? nextBatchID
   }
 
   /// Loads the batches this store holds in the file, taking over those of owners that are

@@ -150,12 +150,13 @@ final class WritePipeline: Sendable {
   private func resumeSettledWaiters() {
     guard !state.withLock({ $0.pendingWaiters.isEmpty }) else { return }
     // Read once, outside this lock: the store's lock is not taken under it. A batch once
-    // settled stays settled, so a value read before a waiter was added is still true for it.
-    let firstPending = store.firstPendingBatchID
+    // settled stays settled, and a batch made after the read has an ID at or above the
+    // bound, so a waiter added since is not released early.
+    let settledBelow = store.settledBelow
     let ready = state.withLock { s -> [CheckedContinuation<Void, any Error>] in
       var ready: [CheckedContinuation<Void, any Error>] = []
       s.pendingWaiters.removeAll { waiter in
-        if let firstPending, firstPending <= waiter.upTo { return false }
+        guard waiter.upTo < settledBelow else { return false }
         ready.append(waiter.continuation)
         return true
       }
