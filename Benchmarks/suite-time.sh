@@ -19,9 +19,12 @@ ROUNDS=${ROUNDS:-5}
 FLAGS=(-c release -Xswiftc -enable-testing)
 swift build "${FLAGS[@]}" --build-tests >/dev/null
 
-run() {  # $1 = backend, $2 = 1 for the same work on both; prints seconds
-  FIRESTORE_CONFORMANCE_BACKENDS=$1 FIRESTORE_SUITE_SAME_WORK=$2 swift test "${FLAGS[@]}" --skip-build --filter FirestoreConformanceTests 2>&1 |
-    sed -n 's/.*Test run with .* passed after \([0-9.]*\) seconds.*/\1/p'
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+run() {  # $1 = backend, $2 = 1 for the same work on both; prints seconds, or the failures
+  FIRESTORE_CONFORMANCE_BACKENDS=$1 FIRESTORE_SUITE_SAME_WORK=$2 swift test "${FLAGS[@]}" --skip-build --filter FirestoreConformanceTests >"$log" 2>&1 || true
+  sed -n 's/.*Test run with .* passed after \([0-9.]*\) seconds.*/\1/p' "$log"
+  grep '^✘ Test .*recorded an issue' "$log" >&2 || true
 }
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
