@@ -127,6 +127,46 @@ struct QueryConformanceTests {
     #expect(try await ids(c.whereField("pop", isGreaterThan: 1).start(afterDocument: c2)) == ["c3", "c4", "c5"])
   }
 
+  @Test(
+    "the implicit orderings are the server's: field names by UTF-8 bytes, none for a not-in that matches nothing", arguments: Backend.all)
+  func implicitOrder(_ backend: Backend) async throws {
+    let c = backend.collection()
+    // The Angstrom sign sorts after "Ç" by UTF-8 bytes, but before it as Swift compares
+    // strings (its canonical form is "Å").
+    let angstrom = "\u{212B}"
+    let cedilla = "\u{00C7}"
+    try await c.document("d1").setData([angstrom: 1, cedilla: 2, "b": 2])
+    try await c.document("d2").setData([angstrom: 2, cedilla: 1, "b": 1])
+    let both = c.whereField(angstrom, isGreaterThan: 0).whereField(cedilla, isGreaterThan: 0)
+    let sent = try both.lowered().structuredQuery
+    #expect(
+      sent.orderBy.map(\.fieldPath).elementsEqual(["`\(cedilla)`", "`\(angstrom)`", "__name__"]) { Array($0.utf8) == Array($1.utf8) })
+    #expect(try await ids(both) == ["d2", "d1"])
+    // The server's own order, asked with no orderings at all, is the same.
+    var bare = sent
+    bare.orderBy = []
+    guard
+      case .array(let elements) = try await backend.db.rest.unary(
+        .init(method: "POST", path: "documents:runQuery", body: RunQueryRequest(structuredQuery: bare).json, idempotent: true))
+    else {
+      Issue.record("runQuery reply is not an array")
+      return
+    }
+    #expect(elements.compactMap { $0["document"]?["name"]?.stringValue?.split(separator: "/").last.map(String.init) } == ["d2", "d1"])
+    // A listener orders the same on the client's side.
+    let listened = try await SequenceCollector(both.snapshots).next()
+    #expect(listened.documents.map(\.documentID) == ["d2", "d1"])
+
+    // not-in with only null can match nothing, so it orders by nothing; with another value
+    // it orders by its field.
+    let notNull = c.whereField("b", notIn: [NSNull()])
+    #expect(try notNull.lowered().structuredQuery.orderBy.map(\.fieldPath) == ["__name__"])
+    #expect(try await ids(notNull) == [])
+    let notFive = c.whereField("b", notIn: [5])
+    #expect(try notFive.lowered().structuredQuery.orderBy.map(\.fieldPath) == ["b", "__name__"])
+    #expect(try await ids(notFive) == ["d2", "d1"])
+  }
+
   @Test("select and the ID-only projection", arguments: Backend.all)
   func projections(_ backend: Backend) async throws {
     let c = try await seedCities(backend)

@@ -1,3 +1,4 @@
+import FirestoreEngine
 import FirestoreWire
 
 /// Turning a ``Query`` into the REST `StructuredQuery`, validating it on the way.
@@ -26,7 +27,6 @@ extension Query {
   func lowered() throws(FirestoreError) -> Lowered {
     if let recordedError { throw recordedError }
     var structured = StructuredQuery(from: [.init(collectionID: collectionID, allDescendants: allDescendants)])
-    let flat = try flattenedFieldFilters()
     try validateConflicts()
 
     var wireFilters: [QueryFilter] = []
@@ -40,7 +40,12 @@ extension Query {
 
     var explicit: [(FieldPath, Bool)] = []
     for (field, descending) in orders { explicit.append((try field.fieldPath(), descending)) }
-    let normalized = normalizedOrder(explicit: explicit, inequalityFields: flat.filter { $0.1.isInequality }.map(\.0))
+    // The implicit orderings are the server's: the engine's rule, which the mock applies too.
+    structured.orderBy = explicit.map { .init(fieldPath: $0.0.canonicalString, descending: $0.1) }
+    var normalized: [(FieldPath, Bool)] = []
+    for order in QueryEvaluator.normalizedOrder(structured) {
+      normalized.append((try FieldPath.parse(canonical: order.fieldPath), order.descending))
+    }
     if limitKind == .last && explicit.isEmpty && limitValue != nil {
       throw .invalidArgument("limit(toLast:) needs at least one order(by:) clause")
     }
@@ -68,35 +73,6 @@ extension Query {
       structured.select = paths.isEmpty ? [FieldPath.documentID().canonicalString] : paths
     }
     return Lowered(parentPath: parentURLPath, structuredQuery: structured, reversesResults: reverses)
-  }
-
-  /// The explicit orderings, then inequality fields not yet ordered (sorted), then the
-  /// document key, the implicit ones in the direction of the last explicit one: the order
-  /// Firestore applies and the SDKs send.
-  func normalizedOrder(explicit: [(FieldPath, Bool)], inequalityFields: [FieldPath]) -> [(FieldPath, Bool)] {
-    var result = explicit
-    let lastDescending = explicit.last?.1 ?? false
-    var seen = Set(explicit.map(\.0))
-    for field in inequalityFields.sorted(by: { $0.segments.lexicographicallyPrecedes($1.segments) })
-    where !seen.contains(field) && !field.isDocumentID {
-      seen.insert(field)
-      result.append((field, lastDescending))
-    }
-    if !seen.contains(FieldPath.documentID()) { result.append((FieldPath.documentID(), lastDescending)) }
-    return result
-  }
-
-  /// Every field filter with its resolved path, at any depth.
-  private func flattenedFieldFilters() throws(FirestoreError) -> [(FieldPath, Filter.Operator)] {
-    var out: [(FieldPath, Filter.Operator)] = []
-    func walk(_ f: Filter) throws(FirestoreError) {
-      switch f.kind {
-      case .field(let field, let op, _): out.append((try field.fieldPath(), op))
-      case .and(let fs), .or(let fs): for sub in fs { try walk(sub) }
-      }
-    }
-    for f in filters { try walk(f) }
-    return out
   }
 
   /// Firestore's per-query and per-conjunction operator limits.
