@@ -7,14 +7,8 @@ import Foundation
 /// One `--where`/`--or` filter, `FIELD OP VALUE`: a field path (back-quote names with
 /// dots or spaces: `` `a.b`.c ``), an operator, and an extended-JSON value.
 struct WhereClause {
-  /// The operators, as typed.
-  static let operators: [String: Filter.Operator] = [
-    "==": .isEqualTo, "!=": .isNotEqualTo, "<": .isLessThan, "<=": .isLessThanOrEqualTo, ">": .isGreaterThan,
-    ">=": .isGreaterThanOrEqualTo, "array-contains": .arrayContains, "array-contains-any": .arrayContainsAny, "in": .in,
-    "not-in": .notIn,
-  ]
-  /// The operators for help and error messages.
-  static let operatorList = "== != < <= > >= array-contains array-contains-any in not-in"
+  /// The operators for help and error messages, as typed: the client's symbols.
+  static let operatorList = Filter.Operator.allCases.map(\.symbol).joined(separator: " ")
 
   /// The filter.
   let filter: Filter
@@ -38,7 +32,7 @@ struct WhereClause {
     guard !field.isEmpty, !op.isEmpty, !valueText.isEmpty else {
       throw context.usage("\(option) '\(DisplayText.excerpt(text))' needs three parts, FIELD OP VALUE, like \(option) 'age >= 21'")
     }
-    guard let operation = operators[op] else {
+    guard let operation = Filter.Operator(symbol: op) else {
       throw context.usage("\(option) '\(DisplayText.excerpt(text))': unknown operator '\(op)'; use one of \(operatorList)")
     }
     let path = try fieldPath(field, option: option, context: context)
@@ -56,26 +50,13 @@ struct WhereClause {
     } catch {
       throw context.usage("\(option) '\(DisplayText.excerpt(text))': \(error)")
     }
-    let argument = sendable(value, context: context)
-    switch operation {
-    case .in, .notIn, .arrayContainsAny:
+    if operation.takesList {
       guard case .array(let elements) = value else {
         throw context.usage("\(option) '\(DisplayText.excerpt(text))': \(op) needs a JSON array value, like [1, 2]")
       }
-      let list = elements.map { sendable($0, context: context) }
-      switch operation {
-      case .in: return WhereClause(filter: .whereField(path, in: list))
-      case .notIn: return WhereClause(filter: .whereField(path, notIn: list))
-      default: return WhereClause(filter: .whereField(path, arrayContainsAny: list))
-      }
-    case .isEqualTo: return WhereClause(filter: .whereField(path, isEqualTo: argument))
-    case .isNotEqualTo: return WhereClause(filter: .whereField(path, isNotEqualTo: argument))
-    case .isLessThan: return WhereClause(filter: .whereField(path, isLessThan: argument))
-    case .isLessThanOrEqualTo: return WhereClause(filter: .whereField(path, isLessThanOrEqualTo: argument))
-    case .isGreaterThan: return WhereClause(filter: .whereField(path, isGreaterThan: argument))
-    case .isGreaterThanOrEqualTo: return WhereClause(filter: .whereField(path, isGreaterThanOrEqualTo: argument))
-    case .arrayContains: return WhereClause(filter: .whereField(path, arrayContains: argument))
+      return WhereClause(filter: .whereField(path, operation, elements.map { sendable($0, context: context) }))
     }
+    return WhereClause(filter: .whereField(path, operation, sendable(value, context: context)))
   }
 
   /// A field path: dot-separated names, each optionally back-quoted (`` `a.b` `` is one name).

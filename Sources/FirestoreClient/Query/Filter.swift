@@ -30,8 +30,10 @@ public struct Filter: Sendable {
       }
     }
 
-    /// The operator as the SDKs print it in messages.
-    var symbol: String {
+    /// The operator as Firestore's documentation and the SDKs' messages write it, and as the
+    /// `firestore` command line reads it: `==`, `!=`, `<`, `<=`, `>`, `>=`,
+    /// `array-contains`, `array-contains-any`, `in`, `not-in`.
+    public var symbol: String {
       switch self {
       case .isEqualTo: return "=="
       case .isNotEqualTo: return "!="
@@ -46,12 +48,15 @@ public struct Filter: Sendable {
       }
     }
 
-    var isInequality: Bool {
-      switch self {
-      case .isNotEqualTo, .isLessThan, .isLessThanOrEqualTo, .isGreaterThan, .isGreaterThanOrEqualTo, .notIn: return true
-      default: return false
-      }
+    /// The operator whose ``symbol`` is `symbol`, or `nil`.
+    public init?(symbol: String) {
+      guard let op = Self.allCases.first(where: { $0.symbol == symbol }) else { return nil }
+      self = op
     }
+
+    /// Whether the operator compares with a list of values (`in`, `not-in`,
+    /// `array-contains-any`) rather than one.
+    public var takesList: Bool { self == .in || self == .notIn || self == .arrayContainsAny }
 
     /// Operators that Firestore refuses in the same conjunction as this one.
     var conflicts: Set<Operator> {
@@ -113,6 +118,11 @@ public struct Filter: Sendable {
   /// Documents whose field exists and equals none of `values` (1 to 10 values).
   public static func whereField(_ field: some FieldPathConvertible, notIn values: [Any]) -> Filter {
     Filter(kind: .field(field, .notIn, UserData.sendable(values)))
+  }
+  /// Documents whose field compares with `value` by `op`: the form for an operator chosen at
+  /// run time. For an operator that ``Operator/takesList``, `value` is an array.
+  public static func whereField(_ field: some FieldPathConvertible, _ op: Operator, _ value: Any) -> Filter {
+    Filter(kind: .field(field, op, UserData.sendable(value)))
   }
   /// Documents matching every filter.
   public static func andFilter(_ filters: [Filter]) -> Filter { Filter(kind: .and(filters)) }
