@@ -49,7 +49,7 @@ let package = Package(
     // HTTP/1.1 framing on POSIX sockets: the request reader, the response head, chunked
     // coding. The mock server and the tests' raw servers and clients all read and write
     // HTTP through it; not a product.
-    .target(name: "HTTP1Server", dependencies: ["FirestorePlatform"], path: "Mocks/HTTP1Server"),
+    .target(name: "HTTP1Server", dependencies: ["FirestorePlatform", "FirestoreWire"], path: "Mocks/HTTP1Server"),
     // An in-memory Firestore for tests that speaks the emulator's REST and WebChannel
     // protocols, with fault injection and a request log.
     .target(

@@ -1,3 +1,5 @@
+import FirestoreWire
+
 /// A parsed request line and header block.
 package struct HTTPRequestHead: Sendable {
   /// How the request body is delimited.
@@ -162,37 +164,11 @@ package struct HTTPRequestHead: Sendable {
   private static let tokenPunctuation = Set("!#$%&'*+-.^_`|~".utf8)
 
   /// Decodes `%XX` escapes; `+` stays `+` (Firestore paths and values are not form-encoded).
-  package static func percentDecode(_ bytes: ArraySlice<UInt8>, what: String) throws -> String {
-    guard bytes.contains(UInt8(ascii: "%")) || bytes.contains(where: { $0 >= 0x80 }) else { return String(decoding: bytes, as: UTF8.self) }
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count)
-    var index = bytes.startIndex
-    while index < bytes.endIndex {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "%") {
-        guard index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else {
-          throw HTTPRequestError.badRequest("Invalid percent-encoding in the \(what).")
-        }
-        out.append(high << 4 | low)
-        index += 3
-      } else {
-        out.append(byte)
-        index += 1
-      }
-    }
-    guard let text = String(validating: out, as: UTF8.self) else {
-      throw HTTPRequestError.badRequest("The \(what) is not valid UTF-8 after percent-decoding.")
+  private static func percentDecode(_ bytes: ArraySlice<UInt8>, what: String) throws -> String {
+    guard let text = PercentEncoding.decode(bytes, plusIsSpace: false) else {
+      throw HTTPRequestError.badRequest("Invalid percent-encoding or UTF-8 in the \(what).")
     }
     return text
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case 0x30...0x39: return byte - 0x30
-    case 0x41...0x46: return byte - 0x41 + 10
-    case 0x61...0x66: return byte - 0x61 + 10
-    default: return nil
-    }
   }
 }
 

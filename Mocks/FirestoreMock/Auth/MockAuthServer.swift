@@ -254,9 +254,8 @@ public final class MockAuthServer: Sendable {
     var fields: [String: String] = [:]
     for pair in body.split(separator: UInt8(ascii: "&")) {
       let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
-      let plus = { (bytes: ArraySlice<UInt8>) in ArraySlice(bytes.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }) }
-      guard let name = try? HTTPRequestHead.percentDecode(plus(parts[0]), what: "form"),
-        let value = try? HTTPRequestHead.percentDecode(plus(parts.count > 1 ? parts[1] : []), what: "form")
+      guard let name = PercentEncoding.decode(parts[0], plusIsSpace: true),
+        let value = PercentEncoding.decode(parts.count > 1 ? parts[1] : [], plusIsSpace: true)
       else { continue }
       fields[name] = value
     }

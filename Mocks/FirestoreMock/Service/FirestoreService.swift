@@ -122,7 +122,7 @@ struct FirestoreService: Sendable {
   private func create(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
     let json = try body(request)
     let fields = try decode { try Value.fields(from: json["fields"]) }
-    let id = request.queryValue("documentId") ?? Self.autoID()
+    let id = request.queryValue("documentId") ?? AutoID.make()
     let name = "\(route.database)/documents/\(route.path)/\(id)"
     _ = try store.commit(
       route.database, writes: [Write(operation: .update(Document(name: name, fields: fields)), currentDocument: .exists(false))],
@@ -154,12 +154,6 @@ struct FirestoreService: Sendable {
       throw MockError(.internal, "document vanished after write")
     }
     return .json(200, (mask.map { QueryEngine.project(document, onto: $0) } ?? document).json)
-  }
-
-  /// 20 characters from `[A-Za-z0-9]`, like the emulator's auto-IDs.
-  static func autoID() -> String {
-    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-    return String((0..<20).map { _ in alphabet.randomElement()! })
   }
 
   // MARK: - Batch reads and queries

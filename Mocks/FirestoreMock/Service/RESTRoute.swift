@@ -49,6 +49,6 @@ struct RESTRoute: Sendable, Equatable {
   /// bad escape or invalid UTF-8. Segments are decoded one by one so that an encoded `/`
   /// stays inside its ID.
   static func decode(_ text: String) -> String? {
-    try? HTTPRequestHead.percentDecode(ArraySlice(text.utf8), what: "path")
+    PercentEncoding.decode(text.utf8, plusIsSpace: false)
   }
 }

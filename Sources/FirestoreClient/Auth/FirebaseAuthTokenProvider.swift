@@ -74,7 +74,7 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
       let redaction = SecretRedaction(secrets: [refreshToken, apiKey])
       let request = HTTPRequest(
         method: "POST", url: url, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-        body: Data(TokenEndpointClient.formEncode([("grant_type", "refresh_token"), ("refresh_token", refreshToken)]).utf8))
+        body: Data(FormURLEncoding.query([("grant_type", "refresh_token"), ("refresh_token", refreshToken)]).utf8))
       let reply = try await client.send(request, what: what, redaction: redaction, refusal: Self.refusal(what: what, redaction: redaction))
       guard let json = reply.json, let idToken = json["id_token"]?.stringValue, !idToken.isEmpty else {
         throw FirestoreError(.unavailable, "\(what) answered without an \"id_token\"")
@@ -168,7 +168,7 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
   /// `http(s)://…/{service}{path}?key=…`: production, or the emulator's path-prefixed form.
   static func url(service: String, path: String, apiKey: String, emulatorHost: String?) -> Result<URL, FirestoreError> {
     let base = emulatorHost.map { "http://\($0)/\(service)" } ?? "https://\(service)"
-    guard let url = URL(string: base + path + "?key=" + TokenEndpointClient.percentEncode(apiKey)) else {
+    guard let url = URL(string: base + path + "?key=" + PercentEncoding.encode(apiKey)) else {
       return .failure(.invalidArgument("Firebase Auth host \"\(emulatorHost ?? service)\" does not form a URL"))
     }
     return .success(url)

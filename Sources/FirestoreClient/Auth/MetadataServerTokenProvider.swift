@@ -54,8 +54,8 @@ public final class MetadataServerTokenProvider: TokenProvider, CustomStringConve
     configured.timeout = .seconds(15)
     let client = configured
     self.client = client
-    var path = "/computeMetadata/v1/instance/service-accounts/\(ResourcePath.escapeSegment(serviceAccount))/token"
-    if let scopes, !scopes.isEmpty { path += "?scopes=" + TokenEndpointClient.percentEncode(scopes.joined(separator: ",")) }
+    var path = "/computeMetadata/v1/instance/service-accounts/\(PercentEncoding.encode(serviceAccount))/token"
+    if let scopes, !scopes.isEmpty { path += "?scopes=" + PercentEncoding.encode(scopes.joined(separator: ",")) }
     let url = URL(string: "http://\(resolved)\(path)")
     refresher = TokenRefresher {
       guard let url else { throw FirestoreError.invalidArgument("metadata server host \"\(resolved)\" does not form a URL") }

@@ -10,7 +10,7 @@ enum OAuthTokenExchange {
   ) async throws -> TokenRefresher.Fetched {
     let request = HTTPRequest(
       method: "POST", url: url, headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
-      body: Data(TokenEndpointClient.formEncode(form).utf8))
+      body: Data(FormURLEncoding.query(form).utf8))
     let reply = try await client.send(request, what: what, redaction: redaction, refusal: refusal(what: what, redaction: redaction))
     return try accessToken(from: reply, what: what)
   }

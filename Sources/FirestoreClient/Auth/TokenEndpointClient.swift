@@ -112,28 +112,4 @@ struct TokenEndpointClient: Sendable {
     if let port = url.port { text += ":\(port)" }
     return text + url.path
   }
-
-  /// `application/x-www-form-urlencoded` text of `fields`.
-  static func formEncode(_ fields: [(String, String)]) -> String {
-    fields.map { percentEncode($0) + "=" + percentEncode($1) }.joined(separator: "&")
-  }
-
-  /// `text` with everything but RFC 3986's unreserved characters percent-encoded.
-  static func percentEncode(_ text: String) -> String {
-    var out = ""
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-        UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-        out.unicodeScalars.append(Unicode.Scalar(byte))
-      default:
-        out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-      }
-    }
-    return out
-  }
-}
-
-extension String {
-  fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -104,27 +104,7 @@ package struct ResourcePath: Sendable, Hashable {
   /// The path as written, `a/b/c`.
   package var string: String { segments.joined(separator: "/") }
 
-  /// The path escaped for a URL: each segment percent-encoded except unreserved characters.
-  var urlEscaped: String { segments.map(Self.escapeSegment).joined(separator: "/") }
-
-  private static let unreserved: Set<UInt8> = Set(
-    Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8))
-
-  /// Percent-encodes everything but RFC 3986 unreserved characters, so that `%`, `?`,
-  /// `#`, `+`, spaces and non-ASCII reach the server as part of the ID.
-  static func escapeSegment(_ segment: String) -> String {
-    var out = ""
-    out.reserveCapacity(segment.utf8.count)
-    let hex = Array("0123456789ABCDEF".utf8)
-    for byte in segment.utf8 {
-      if unreserved.contains(byte) {
-        out.unicodeScalars.append(Unicode.Scalar(byte))
-      } else {
-        out.append("%")
-        out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
-        out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0xF)]))
-      }
-    }
-    return out
-  }
+  /// The path escaped for a URL: each segment percent-encoded, so that `%`, `?`, `#`, `+`,
+  /// spaces and non-ASCII reach the server as part of the ID.
+  var urlEscaped: String { segments.map(PercentEncoding.encode).joined(separator: "/") }
 }

@@ -47,7 +47,7 @@ public struct DocumentListing: AsyncSequence, Sendable {
       if let token { query.append(("pageToken", token)) }
       let firestore = collection.firestore
       let reply = try await firestore.rest.unary(
-        .init(method: "GET", path: parentPath + "/" + ResourcePath.escapeSegment(collection.collectionID), query: query, idempotent: true))
+        .init(method: "GET", path: parentPath + "/" + PercentEncoding.encode(collection.collectionID), query: query, idempotent: true))
       let page = try firestore.decode("listDocuments page") { try ListDocumentsResponse(json: reply) }
       buffer = try page.documents.map { try firestore.reference(forName: $0.name) }
       token = page.nextPageToken.flatMap { $0.isEmpty ? nil : $0 }

@@ -237,7 +237,7 @@ final class RESTClient: Sendable {
   ) async throws -> HTTPRequest {
     var text = urlPrefix + call.path
     if !call.query.isEmpty {
-      text += "?" + call.query.map { ResourcePath.escapeSegment($0.0) + "=" + ResourcePath.escapeSegment($0.1) }.joined(separator: "&")
+      text += "?" + call.query.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }.joined(separator: "&")
     }
     guard let url = URL(string: text) else {
       throw FirestoreError(.invalidArgument, "cannot form a URL from host \"\(settings.host)\" and path \(urlPath(call))")

@@ -10,8 +10,8 @@
 /// and has no `ofs`. The optional `headers=` prefix (handshake only; later ones are
 /// ignored by the server) carries HTTP headers such as `Authorization` for the session.
 ///
-/// Values are percent-encoded like `encodeURIComponent`, so `+`, `/` and `=` in base64
-/// resume tokens arrive intact; a raw `+` would decode as a space and wedge the session.
+/// Values are percent-encoded (``PercentEncoding``), so `+`, `/` and `=` in base64 resume
+/// tokens arrive intact; a raw `+` would decode as a space and wedge the session.
 public enum WebChannelForwardBody {
   /// The largest `count` accepted by ``decode(_:)``; the web client sends at most 1000.
   public static let maximumCount = 1000
@@ -27,12 +27,12 @@ public enum WebChannelForwardBody {
   public static func encode(messages: [JSONValue], offset: Int, headers: [(name: String, value: String)] = []) -> String {
     var parts: [String] = []
     if !headers.isEmpty {
-      parts.append("headers=" + FormURLEncoding.encode(headers.map { "\($0.name):\($0.value)\r\n" }.joined()))
+      parts.append("headers=" + PercentEncoding.encode(headers.map { "\($0.name):\($0.value)\r\n" }.joined()))
     }
     parts.append("count=\(messages.count)")
     if !messages.isEmpty { parts.append("ofs=\(offset)") }
     for (i, message) in messages.enumerated() {
-      parts.append("req\(i)___data__=" + FormURLEncoding.encode(JSONWriter.string(message)))
+      parts.append("req\(i)___data__=" + PercentEncoding.encode(JSONWriter.string(message)))
     }
     return parts.joined(separator: "&")
   }

@@ -98,8 +98,7 @@ public enum WebChannelURL {
     return params
   }
 
-  /// `params` as a query string (`k=v&…`, no leading `?`), each side percent-encoded
-  /// like `encodeURIComponent`.
+  /// `params` as a query string (`k=v&…`, no leading `?`), each side percent-encoded.
   public static func query(_ params: [(String, String)]) -> String {
     FormURLEncoding.query(params)
   }
