@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets: `bash Fuzz/build.sh [TARGET...]` (default: all).
+# Builds the libFuzzer targets: `bash Fuzz/build.sh [TARGET...]` (default: all);
+# `bash Fuzz/build.sh --list` prints their names.
 #
-# The library modules a target needs are compiled straight with swiftc (whole-module, -O,
-# `-sanitize=fuzzer,address`, `-enable-testing` so harnesses can reach internal parsers)
-# into Fuzz/.build, apart from SwiftPM's .build tree, which this never touches. A module is
-# rebuilt only when one of its sources, or a module it imports, is newer than its object.
+# The library modules a target needs (the package's modules its harness imports, and theirs,
+# as `swift package dump-package` describes them) are compiled straight with swiftc
+# (whole-module, -O, `-sanitize=fuzzer,address`, `-enable-testing` so harnesses can reach
+# internal parsers) into Fuzz/.build, apart from SwiftPM's .build tree, which this never
+# touches. A module is rebuilt only when one of its sources, a module it imports or
+# Package.swift is newer than its object.
 # Each harness Fuzz/Targets/<target>.swift is then compiled and linked into
 # Fuzz/.build/bin/fuzz-<target>.
 #
@@ -23,64 +26,37 @@ command -v swiftc >/dev/null 2>&1 || {
   exit 1
 }
 
-ALL_TARGETS=(wire_json webchannel extended_json bundle http_request http_framing paths command_line)
-
-# The library modules each target links, in dependency order.
-modules_of() {
-  case $1 in
-    wire_json | webchannel | extended_json | bundle) echo FirestoreWire ;;
-    http_request) echo FirestorePlatform FirestoreWire HTTP1Server ;;
-    http_framing) echo FirestorePlatform FirestoreWire HTTP1Server ;;
-    paths) echo FirestorePlatform FirestoreWire FirestoreEngine FirestoreClient ;;
-    command_line) echo FirestorePlatform FirestoreWire CommandLineSupport ;;
-    *)
-      echo "error: unknown fuzz target '$1' (known: ${ALL_TARGETS[*]})" >&2
-      return 1
-      ;;
-  esac
-}
-
-source_dir_of() {
-  case $1 in
-    FirestorePlatform) echo "$ROOT/Sources/FirestorePlatform" ;;
-    FirestoreWire) echo "$ROOT/Sources/FirestoreWire" ;;
-    FirestoreEngine) echo "$ROOT/Sources/FirestoreEngine" ;;
-    FirestoreClient) echo "$ROOT/Sources/FirestoreClient" ;;
-    HTTP1Server) echo "$ROOT/Mocks/HTTP1Server" ;;
-    CommandLineSupport) echo "$ROOT/Sources/CommandLineSupport" ;;
-    FirestoreMock) echo "$ROOT/Mocks/FirestoreMock" ;;
-  esac
-}
-
-deps_of() {
-  case $1 in
-    FirestorePlatform | FirestoreWire) ;;
-    FirestoreEngine) echo FirestoreWire ;;
-    HTTP1Server | CommandLineSupport) echo FirestorePlatform ;;
-    FirestoreClient) echo FirestorePlatform FirestoreWire FirestoreEngine ;;
-    FirestoreMock) echo FirestorePlatform FirestoreWire FirestoreEngine HTTP1Server ;;
-  esac
-}
+# Every harness in Fuzz/Targets but the support file compiled into each.
+ALL_TARGETS=()
+for harness in "$FUZZ_DIR"/Targets/*.swift; do
+  name=$(basename "$harness" .swift)
+  [[ $name == FuzzSupport ]] || ALL_TARGETS+=("$name")
+done
 
 COMMON_FLAGS=(-swift-version 6 "$OPT" -g -sanitize=fuzzer,address -package-name swift_firestore -I "$OUT/modules")
-# The system-library targets (Sources/C*) a module imports, as SwiftPM passes them.
-c_modules_of() {
-  case $1 in
-    FirestoreClient) echo COpenSSL CSQLite CCurl ;;
-    FirestoreMock) echo CZlib ;;
-  esac
+
+# The package description as SwiftPM reads it, dumped again when Package.swift changes:
+# the module graph comes from it, never from a list of its own here.
+package_json() {
+  local json=$OUT/package.json
+  if stale "$json" "$ROOT/Package.swift"; then
+    (cd "$ROOT" && swift package dump-package) >"$json.tmp"
+    mv "$json.tmp" "$json"
+  fi
+  echo "$json"
 }
 
-c_flags_of() {
-  local c
-  for c in $(c_modules_of "$1"); do printf '%s\n' -Xcc "-fmodule-map-file=$ROOT/Sources/$c/module.modulemap"; done
-}
-
-libs_of() {
-  case $1 in
-    FirestoreClient) echo -lssl -lcrypto -lsqlite3 -lcurl ;;
-    FirestoreMock) echo -lz ;;
-  esac
+# The modules a target links, in dependency order, one `NAME|DIR|DEPS|SYSTEM_LIBRARIES`
+# line each: the package's modules its harness and FuzzSupport.swift import, and theirs.
+graph_of() {
+  local harness=$FUZZ_DIR/Targets/$1.swift
+  [[ -f $harness ]] || {
+    echo "error: unknown fuzz target '$1' (known: ${ALL_TARGETS[*]})" >&2
+    return 1
+  }
+  local -a imports
+  mapfile -t imports < <(sed -n 's/^\(@testable \)\{0,1\}import \([A-Za-z0-9_]*\).*/\2/p' "$harness" "$FUZZ_DIR/Targets/FuzzSupport.swift" | sort -u)
+  python3 "$FUZZ_DIR/package-graph.py" "$(package_json)" "$ROOT" "${imports[@]}"
 }
 
 # lld links quietly; gold warns about every ASan symbol.
@@ -96,23 +72,24 @@ stale() {
   [[ -n $(find "$@" -newer "$out" -print -quit 2>/dev/null) ]]
 }
 
-build_module() {
-  local module=$1 dir obj swiftmodule dep
-  dir=$(source_dir_of "$module")
-  obj=$OUT/objects/$module.o
-  swiftmodule=$OUT/modules/$module.swiftmodule
-  local -a inputs=("$dir" "$FUZZ_DIR/build.sh")
-  for dep in $(deps_of "$module"); do inputs+=("$OUT/objects/$dep.o"); done
-  local c
-  for c in $(c_modules_of "$module"); do inputs+=("$ROOT/Sources/$c"); done
+build_module() {  # $1 = a graph line
+  local module dir deps system
+  IFS='|' read -r module dir deps system <<<"$1"
+  local obj=$OUT/objects/$module.o swiftmodule=$OUT/modules/$module.swiftmodule
+  local -a inputs=("$dir" "$FUZZ_DIR/build.sh" "$ROOT/Package.swift") extra=()
+  local dep lib
+  for dep in $deps; do inputs+=("$OUT/objects/$dep.o"); done
+  for lib in $system; do
+    inputs+=("${lib#*:}")
+    extra+=(-Xcc "-fmodule-map-file=${lib#*:}/module.modulemap")
+  done
   if ! stale "$obj" "${inputs[@]}"; then
     return 0
   fi
   log "compiling $module ($OPT, fuzzer+address)"
   local start=$SECONDS
-  local -a sources extra=()
+  local -a sources
   mapfile -t sources < <(find "$dir" -name '*.swift' | sort)
-  mapfile -t extra < <(c_flags_of "$module")
   swiftc -parse-as-library -wmo -enable-testing -module-name "$module" "${COMMON_FLAGS[@]}" "${extra[@]}" \
     -emit-module -emit-module-path "$swiftmodule" -emit-object -o "$obj" "${sources[@]}"
   # swiftc leaves an unchanged object file alone; its time must still say "up to date".
@@ -121,17 +98,20 @@ build_module() {
 }
 
 build_target() {
-  local target=$1 module
+  local target=$1 line module dir deps system lib
   local harness=$FUZZ_DIR/Targets/$target.swift
   local binary=$OUT/bin/fuzz-$target
-  local -a modules objects=() extra=() libs=() more=()
-  read -r -a modules <<<"$(modules_of "$target")"
-  for module in "${modules[@]}"; do
-    build_module "$module"
+  local -a lines objects=() extra=() libs=()
+  mapfile -t lines < <(graph_of "$target")
+  for line in "${lines[@]}"; do
+    build_module "$line"
+    IFS='|' read -r module dir deps system <<<"$line"
     objects+=("$OUT/objects/$module.o")
-    mapfile -t -O "${#extra[@]}" extra < <(c_flags_of "$module")
-    read -r -a more <<<"$(libs_of "$module")"
-    libs+=("${more[@]}")
+    for lib in $system; do
+      extra+=(-Xcc "-fmodule-map-file=${lib#*:}/module.modulemap")
+      # The libraries its module map links (`link "curl"` is -lcurl).
+      mapfile -t -O "${#libs[@]}" libs < <(sed -n 's/^ *link "\(.*\)"/-l\1/p' "${lib#*:}/module.modulemap")
+    done
   done
   if ! stale "$binary" "$harness" "$FUZZ_DIR/Targets/FuzzSupport.swift" "${objects[@]}"; then
     log "fuzz-$target is up to date"
@@ -144,11 +124,15 @@ build_target() {
 }
 
 main() {
+  if [[ ${1:-} == --list ]]; then
+    printf '%s\n' "${ALL_TARGETS[@]}"
+    return 0
+  fi
   local -a targets=("$@")
   if ((${#targets[@]} == 0)); then targets=("${ALL_TARGETS[@]}"); fi
   local t
-  for t in "${targets[@]}"; do modules_of "$t" >/dev/null; done
   mkdir -p "$OUT/modules" "$OUT/objects" "$OUT/bin"
+  for t in "${targets[@]}"; do graph_of "$t" >/dev/null; done
   local start=$SECONDS
   for t in "${targets[@]}"; do build_target "$t"; done
   log "fuzz targets built in $((SECONDS - start))s: ${targets[*]} (in $OUT/bin)"

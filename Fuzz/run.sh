@@ -23,7 +23,7 @@ SECONDS_EACH=$1
 shift
 [[ $SECONDS_EACH =~ ^[1-9][0-9]*$ ]] || usage
 
-ALL_TARGETS=(wire_json webchannel extended_json bundle http_request http_framing paths command_line)
+mapfile -t ALL_TARGETS < <(bash "$FUZZ_DIR/build.sh" --list)
 TARGETS=("$@")
 if ((${#TARGETS[@]} == 0)); then TARGETS=("${ALL_TARGETS[@]}"); fi
 

@@ -22,7 +22,7 @@ public func fuzzHTTPRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if case .length(let count) = request.framing {
       require(request.body.count == count, "Content-Length \(count) but a body of \(request.body.count) bytes")
     }
-    if let path = try? HTTPRequestHead.percentDecode(ArraySlice(request.rawPath.utf8), what: "path") {
+    if let path = PercentEncoding.decode(request.rawPath.utf8, plusIsSpace: false) {
       require(path == request.path, "path \(request.path) is not the decoding of \(request.rawPath)")
     }
     checkForwardBody(request.body)

@@ -35,7 +35,9 @@ private func checkResourcePath(_ text: String) {
     require(!segment.unicodeScalars.contains("/"), "path \"\(text)\" has segment \"\(segment)\" containing a slash")
     require(segment.utf8.count <= ResourcePath.maximumIDBytes, "path \"\(text)\" has an over-long segment")
     require(!isReserved(segment), "path \"\(text)\" has the reserved ID \"\(segment)\"")
-    require(percentDecoded(ResourcePath.escapeSegment(segment)) == Array(segment.utf8), "segment \"\(segment)\" escapes lossily")
+    let escaped = PercentEncoding.encode(segment)
+    require(!escaped.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 >= 0x80 }), "segment \"\(segment)\" escapes to \"\(escaped)\"")
+    require(PercentEncoding.decode(escaped.utf8, plusIsSpace: false).map { Array($0.utf8) } == Array(segment.utf8), "segment \"\(segment)\" escapes lossily")
   }
   var trimmed = Substring(text).unicodeScalars
   if trimmed.first == "/" { trimmed.removeFirst() }
@@ -92,19 +94,4 @@ private func scalars(_ s: String) -> [UInt32] { s.unicodeScalars.map(\.value) }
 private func isReserved(_ name: String) -> Bool {
   let utf8 = Array(name.utf8)
   return utf8.count >= 4 && utf8.starts(with: [0x5F, 0x5F]) && utf8.reversed().starts(with: [0x5F, 0x5F])
-}
-
-private func percentDecoded(_ escaped: String) -> [UInt8] {
-  var out: [UInt8] = []
-  var bytes = escaped.utf8.makeIterator()
-  while let byte = bytes.next() {
-    guard byte == UInt8(ascii: "%") else {
-      out.append(byte)
-      continue
-    }
-    let high = bytes.next().flatMap { UInt8(String(UnicodeScalar($0)), radix: 16) } ?? 0
-    let low = bytes.next().flatMap { UInt8(String(UnicodeScalar($0)), radix: 16) } ?? 0
-    out.append(high << 4 | low)
-  }
-  return out
 }
