@@ -5,6 +5,7 @@ enum OptionName {
   static let avg = "--avg"
   static let bundle = "--bundle"
   static let caFile = "--ca-file"
+  static let callTimeout = "--call-timeout"
   static let credentials = "--credentials"
   static let database = "--database"
   static let distance = "--distance"

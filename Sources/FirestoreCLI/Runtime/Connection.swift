@@ -87,6 +87,7 @@ final class Connection: Sendable {
         throw UsageError("--ca-file and --proxy need the libcurl transport, which this platform does not build")
       #endif
     }
+    if let timeout = options.callTimeout { settings.timeout = timeout }
     // A command line reads and writes once; a local cache would only cost memory.
     settings.cache = .none
     let connection = Connection(
