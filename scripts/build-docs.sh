@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation (Docs.docc plus the public API of FirestoreClient,
-# FirestoreWire, FirestoreRepositories and FirestoreMock) with the toolchain's
-# `docc convert`; no SwiftPM plugin is needed.
+# Builds the DocC documentation (Docs.docc plus the public API of every library product of
+# Package.swift) with the toolchain's `docc convert`; no SwiftPM plugin is needed.
 #
 #   bash scripts/build-docs.sh          # output in .build/docs (a static site)
 #
@@ -16,7 +15,6 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 
-DOC_MODULES=(FirestoreClient FirestoreWire FirestoreRepositories FirestoreMock)
 GRAPH_DIR=.build/symbol-graphs
 OUT_DIR=.build/docs
 LOG=.build/docs-build.log
@@ -28,6 +26,13 @@ command -v swift >/dev/null 2>&1 || {
   echo "error: swift not found on PATH" >&2
   exit 1
 }
+
+# The modules of the library products, as the package description names them.
+mapfile -t DOC_MODULES < <(swift package dump-package | python3 -c '
+import json, sys
+for product in json.load(sys.stdin)["products"]:
+    if "library" in product["type"]:
+        print("\n".join(product["targets"]))')
 DOCC=$(command -v docc || true)
 if [[ -z $DOCC ]]; then
   DOCC=$(dirname "$(readlink -f "$(command -v swift)")")/docc

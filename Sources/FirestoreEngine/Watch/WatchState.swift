@@ -2,7 +2,7 @@ import FirestoreWire
 import Foundation
 
 /// The client side of the Listen protocol for many targets on one stream, as a pure value:
-/// feed it every ``ListenResponse`` and it returns what to deliver.
+/// feed it every `ListenResponse` and it returns what to deliver.
 ///
 /// It follows the official SDKs' watch change aggregator and view:
 ///

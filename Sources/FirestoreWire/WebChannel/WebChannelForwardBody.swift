@@ -10,7 +10,7 @@
 /// and has no `ofs`. The optional `headers=` prefix (handshake only; later ones are
 /// ignored by the server) carries HTTP headers such as `Authorization` for the session.
 ///
-/// Values are percent-encoded (``PercentEncoding``), so `+`, `/` and `=` in base64 resume
+/// Values are percent-encoded as `encodeURIComponent` does, so `+`, `/` and `=` in base64 resume
 /// tokens arrive intact; a raw `+` would decode as a space and wedge the session.
 public enum WebChannelForwardBody {
   /// The largest `count` accepted by ``decode(_:)``; the web client sends at most 1000.
