@@ -13,7 +13,7 @@ struct GlobalOptions: Sendable {
     OptionSpec(OptionName.caFile, "PEM", help: "trust the root certificates in PEM instead of the system's (a private CA)"),
     OptionSpec(OptionName.proxy, "URL", help: "send requests through this proxy (else https_proxy, HTTPS_PROXY, NO_PROXY...)"),
     OptionSpec(OptionName.token, "TOKEN", help: "bearer token to send, as `gcloud auth print-access-token` prints it"),
-    OptionSpec(OptionName.callTimeout, "SECONDS", help: "how long one call, or the wait for the next part of a reply, may take (default 60)"),
+    OptionSpec(OptionName.callTimeout, "SECONDS", help: "how long one call, or a wait for the next part of a reply, may take (default 60)"),
     OptionSpec(OptionName.mock, help: "run against an in-process mock server started for this command"),
     OptionSpec(OptionName.mockData, "FILE", help: "with --mock: preload the NDJSON documents of FILE (as export writes them)"),
     OptionSpec(OptionName.credentials, "FILE", help: "service account key file (production; an emulator only takes its project ID)"),
