@@ -95,11 +95,12 @@ let package = Package(
     // runner, `Blocking.run`, `PortProbe`, and `RawHTTPServer` for replies no real server sends.
     .target(
       name: "FirestoreTestSupport",
-      dependencies: ["FirestoreClient", "FirestoreMock", "FirestorePlatform", "FirestoreWire", "HTTP1Server"],
+      dependencies: ["FirestoreClient", "FirestoreDemo", "FirestoreMock", "FirestorePlatform", "FirestoreWire", "HTTP1Server"],
       path: "Tests/FirestoreTestSupport"),
     // One test target per module, and the conformance suite, which runs every case on the
     // mock and, when one is available, on the emulator (CONTRIBUTING.md).
     .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreEngine", "FirestorePlatform", "FirestoreWire"]),
+    .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine", "FirestorePlatform", "FirestoreWire"]),
     .testTarget(
       name: "FirestoreClientTests",
       dependencies: [
@@ -112,6 +113,14 @@ let package = Package(
         "FirestoreClient", "FirestoreDemo", "FirestoreRepositories", "FirestoreMock", "FirestorePlatform", "FirestoreTestSupport",
         "apple-port",
       ]),
+    // The app layer on both backends, as the conformance suite runs its cases.
+    .testTarget(
+      name: "FirestoreRepositoriesTests",
+      dependencies: [
+        "FirestoreClient", "FirestoreDemo", "FirestoreRepositories", "FirestoreMock", "FirestorePlatform", "FirestoreTestSupport",
+        "FirestoreWire",
+      ]),
+    .testTarget(name: "HTTP1ServerTests", dependencies: ["HTTP1Server"]),
     .testTarget(
       name: "FirestoreMockTests",
       dependencies: ["FirestoreEngine", "FirestoreMock", "FirestorePlatform", "FirestoreTestSupport", "HTTP1Server"]),

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Times the conformance suite on the mock server and on the emulator, in one run, alternating
+# Times the conformance suite (with the app layer's tests, which run the same way) on the
+# mock server and on the emulator, in one run, alternating
 # the two ROUNDS times (default 5), and prints the medians and their ratio.
 #
 #   FIRESTORE_EMULATOR_HOST=127.0.0.1:8080 bash Benchmarks/suite-time.sh
@@ -22,7 +23,7 @@ swift build "${FLAGS[@]}" --build-tests >/dev/null
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 run() {  # $1 = backend, $2 = 1 for the same work on both; prints seconds, or the failures
-  FIRESTORE_CONFORMANCE_BACKENDS=$1 FIRESTORE_SUITE_SAME_WORK=$2 swift test "${FLAGS[@]}" --skip-build --filter FirestoreConformanceTests >"$log" 2>&1 || true
+  FIRESTORE_CONFORMANCE_BACKENDS=$1 FIRESTORE_SUITE_SAME_WORK=$2 swift test "${FLAGS[@]}" --skip-build --filter 'FirestoreConformanceTests|FirestoreRepositoriesTests' >"$log" 2>&1 || true
   sed -n 's/.*Test run with .* passed after \([0-9.]*\) seconds.*/\1/p' "$log"
   grep '^✘ Test .*recorded an issue' "$log" >&2 || true
 }

@@ -31,8 +31,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/packages.sh
 source "$ROOT/scripts/packages.sh"
 
-# The test target whose skipped tests count as a skipped emulator suite (xunit classname, ERE).
-EMULATOR_TEST_MODULES_RE='^FirestoreConformanceTests(\.|$)'
+# The test targets whose skipped tests count as a skipped emulator suite (xunit classname, ERE).
+EMULATOR_TEST_MODULES_RE='^(FirestoreConformanceTests|FirestoreRepositoriesTests)(\.|$)'
 NO_EMULATOR_MSG="Firestore emulator not found (install Debian package google-cloud-cli-firestore-emulator and Java 17); running unit tests only — the emulator suite will be SKIPPED."
 
 FRONT_DIR=""     # temp dir of the TLS front and the proxy (certificates, configs, logs, pgids)

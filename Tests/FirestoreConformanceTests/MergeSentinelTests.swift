@@ -169,7 +169,7 @@ struct MergeSentinelTests {
 
   @Test("refused before sending, with a message naming the problem", arguments: Backend.all, Refusal.all)
   func refused(_ backend: Backend, _ refusal: Refusal) async throws {
-    let (db, counter) = RepositoryTestSupport.counted(backend)
+    let (db, counter) = backend.counted()
     let error = try await #require(throws: FirestoreError.self) { try await refusal.call(db) }
     #expect(error.code == .invalidArgument)
     #expect(error.message.contains(refusal.mentions), "\(error.message)")
@@ -178,7 +178,7 @@ struct MergeSentinelTests {
 
   @Test("a transaction whose write is refused sends no commit", arguments: Backend.all)
   func transactionRefused(_ backend: Backend) async throws {
-    let (db, counter) = RepositoryTestSupport.counted(backend)
+    let (db, counter) = backend.counted()
     let ref = db.collection(backend.collection().path).document("t")
     let error = try await #require(throws: FirestoreError.self) {
       try await db.runTransaction { transaction in

@@ -25,7 +25,7 @@ struct FavoritesRepositoryTests {
   /// share no connection with the client that writes as another user would.
   static func setUpOwnClient(_ backend: Backend) async throws -> (String, String, FavoritesRepository<MealPlan>) {
     let (plans, uid) = try await setUp(backend)
-    let (db, _) = Support.counted(backend)
+    let (db, _) = backend.counted()
     return (plans, uid, try FavoritesRepository(firestore: db, uid: uid, itemsCollection: plans, itemType: MealPlan.self))
   }
 

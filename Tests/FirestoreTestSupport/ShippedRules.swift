@@ -1,5 +1,4 @@
 import FirestoreClient
-import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 
@@ -9,15 +8,15 @@ import Foundation
 
 /// The favorites security rules as the project ships them (`Examples/rules/favorites.rules`),
 /// for the emulator-only suites that test them.
-enum ShippedRules {
+public enum ShippedRules {
   /// The shipped rules file.
-  static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+  public static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
     "../../Examples/rules/favorites.rules"
   ).standardized.path
 
   /// Loads the shipped rules into `projectID` on the emulator (rules are per project, so a
   /// suite uses a project of its own).
-  static func load(into projectID: String) async throws {
+  public static func load(into projectID: String) async throws {
     let content = try String(contentsOfFile: path, encoding: .utf8)
     let body = JSONValue.object([
       ("rules", .object([("files", .array([.object([("name", .string("firestore.rules")), ("content", .string(content))])]))]))

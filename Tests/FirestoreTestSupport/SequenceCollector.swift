@@ -1,9 +1,7 @@
+import FirestoreClient
 import FirestorePlatform
-import FirestoreTestSupport
 import Foundation
 import Testing
-
-@testable import FirestoreClient
 
 /// Collects the elements of an `AsyncSequence` (a listener's snapshots, a repository's
 /// states) in the background, so a test can act and then look at what arrived, with a time
@@ -12,7 +10,7 @@ import Testing
 /// Two ways to read: ``next(timeout:sourceLocation:)`` takes the elements one by one, in
 /// order, each once; ``wait(_:timeout:sourceLocation:_:)`` waits for the latest element to
 /// show a state, whatever came before it.
-final class SequenceCollector<Element: Sendable>: Sendable {
+public final class SequenceCollector<Element: Sendable>: Sendable {
   private struct State {
     var values: [Element] = []
     /// How many of `values` ``next(timeout:sourceLocation:)`` has taken.
@@ -24,7 +22,8 @@ final class SequenceCollector<Element: Sendable>: Sendable {
   private let state = Locked(State())
   private let task = Locked<Task<Void, Never>?>(nil)
 
-  init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == Element {
+  /// Starts collecting `sequence`.
+  public init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == Element {
     let state = self.state
     let task = Task {
       do {
@@ -38,19 +37,19 @@ final class SequenceCollector<Element: Sendable>: Sendable {
   }
 
   /// Every element so far.
-  var values: [Element] { state.withLock { $0.values } }
+  public var values: [Element] { state.withLock { $0.values } }
   /// The latest element.
-  var last: Element? { values.last }
+  public var last: Element? { values.last }
   /// The error that ended the sequence, if one did.
-  var error: (any Error)? { state.withLock { $0.error } }
+  public var error: (any Error)? { state.withLock { $0.error } }
   /// Whether the sequence ended.
-  var finished: Bool { state.withLock { $0.finished } }
+  public var finished: Bool { state.withLock { $0.finished } }
   /// How many elements arrived and were not taken by ``next(timeout:sourceLocation:)`` yet.
-  var pending: Int { state.withLock { $0.values.count - $0.taken } }
+  public var pending: Int { state.withLock { $0.values.count - $0.taken } }
 
   /// The next element not taken yet; fails the test (and throws) after `timeout`, or when
   /// the sequence ends first.
-  func next(timeout: Duration = hangLimit, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Element {
+  public func next(timeout: Duration = hangLimit, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Element {
     var element: Element?
     // Polled often: a listener test waits for one element after another.
     try await eventually("the next element", timeout: timeout, interval: .milliseconds(2), sourceLocation: sourceLocation) {
@@ -69,7 +68,7 @@ final class SequenceCollector<Element: Sendable>: Sendable {
 
   /// The next element that meets `condition`, the ones before it taken and skipped (as a
   /// snapshot from the cache before the server's); fails as ``next(timeout:sourceLocation:)``.
-  func next(
+  public func next(
     timeout: Duration = hangLimit, sourceLocation: SourceLocation = #_sourceLocation, where condition: (Element) -> Bool
   ) async throws -> Element {
     var element = try await next(timeout: timeout, sourceLocation: sourceLocation)
@@ -79,7 +78,7 @@ final class SequenceCollector<Element: Sendable>: Sendable {
 
   /// Waits until the latest element meets `condition` and returns it; fails the test (and
   /// throws) after `timeout`, or at once when the sequence failed.
-  func wait(
+  public func wait(
     _ what: String, timeout: Duration = hangLimit, sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: (Element) -> Bool
   ) async throws -> Element {
@@ -93,13 +92,13 @@ final class SequenceCollector<Element: Sendable>: Sendable {
   }
 
   /// Waits for the sequence to end; fails the test (and throws) after `timeout`.
-  func waitForEnd(timeout: Duration = hangLimit, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+  public func waitForEnd(timeout: Duration = hangLimit, sourceLocation: SourceLocation = #_sourceLocation) async throws {
     try await eventually("the end of the sequence", timeout: timeout, sourceLocation: sourceLocation) { finished }
   }
 
   /// The error that ended the sequence, waiting up to `timeout` for it (`nil` when it did
   /// not end, or ended without one).
-  func failure(timeout: Duration = hangLimit) async throws -> (any Error)? {
+  public func failure(timeout: Duration = hangLimit) async throws -> (any Error)? {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
       if let done = state.withLock({ $0.finished ? Optional($0.error) : nil }) { return done }
@@ -109,7 +108,7 @@ final class SequenceCollector<Element: Sendable>: Sendable {
   }
 
   /// Cancels the iterating task (which stops a listen).
-  func cancel() { task.withLock { $0?.cancel() } }
+  public func cancel() { task.withLock { $0?.cancel() } }
 
   deinit { task.withLock { $0?.cancel() } }
 }
@@ -121,7 +120,8 @@ private struct SequenceEnded: Error, CustomStringConvertible {
 }
 
 /// A listener's snapshot: it says whether its data came from the server.
-protocol ListenedSnapshot: Sendable {
+public protocol ListenedSnapshot: Sendable {
+  /// Where the snapshot's data came from.
   var metadata: SnapshotMetadata { get }
 }
 
@@ -136,7 +136,7 @@ extension SequenceCollector where Element: ListenedSnapshot {
   /// machine), as the Apple SDK does; what a test checks of the server's answer comes after.
   /// Only for an answer that differs from what the cache held, or with metadata changes
   /// included: otherwise the server's answer changes nothing a listener is told of.
-  func nextFromServer(timeout: Duration = hangLimit, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Element {
+  public func nextFromServer(timeout: Duration = hangLimit, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Element {
     try await next(timeout: timeout, sourceLocation: sourceLocation) { !$0.metadata.isFromCache }
   }
 }

@@ -9,14 +9,6 @@ import Testing
 
 /// Helpers shared by the repository tests (mock and emulator alike).
 enum RepositoryTestSupport {
-  /// A client of `backend` whose requests go through a fresh ``CountingTransport``.
-  static func counted(_ backend: Backend) -> (Firestore, CountingTransport) {
-    Ledger.record(backend)
-    let counter = CountingTransport(wrapping: backend.transport)
-    let db = backend.firestore { $0.transport = counter }
-    return (db, counter)
-  }
-
   /// Writes `count` articles `a01`, `a02`... into `collection` with one batch: article n
   /// published n hours after a fixed time, in `category(n)`.
   static func seedArticles(

@@ -19,7 +19,7 @@ struct ArticleFeedTests {
   ) async throws -> (ArticleFeed, CountingTransport, String) {
     let path = backend.collection("articles").path
     try await Support.seedArticles(backend.db, path, count: count, category: category)
-    let (db, counter) = Support.counted(backend)
+    let (db, counter) = backend.counted()
     let feed = try ArticleFeed(firestore: db, filter: .category("swift"), collection: path, batchSize: batchSize)
     return (feed, counter, path)
   }
@@ -258,7 +258,7 @@ struct ArticleFeedTests {
   func pagedIDList(_ backend: Backend) async throws {
     let path = backend.collection("articles").path
     try await Support.seedArticles(backend.db, path, count: 45)
-    let (db, counter) = Support.counted(backend)
+    let (db, counter) = backend.counted()
     let feed = try ArticleFeed(firestore: db, filter: .category("swift"), collection: path, idPageSize: 20)
     try await feed.load()
     #expect(await feed.orderedIDs == (1...45).reversed().map(Support.articleID))
