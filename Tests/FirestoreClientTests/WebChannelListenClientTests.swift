@@ -101,7 +101,7 @@ struct WebChannelListenClientTests {
     return (db, received, registration)
   }
 
-  @Test("the handshake carries auth and the first addTarget; a missing document gives exists == false")
+  @Test("the handshake carries auth, the headers REST calls send, and the first addTarget; a missing document gives exists == false")
   func handshake() async throws {
     let transport = FakeWebChannelTransport()
     let (db, received, registration) = listen(transport)
@@ -113,7 +113,13 @@ struct WebChannelListenClientTests {
     #expect(params["database"] == "projects/p/databases/(default)")
     #expect(params["VER"] == "8")
     let body = String(decoding: handshake.body ?? Data(), as: UTF8.self)
-    #expect(try WebChannelForwardBody.headers(in: body).contains { $0.name == "Authorization" && $0.value == "Bearer owner" })
+    let headers = try WebChannelForwardBody.headers(in: body)
+    #expect(headers.contains { $0.name == "Authorization" && $0.value == "Bearer owner" })
+    // The headers every REST call sends: the client's name and the database for routing.
+    let routing = RequestCredentials(database: "projects/p/databases/(default)", tokenProvider: nil).headers
+    #expect(routing["google-cloud-resource-prefix"] == "projects/p/databases/(default)")
+    #expect(routing["x-goog-request-params"] == "project_id=p&database_id=(default)")
+    for (name, value) in routing { #expect(headers.contains { $0.name == name && $0.value == value }, "\(name)") }
     let decoded = try WebChannelForwardBody.decode(body)
     #expect(decoded.offset == 0)
     #expect(

@@ -27,7 +27,8 @@ actor ListenChannel {
     /// `projects/{p}/databases/{d}`.
     var database: String
     var transport: any Transport
-    var tokenProvider: (any TokenProvider)?
+    /// The client and routing headers and the token the handshake carries.
+    var credentials: RequestCredentials
     /// The longest a handshake or forward POST (request and reply body) may take before the
     /// session is terminated.
     var requestTimeout: Duration = Configuration.defaultRequestTimeout
@@ -107,10 +108,8 @@ actor ListenChannel {
 
   private func handshake(_ requests: [ListenRequest], forceRefreshToken: Bool) async {
     do {
-      var headers: [(name: String, value: String)] = [
-        ("X-Goog-Api-Client", "swift-firestore/0.1"), ("Google-Cloud-Resource-Prefix", configuration.database),
-      ]
-      let token = try await self.token(forceRefresh: forceRefreshToken)
+      var headers = configuration.credentials.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+      let token = try await configuration.credentials.token(forceRefresh: forceRefreshToken)
       sessionToken = token
       if let token { headers.append(("Authorization", "Bearer " + token)) }
       let body = WebChannelForwardBody.encode(messages: requests.map(\.json), offset: 0, headers: headers)
@@ -138,17 +137,6 @@ actor ListenChannel {
       tasks.append(Task { await self.pump() })
     } catch {
       fail(error)
-    }
-  }
-
-  private func token(forceRefresh: Bool = false) async throws -> String? {
-    guard let provider = configuration.tokenProvider else { return nil }
-    do {
-      return try await provider.token(forceRefresh: forceRefresh)
-    } catch let error as FirestoreError {
-      throw error
-    } catch {
-      throw FirestoreError(.unauthenticated, "the token provider failed: \(error)")
     }
   }
 
@@ -219,7 +207,7 @@ actor ListenChannel {
     guard !isClosed else { return false }
     let token: String?
     do {
-      token = try await self.token()
+      token = try await configuration.credentials.token(forceRefresh: false)
     } catch {
       fail(error)
       return false

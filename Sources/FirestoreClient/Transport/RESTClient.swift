@@ -42,11 +42,8 @@ final class RESTClient: Sendable {
   private let transport: any Transport
   /// `https://host/v1/projects/p/databases/d/`: what every call's URL starts with.
   private let urlPrefix: String
-  /// The headers every call sends.
-  private let constantHeaders: [String: String]
-  /// The token provider bounds its waits by ``Deadline/current``, so a call need not race
-  /// it against a timer.
-  private let tokenProviderKeepsDeadlines: Bool
+  /// The headers and the token every call sends.
+  private let credentials: RequestCredentials
 
   /// A problem with the project or database ID, reported by every call.
   let configurationError: FirestoreError?
@@ -68,14 +65,7 @@ final class RESTClient: Sendable {
     transport = settings.effectiveTransport
     urlPrefix = settings.baseURL + databasePath + "/"
     // `/v1/projects/p/databases/d` → `projects/p/databases/d`, for routing headers.
-    let resource = String(databasePath.dropFirst(4))
-    constantHeaders = [
-      "x-goog-api-client": "swift-firestore/0.1",
-      "x-goog-request-params": resource.replacingOccurrences(of: "projects/", with: "project_id=")
-        .replacingOccurrences(of: "/databases/", with: "&database_id="),
-      "google-cloud-resource-prefix": resource,
-    ]
-    tokenProviderKeepsDeadlines = settings.tokenProvider.map { $0 is any DeadlineKeepingTokenProvider } ?? true
+    credentials = RequestCredentials(database: String(databasePath.dropFirst(4)), tokenProvider: settings.tokenProvider)
   }
 
   /// Sends a call and returns its JSON reply (an object or an array).
@@ -242,23 +232,15 @@ final class RESTClient: Sendable {
     guard let url = URL(string: text) else {
       throw FirestoreError(.invalidArgument, "cannot form a URL from host \"\(settings.host)\" and path \(urlPath(call))")
     }
-    var headers = constantHeaders
+    var headers = credentials.headers
     if call.body != nil { headers["Content-Type"] = "application/json" }
     var user = TokenUser.unauthenticated
-    if let provider = settings.tokenProvider {
+    if let provider = credentials.tokenProvider {
       let token: String?
       do {
-        token = try await Deadline.$current.withValue(deadline) {
-          if tokenProviderKeepsDeadlines { return try await provider.token(forceRefresh: forceRefresh) }
-          // A provider of the app's own: raced against the deadline.
-          return try await Deadline.run(deadline - .now, expired: expired) { try await provider.token(forceRefresh: forceRefresh) }
-        }
-      } catch let error as FirestoreError {
-        throw error
+        token = try await credentials.token(forceRefresh: forceRefresh, deadline: deadline, expired: expired)
       } catch is CancellationError {
         throw FirestoreError(.cancelled, "the call was cancelled", requestMethod: call.method, requestPath: urlPath(call))
-      } catch {
-        throw FirestoreError(.unauthenticated, "the token provider failed: \(error)")
       }
       if let token { headers["Authorization"] = "Bearer " + token }
       if let last = lastTokenUser.value, last.token == token {

@@ -1,0 +1,49 @@
+/// What every request to Firestore carries beside its own headers and body: the client's
+/// name, the database for routing, and the bearer token of the configured provider. REST
+/// calls and the Listen channel's handshake both take theirs from here.
+struct RequestCredentials: Sendable {
+  /// The headers every request sends, names lower-cased.
+  let headers: [String: String]
+  /// Where tokens come from; `nil` sends none.
+  let tokenProvider: (any TokenProvider)?
+  /// The provider bounds its own waits by ``Deadline/current``, so a request need not race
+  /// it against a timer.
+  private let providerKeepsDeadlines: Bool
+
+  /// The credentials of requests to `database` (`projects/{p}/databases/{d}`).
+  init(database: String, tokenProvider: (any TokenProvider)?) {
+    headers = [
+      "x-goog-api-client": "swift-firestore/0.1",
+      "x-goog-request-params": database.replacingOccurrences(of: "projects/", with: "project_id=")
+        .replacingOccurrences(of: "/databases/", with: "&database_id="),
+      "google-cloud-resource-prefix": database,
+    ]
+    self.tokenProvider = tokenProvider
+    providerKeepsDeadlines = tokenProvider.map { $0 is any DeadlineKeepingTokenProvider } ?? true
+  }
+
+  /// The provider's token (`nil` without a provider). With a `deadline`, a provider that does
+  /// not keep deadlines itself is raced against it and fails with `expired` when it passes.
+  ///
+  /// - Throws: the provider's `FirestoreError` or `CancellationError` as they are; any other
+  ///   failure of the provider as `unauthenticated`.
+  func token(forceRefresh: Bool, deadline: ContinuousClock.Instant? = nil, expired: FirestoreError? = nil) async throws -> String? {
+    guard let provider = tokenProvider else { return nil }
+    do {
+      guard let deadline else { return try await provider.token(forceRefresh: forceRefresh) }
+      return try await Deadline.$current.withValue(deadline) {
+        if providerKeepsDeadlines { return try await provider.token(forceRefresh: forceRefresh) }
+        // A provider of the app's own: raced against the deadline.
+        return try await Deadline.run(
+          deadline - .now, expired: expired ?? FirestoreError(.deadlineExceeded, "the token provider did not answer in time")
+        ) { try await provider.token(forceRefresh: forceRefresh) }
+      }
+    } catch let error as FirestoreError {
+      throw error
+    } catch let error as CancellationError {
+      throw error
+    } catch {
+      throw FirestoreError(.unauthenticated, "the token provider failed: \(error)")
+    }
+  }
+}
