@@ -125,7 +125,8 @@ actor ListenManager {
         // A back channel holds its connection for as long as the listen lasts; the socket
         // transport opens connections as needed (no per-host limit), so listens share it.
         baseURL: settings.baseURL, database: database, transport: settings.effectiveTransport,
-        credentials: RequestCredentials(database: database, tokenProvider: settings.tokenProvider), requestTimeout: requestTimeout, requestTimer: requestTimer,
+        credentials: RequestCredentials(database: database, tokenProvider: settings.tokenProvider), requestTimeout: requestTimeout,
+        requestTimer: requestTimer,
         backChannelSilence: backChannelSilence)
       retryPolicy = settings.retryPolicy
     }
