@@ -50,11 +50,13 @@ struct LocalCacheSharingTests {
     let store = store(directory) { message in messages.withLock { $0.append(message) } }
     let holder = Holder(try SQLiteConnection(path: file(in: directory)))
     try holder.connection.execute("BEGIN IMMEDIATE")
-    // The lock is released once the store's calls return, or after 3 s at the latest: a
-    // store that waited for it (as with a 5 s busy timeout) would then get it and cache.
+    // The store waits for a lock only briefly, then skips the change.
+    #expect(SQLiteConnection.busyTimeoutMilliseconds <= 100)
+    // The lock is released once the store's calls return, or at the hang limit: a store that
+    // waited for it without end would then get it and cache, and fail below.
     let callsReturned = DispatchSemaphore(value: 0)
     async let released: Void = Blocking.run {
-      _ = callsReturned.wait(timeout: .now() + 3)
+      _ = callsReturned.wait(timeout: .now() + .seconds(Int(hangLimit.components.seconds)))
       try? holder.connection.execute("COMMIT")
     }
     store.didRead([(Self.root + "/users/ada", document("users/ada", ["n": .integer(1)]))])
