@@ -36,8 +36,12 @@ private func checkResourcePath(_ text: String) {
     require(segment.utf8.count <= ResourcePath.maximumIDBytes, "path \"\(text)\" has an over-long segment")
     require(!isReserved(segment), "path \"\(text)\" has the reserved ID \"\(segment)\"")
     let escaped = PercentEncoding.encode(segment)
-    require(!escaped.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 >= 0x80 }), "segment \"\(segment)\" escapes to \"\(escaped)\"")
-    require(PercentEncoding.decode(escaped.utf8, plusIsSpace: false).map { Array($0.utf8) } == Array(segment.utf8), "segment \"\(segment)\" escapes lossily")
+    require(
+      !escaped.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 >= 0x80 }),
+      "segment \"\(segment)\" escapes to \"\(escaped)\"")
+    require(
+      PercentEncoding.decode(escaped.utf8, plusIsSpace: false).map { Array($0.utf8) } == Array(segment.utf8),
+      "segment \"\(segment)\" escapes lossily")
   }
   var trimmed = Substring(text).unicodeScalars
   if trimmed.first == "/" { trimmed.removeFirst() }
