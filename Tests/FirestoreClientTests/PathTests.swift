@@ -53,7 +53,7 @@ struct PathTests {
 
   @Test("URL escaping keeps IDs intact")
   func escaping() {
-    #expect(ResourcePath(segments: ["c", "a b%c?d#e+f/é"]).urlEscaped == "c/a%20b%25c%3Fd%23e%2Bf%2F%C3%A9")
+    #expect(FirestoreRPC.get(ResourcePath(segments: ["c", "a b%c?d#e+f/é"])).path == "documents/c/a%20b%25c%3Fd%23e%2Bf%2F%C3%A9")
   }
 
   @Test("auto-IDs are 20 alphanumerics and differ")

@@ -42,11 +42,13 @@ struct ConnectionConformanceTests {
     switch backend {
     case .emulator, .http2:
       // The emulator never answers a GET with ?transaction= (see Docs/Protocol/REST.md).
-      call = .init(method: "GET", path: "documents/t/x", query: [("transaction", "AAAA")], idempotent: true)
+      var get = FirestoreRPC.get(ResourcePath(segments: ["t", "x"]))
+      get.query = [("transaction", "AAAA")]
+      call = .init(get)
     case .mock:
       let path = "hang/\(AutoID.make())"
       Backend.mockServer.faults.add(FaultRule(route: path, fault: .stall, remaining: 1))
-      call = .init(method: "GET", path: "documents/" + path, idempotent: true)
+      call = .init(.get(ResourcePath(segments: path.split(separator: "/").map(String.init))))
     }
     // The deadline, not the server, ends this call.
     let error = try await #require(throws: FirestoreError.self) { _ = try await db.rest.unary(call) }

@@ -42,7 +42,7 @@ struct ExplainConformanceTests {
       structuredQuery: StructuredQuery(from: [.init(collectionID: c.collectionID)]), explainOptions: ExplainRequestOptions(analyze: false))
     guard
       case .array(let elements) = try await backend.db.rest.unary(
-        .init(method: "POST", path: "documents:runQuery", body: request.json, idempotent: true))
+        .init(.runQuery(parent: .root), body: request.json))
     else {
       Issue.record("runQuery reply is not an array")
       return

@@ -147,7 +147,7 @@ struct QueryConformanceTests {
     bare.orderBy = []
     guard
       case .array(let elements) = try await backend.db.rest.unary(
-        .init(method: "POST", path: "documents:runQuery", body: RunQueryRequest(structuredQuery: bare).json, idempotent: true))
+        .init(.runQuery(parent: .root), body: RunQueryRequest(structuredQuery: bare).json))
     else {
       Issue.record("runQuery reply is not an array")
       return

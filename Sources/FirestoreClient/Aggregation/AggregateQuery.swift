@@ -92,7 +92,7 @@ public struct AggregateQuery: Sendable {
     let wire = unique.enumerated().map { Aggregation(alias: "aggregate_\($0.offset)", kind: $0.element.wire) }
     let request = RunAggregationQueryRequest(
       structuredQuery: lowered.structuredQuery, aggregations: wire, consistency: consistency, explainOptions: explain)
-    return (.init(method: "POST", path: lowered.parentPath + ":runAggregationQuery", body: request.json, idempotent: true), unique)
+    return (.init(.runAggregationQuery(parent: lowered.parentPath), body: request.json), unique)
   }
 
   private func send(_ call: RESTClient.Call) async throws -> [JSONValue] {

@@ -64,7 +64,7 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
     self.client = client
     let session = Locked<Session?>(nil)
     self.session = session
-    let refreshURL = Self.url(service: "securetoken.googleapis.com", path: "/v1/token", apiKey: apiKey, emulatorHost: host)
+    let refreshURL = TokenEndpointRPC.firebaseAuthURL(.refreshToken, apiKey: apiKey, emulatorHost: host)
     refresher = TokenRefresher(now: now) {
       guard let refreshToken = session.value?.refreshToken else {
         throw FirestoreError(.unauthenticated, "no Firebase Auth user is signed in")
@@ -72,10 +72,9 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
       let url = try refreshURL.get()
       let what = "Firebase Auth token refresh (\(TokenEndpointClient.display(url)))"
       let redaction = SecretRedaction(secrets: [refreshToken, apiKey])
-      let request = HTTPRequest(
-        method: "POST", url: url, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-        body: Data(FormURLEncoding.query([("grant_type", "refresh_token"), ("refresh_token", refreshToken)]).utf8))
-      let reply = try await client.send(request, what: what, redaction: redaction, refusal: Self.refusal(what: what, redaction: redaction))
+      let reply = try await client.send(
+        .firebaseRefresh(url, refreshToken: refreshToken), what: what, redaction: redaction,
+        refusal: Self.refusal(what: what, redaction: redaction))
       guard let json = reply.json, let idToken = json["id_token"]?.stringValue, !idToken.isEmpty else {
         throw FirestoreError(.unavailable, "\(what) answered without an \"id_token\"")
       }
@@ -101,7 +100,7 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
   public func signIn(withEmail email: String, password: String) async throws -> FirebaseAuthUser {
     let body = JSONValue.object([("email", .string(email)), ("password", .string(password)), ("returnSecureToken", .bool(true))])
     return try await signIn(
-      path: "/v1/accounts:signInWithPassword", body: body, what: "Firebase Auth sign-in of \(email)", secrets: [password]
+      .signInWithPassword, body: body, what: "Firebase Auth sign-in of \(email)", secrets: [password]
     ) {
       json, uid in FirebaseAuthUser(uid: uid, email: json["email"]?.stringValue ?? email, isAnonymous: false)
     }
@@ -111,7 +110,7 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
   @discardableResult
   public func signInAnonymously() async throws -> FirebaseAuthUser {
     let body = JSONValue.object([("returnSecureToken", .bool(true))])
-    return try await signIn(path: "/v1/accounts:signUp", body: body, what: "Firebase Auth anonymous sign-in", secrets: [], retries: false) {
+    return try await signIn(.signUp, body: body, what: "Firebase Auth anonymous sign-in", secrets: []) {
       _, uid in FirebaseAuthUser(uid: uid, isAnonymous: true)
     }
   }
@@ -140,16 +139,14 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
   }
 
   private func signIn(
-    path: String, body: JSONValue, what: String, secrets: [String], retries: Bool = true,
+    _ method: TokenEndpointRPC.FirebaseAuthMethod, body: JSONValue, what: String, secrets: [String],
     user: (_ json: JSONValue, _ uid: String) -> FirebaseAuthUser
   ) async throws -> FirebaseAuthUser {
-    let url = try Self.url(service: "identitytoolkit.googleapis.com", path: path, apiKey: apiKey, emulatorHost: emulatorHost).get()
-    var client = self.client
-    // Signing up twice would make two users; only a request that never left is repeated.
-    if !retries { client.retryPolicy.maximumAttempts = 1 }
+    let url = try TokenEndpointRPC.firebaseAuthURL(method, apiKey: apiKey, emulatorHost: emulatorHost).get()
     let redaction = SecretRedaction(secrets: secrets + [apiKey])
-    let request = HTTPRequest(method: "POST", url: url, headers: ["Content-Type": "application/json"], body: Data(JSONWriter.bytes(body)))
-    let reply = try await client.send(request, what: what, redaction: redaction, refusal: Self.refusal(what: what, redaction: redaction))
+    let reply = try await client.send(
+      .firebaseSignIn(method, url: url, body: body), what: what, redaction: redaction,
+      refusal: Self.refusal(what: what, redaction: redaction))
     guard let json = reply.json, let idToken = json["idToken"]?.stringValue, !idToken.isEmpty,
       let refreshToken = json["refreshToken"]?.stringValue, !refreshToken.isEmpty
     else {
@@ -163,15 +160,6 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
     session.withLock { $0 = Session(user: signedIn, idToken: idToken, refreshToken: refreshToken) }
     await refresher.store(.init(value: idToken, lifetime: lifetime))
     return signedIn
-  }
-
-  /// `http(s)://…/{service}{path}?key=…`: production, or the emulator's path-prefixed form.
-  static func url(service: String, path: String, apiKey: String, emulatorHost: String?) -> Result<URL, FirestoreError> {
-    let base = emulatorHost.map { "http://\($0)/\(service)" } ?? "https://\(service)"
-    guard let url = URL(string: base + path + "?key=" + PercentEncoding.encode(apiKey)) else {
-      return .failure(.invalidArgument("Firebase Auth host \"\(emulatorHost ?? service)\" does not form a URL"))
-    }
-    return .success(url)
   }
 
   /// The error for a refusal: Firebase Auth's `{"error": {"message": "CODE : detail"}}`.

@@ -54,14 +54,12 @@ public final class MetadataServerTokenProvider: TokenProvider, CustomStringConve
     configured.timeout = .seconds(15)
     let client = configured
     self.client = client
-    var path = "/computeMetadata/v1/instance/service-accounts/\(PercentEncoding.encode(serviceAccount))/token"
-    if let scopes, !scopes.isEmpty { path += "?scopes=" + PercentEncoding.encode(scopes.joined(separator: ",")) }
-    let url = URL(string: "http://\(resolved)\(path)")
+    let call = TokenEndpointRPC.metadata(.token(serviceAccount: serviceAccount, scopes: scopes), host: resolved)
     refresher = TokenRefresher {
-      guard let url else { throw FirestoreError.invalidArgument("metadata server host \"\(resolved)\" does not form a URL") }
+      guard let call else { throw FirestoreError.invalidArgument("metadata server host \"\(resolved)\" does not form a URL") }
       let what = "metadata server \(resolved) (service account \(serviceAccount))"
       let reply = try await client.send(
-        Self.request(url), what: what, redaction: SecretRedaction(secrets: []),
+        call, what: what, redaction: SecretRedaction(secrets: []),
         refusal: OAuthTokenExchange.refusal(what: what, redaction: SecretRedaction(secrets: [])))
       try Self.checkFlavor(reply, what: what)
       return try OAuthTokenExchange.accessToken(from: reply, what: what)
@@ -81,12 +79,12 @@ public final class MetadataServerTokenProvider: TokenProvider, CustomStringConve
   /// The instance's project, asked once and then remembered.
   public func projectID() async throws -> String? {
     if let known = cachedProjectID.withLock({ $0 }) { return known }
-    guard let url = URL(string: "http://\(host)/computeMetadata/v1/project/project-id") else {
+    guard let call = TokenEndpointRPC.metadata(.projectID, host: host) else {
       throw FirestoreError.invalidArgument("metadata server host \"\(host)\" does not form a URL")
     }
     let what = "metadata server \(host) (project ID)"
     let reply = try await client.send(
-      Self.request(url), what: what, redaction: SecretRedaction(secrets: []),
+      call, what: what, redaction: SecretRedaction(secrets: []),
       refusal: OAuthTokenExchange.refusal(what: what, redaction: SecretRedaction(secrets: [])))
     try Self.checkFlavor(reply, what: what)
     let project = String(decoding: reply.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -104,19 +102,15 @@ public final class MetadataServerTokenProvider: TokenProvider, CustomStringConve
     transport: (any Transport)? = nil
   ) async -> Bool {
     let resolved = host ?? Self.host(environment: environment)
-    guard let url = URL(string: "http://\(resolved)/computeMetadata/v1/") else { return false }
+    guard let probe = TokenEndpointRPC.metadata(.probe, host: resolved) else { return false }
     let transport = transport ?? FirestoreSettings.defaultTransport
     let reply = try? await Deadline.run(timeout, what: "metadata server probe") {
-      let response = try await transport.send(request(url))
+      let response = try await transport.send(probe.request)
       _ = try? await response.collectBody(limit: 1 << 16)
       return response
     }
     guard let reply else { return false }
     return reply.headers["metadata-flavor"] == "Google"
-  }
-
-  static func request(_ url: URL) -> HTTPRequest {
-    HTTPRequest(method: "GET", url: url, headers: ["Metadata-Flavor": "Google"])
   }
 
   /// A reply without `Metadata-Flavor: Google` did not come from a metadata server.

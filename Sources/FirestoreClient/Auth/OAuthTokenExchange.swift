@@ -8,10 +8,8 @@ enum OAuthTokenExchange {
   static func post(
     form: [(String, String)], to url: URL, client: TokenEndpointClient, what: String, redaction: SecretRedaction
   ) async throws -> TokenRefresher.Fetched {
-    let request = HTTPRequest(
-      method: "POST", url: url, headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
-      body: Data(FormURLEncoding.query(form).utf8))
-    let reply = try await client.send(request, what: what, redaction: redaction, refusal: refusal(what: what, redaction: redaction))
+    let reply = try await client.send(
+      .oauthToken(url, form: form), what: what, redaction: redaction, refusal: refusal(what: what, redaction: redaction))
     return try accessToken(from: reply, what: what)
   }
 

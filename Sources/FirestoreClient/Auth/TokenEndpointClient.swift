@@ -31,7 +31,8 @@ struct TokenEndpointClient: Sendable {
     self.transport = transport ?? FirestoreSettings.defaultTransport
   }
 
-  /// Sends `request` until it gets a 2xx reply, a refusal, or the policy gives up.
+  /// Sends `call` until it gets a 2xx reply, a refusal, or its retry class and the policy
+  /// give up.
   ///
   /// - Parameters:
   ///   - what: names the exchange in errors, e.g. `token endpoint https://…/token`.
@@ -39,20 +40,22 @@ struct TokenEndpointClient: Sendable {
   ///   - refusal: turns a non-2xx reply into the error to report (retried when its code
   ///     is one the retry policy retries).
   func send(
-    _ request: HTTPRequest, what: String, redaction: SecretRedaction,
+    _ call: TokenEndpointRPC, what: String, redaction: SecretRedaction,
     refusal: @escaping @Sendable (Reply) -> FirestoreError
   ) async throws -> Reply {
     let clock = ContinuousClock()
     // Within the call this token is for, when there is one.
     let deadline = min(clock.now + timeout, Deadline.current ?? clock.now + timeout)
     let expired = FirestoreError(.deadlineExceeded, "\(what) did not answer within \(timeout)")
-    var attempt = 1
-    while true {
+    let cancelled = FirestoreError(.cancelled, "\(what): the request was cancelled")
+    let loop = RetryLoop(retryClass: call.retryClass, policy: retryPolicy, deadline: deadline)
+    let transport = self.transport
+    return try await loop.run(cancelled: cancelled) { _ in
       do {
         guard clock.now < deadline else { throw expired }
         let answered = Locked(false)
         do {
-          return try await Deadline.send(request, through: transport, by: deadline, expired: expired) { response in
+          return try await Deadline.send(call.request, through: transport, by: deadline, expired: expired) { response in
             answered.withLock { $0 = true }
             let body = try await response.collectBody(limit: 1 << 20)
             let reply = Reply(status: response.status, headers: response.headers, body: body)
@@ -61,23 +64,14 @@ struct TokenEndpointClient: Sendable {
           }
         } catch let error as FirestoreError where !answered.withLock({ $0 }) && error.message != expired.message {
           // The transport's own failure: say which endpoint it was.
-          throw error.with { $0.message = "\(what): \(error.message)" }
+          throw redaction.scrub(error.with { $0.message = "\(what): \(error.message)" })
         } catch let error as FirestoreError {
-          throw error
+          throw redaction.scrub(error)
         } catch is CancellationError {
-          throw CancellationError()
+          throw cancelled
         } catch {
           throw FirestoreError(.unavailable, "\(what): network error (\(type(of: error)))")
         }
-      } catch let error as FirestoreError {
-        let clean = redaction.scrub(error)
-        guard retryPolicy.shouldRetry(clean, attempt: attempt, idempotent: true) else { throw clean }
-        let wait = retryPolicy.jitter(retryPolicy.backoffCap(afterAttempt: attempt))
-        guard clock.now + wait < deadline else { throw clean }
-        try await retryPolicy.sleep(wait)
-        attempt += 1
-      } catch is CancellationError {
-        throw FirestoreError(.cancelled, "\(what): the request was cancelled")
       }
     }
   }

@@ -6,8 +6,7 @@ extension Firestore {
   /// The transport does not resend it on its own (only when it provably never left): the
   /// ``BulkWriter`` decides per write what may be retried.
   func batchWrite(_ writes: [Write]) async throws -> BatchWriteResponse {
-    let call = RESTClient.Call(
-      method: "POST", path: "documents:batchWrite", body: BatchWriteRequest(writes: writes).json, idempotent: false)
+    let call = RESTClient.Call(.batchWrite, body: BatchWriteRequest(writes: writes).json)
     let size = call.body?.count ?? 0
     if size > Self.maximumRequestBytes {
       throw FirestoreError(

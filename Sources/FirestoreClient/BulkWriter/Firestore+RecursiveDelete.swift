@@ -128,7 +128,6 @@ extension Firestore {
         ])
     }
     if let after { query.startAt = .init(values: [.reference(after)], before: false) }
-    let path = parent.segments.isEmpty ? "documents" : "documents/" + parent.urlEscaped
-    return RESTClient.Call(method: "POST", path: path + ":runQuery", body: RunQueryRequest(structuredQuery: query).json, idempotent: true)
+    return RESTClient.Call(.runQuery(parent: parent), body: RunQueryRequest(structuredQuery: query).json)
   }
 }

@@ -56,6 +56,9 @@ public final class FirestoreError: NSError, _BridgedStoredNSError, @unchecked Se
     /// A queued write was not sent because the token is another user's than the one who
     /// made it (see ``TokenProvider/user(for:)``).
     var otherUser = false
+    /// The server no longer knows the transaction the request named (it expired, or was
+    /// closed): nothing of it was committed, so the transaction may run again.
+    var transactionExpired = false
   }
 
   let parts: Parts
@@ -79,6 +82,7 @@ public final class FirestoreError: NSError, _BridgedStoredNSError, @unchecked Se
   var requestTooLarge: Bool { parts.requestTooLarge }
   var replyTooLarge: Bool { parts.replyTooLarge }
   var otherUser: Bool { parts.otherUser }
+  var transactionExpired: Bool { parts.transactionExpired }
 
   /// Creates an error.
   public convenience init(

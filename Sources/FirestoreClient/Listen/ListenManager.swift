@@ -9,9 +9,10 @@ import Foundation
 /// Target IDs are 2, 4, 6, … and never reused. The channel opens with the first listener
 /// and is terminated when the last one goes. When it fails, the manager backs off
 /// (``Backoff/stream``, jittered and slept through the settings' retry policy),
-/// opens a new channel and re-adds every live target with its resume token. A changed auth
-/// token, or the first `UNAUTHENTICATED` since data last flowed (with a refreshed token),
-/// reopens the channel the same way but at once.
+/// opens a new channel and re-adds every live target with its resume token (what a failure
+/// means is ``RetryClass/stream``'s). A changed auth token, or the first `UNAUTHENTICATED`
+/// since data last flowed (with a refreshed token), reopens the channel the same way but at
+/// once.
 ///
 /// Listeners are told the stream is down (their data turns `isFromCache`) as the Apple SDK
 /// decides it is offline: when a stream that never heard from the server fails, or when the
@@ -226,20 +227,19 @@ actor ListenManager {
       isOnline = false
       guard !listeners.isEmpty else { return }
       if !wasOnline { observer.connectionLost() }
-      if error.code == .unauthenticated {
-        // The token was rejected (or expired mid-session): retry at once with a fresh one.
-        forceRefreshToken = true
-        if !retriedUnauthenticated {
-          retriedUnauthenticated = true
-          openChannel()
-          return
-        }
+      // A refused token is never sent again: the next handshake asks for a fresh one.
+      if error.code == .unauthenticated { forceRefreshToken = true }
+      let verdict = RetryClass.stream.verdict(
+        on: error, attempt: failedAttempts + 1, policy: retryPolicy, credentialsRefreshed: retriedUnauthenticated,
+        hasTokenProvider: configuration?.credentials.tokenProvider != nil)
+      if verdict == .refreshCredentials {
+        // Refused (or expired mid-session): reopen at once with the fresh token.
+        retriedUnauthenticated = true
+        openChannel()
+        return
       }
+      guard case .backOff(let cap) = verdict else { return }
       failedAttempts += 1
-      // An overloaded server gets the longest wait at once.
-      let cap =
-        error.code == .resourceExhausted
-        ? Backoff.stream.maximum : Backoff.stream.cap(afterAttempt: failedAttempts)
       isBackingOff = true
       try? await retryPolicy.sleep(retryPolicy.jitter(cap))
       isBackingOff = false

@@ -103,8 +103,4 @@ package struct ResourcePath: Sendable, Hashable {
 
   /// The path as written, `a/b/c`.
   package var string: String { segments.joined(separator: "/") }
-
-  /// The path escaped for a URL: each segment percent-encoded, so that `%`, `?`, `#`, `+`,
-  /// spaces and non-ASCII reach the server as part of the ID.
-  var urlEscaped: String { segments.map(PercentEncoding.encode).joined(separator: "/") }
 }

@@ -49,7 +49,7 @@ public final class CollectionGroup: Query, @unchecked Sendable {
       // The count is of split points, one fewer than the partitions they make.
       let request = PartitionQueryRequest(structuredQuery: query, partitionCount: Int64(desiredPartitionCount - 1), pageToken: token)
       let reply = try await firestore.rest.unary(
-        .init(method: "POST", path: "documents:partitionQuery", body: request.json, idempotent: true))
+        .init(.partitionQuery, body: request.json))
       let page = try firestore.decode("partitionQuery page") { try PartitionQueryResponse(json: reply) }
       for cursor in page.partitions {
         guard cursor.values.count == 1, case .reference(let name) = cursor.values[0] else {

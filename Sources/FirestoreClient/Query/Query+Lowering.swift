@@ -10,17 +10,12 @@ extension Query {
   /// The most terms a query's filter may have in disjunctive normal form.
   static let maximumDisjunctions = 30
 
-  /// What a lowered query sends: the parent (`documents` or `documents/{doc path}`), the
-  /// query, and whether results must be reversed (for `limit(toLast:)`).
+  /// What a lowered query sends: the parent (the root or a document), the query, and
+  /// whether results must be reversed (for `limit(toLast:)`).
   struct Lowered: Sendable {
-    var parentPath: String
+    var parentPath: ResourcePath
     var structuredQuery: StructuredQuery
     var reversesResults: Bool
-  }
-
-  /// The `documents…` path below the database that the query runs under, URL-escaped.
-  var parentURLPath: String {
-    parentPath.segments.isEmpty ? "documents" : "documents/" + parentPath.urlEscaped
   }
 
   /// Validates and lowers the query. Throws `invalidArgument` naming the problem.
@@ -72,7 +67,7 @@ extension Query {
       // documents nowhere; both mean "IDs only", which `__name__` says explicitly.
       structured.select = paths.isEmpty ? [FieldPath.documentID().canonicalString] : paths
     }
-    return Lowered(parentPath: parentURLPath, structuredQuery: structured, reversesResults: reverses)
+    return Lowered(parentPath: parentPath, structuredQuery: structured, reversesResults: reverses)
   }
 
   /// Firestore's per-query and per-conjunction operator limits.

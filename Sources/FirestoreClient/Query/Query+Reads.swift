@@ -69,9 +69,8 @@ extension QueryConvertible {
 extension Query {
   func runQueryCall(_ lowered: Lowered, consistency: ReadConsistency?, explain: ExplainRequestOptions? = nil) -> RESTClient.Call {
     RESTClient.Call(
-      method: "POST", path: lowered.parentPath + ":runQuery",
-      body: RunQueryRequest(structuredQuery: lowered.structuredQuery, consistency: consistency, explainOptions: explain).json,
-      idempotent: true)
+      .runQuery(parent: lowered.parentPath),
+      body: RunQueryRequest(structuredQuery: lowered.structuredQuery, consistency: consistency, explainOptions: explain).json)
   }
 
   func snapshot(_ doc: Document, readTime: Timestamp?, metadata: SnapshotMetadata = .server) throws -> QueryDocumentSnapshot {

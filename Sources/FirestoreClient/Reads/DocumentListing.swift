@@ -38,8 +38,6 @@ public struct DocumentListing: AsyncSequence, Sendable {
       if listing.pageSize <= 0 {
         throw FirestoreError(.invalidArgument, "listDocuments pageSize must be positive, got \(listing.pageSize)")
       }
-      let parentPath =
-        collection.resourcePath.parent.map { $0.segments.isEmpty ? "documents" : "documents/" + $0.urlEscaped } ?? "documents"
       var query: [(String, String)] = [("pageSize", String(listing.pageSize))]
       if listing.showMissing { query.append(("showMissing", "true")) }
       // Only names are needed; a mask keeps field data off the wire where the server honours it.
@@ -47,7 +45,7 @@ public struct DocumentListing: AsyncSequence, Sendable {
       if let token { query.append(("pageToken", token)) }
       let firestore = collection.firestore
       let reply = try await firestore.rest.unary(
-        .init(method: "GET", path: parentPath + "/" + PercentEncoding.encode(collection.collectionID), query: query, idempotent: true))
+        .init(.list(parent: collection.resourcePath.parent ?? .root, collectionID: collection.collectionID, query: query)))
       let page = try firestore.decode("listDocuments page") { try ListDocumentsResponse(json: reply) }
       buffer = try page.documents.map { try firestore.reference(forName: $0.name) }
       token = page.nextPageToken.flatMap { $0.isEmpty ? nil : $0 }

@@ -51,7 +51,7 @@ extension Firestore {
       start += chunk.count
       let request = BatchGetRequest(documents: chunk, mask: mask, consistency: consistency)
       let elements = try await rest.unary(
-        .init(method: "POST", path: "documents:batchGet", body: request.json, idempotent: true), BatchGetResponse.decodeArray)
+        .init(.batchGet, body: request.json), BatchGetResponse.decodeArray)
       let asked = Set(chunk)
       for response in elements {
         switch response.result {
@@ -91,13 +91,12 @@ extension Firestore {
 
   /// Pages through `:listCollectionIds` under a document (or the root).
   func collectionIDs(under parent: ResourcePath) async throws -> [String] {
-    let path = (parent.segments.isEmpty ? "documents" : "documents/" + parent.urlEscaped) + ":listCollectionIds"
     var ids: [String] = []
     var token: String?
     repeat {
       var body: [(String, JSONValue)] = [("pageSize", .number("300"))]
       if let token { body.append(("pageToken", .string(token))) }
-      let reply = try await rest.unary(.init(method: "POST", path: path, body: .object(body), idempotent: true))
+      let reply = try await rest.unary(.init(.listCollectionIds(parent: parent), body: .object(body)))
       let page = try decode("listCollectionIds reply") { try ListCollectionIDsResponse(json: reply) }
       ids += page.collectionIDs
       token = page.nextPageToken.flatMap { $0.isEmpty || page.collectionIDs.isEmpty ? nil : $0 }
@@ -178,7 +177,7 @@ extension DocumentReference {
     var document: Document?
     do {
       document = try await firestore.rest.unary(
-        .init(method: "GET", path: "documents/" + resourcePath.urlEscaped, idempotent: true), Document.init(jsonBytes:))
+        .init(.get(resourcePath)), Document.init(jsonBytes:))
     } catch let error as FirestoreError where error.serverStatus == "NOT_FOUND" {
       document = nil
     }

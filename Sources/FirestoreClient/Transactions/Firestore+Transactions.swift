@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreWire
 
 extension Firestore {
@@ -39,68 +40,37 @@ extension Firestore {
         "the transaction was not started: the server could not be reached in the last \(NetworkGate.offlineVerdictLifetime) (the client is offline)"
       )
     }
-    let policy = configuration.retryPolicy
-    var previousID: String?
-    var attempt = 1
-    while true {
+    var policy = configuration.retryPolicy
+    policy.maximumAttempts = options.maxAttempts
+    // The transaction an attempt ran and the rollback it started: a retry names the one and
+    // waits for the other, so that the two never cross.
+    let previous = Locked<(id: String, rollback: Task<Void, Never>?)?>(nil)
+    var loop = RetryLoop(retryClass: .transaction, policy: policy)
+    loop.beforeRetry = { await previous.value?.rollback?.value }
+    let cancelled = FirestoreError(.cancelled, "the transaction was cancelled while waiting to retry")
+    return try await loop.run(cancelled: cancelled) { _ in
       let wireOptions: FirestoreWire.TransactionOptions =
-        options.readOnly ? .readOnly(readTime: options.readTime) : .readWrite(retrying: previousID)
+        options.readOnly ? .readOnly(readTime: options.readTime) : .readWrite(retrying: previous.value?.id)
       let id = try await beginTransaction(wireOptions)
       let transaction = Transaction(firestore: self, id: id, readOnly: options.readOnly)
-      let result: T
       do {
-        result = try await body(transaction)
+        let result = try await body(transaction)
+        if let recorded = transaction.recordedError { throw recorded }
+        _ = try await commit(transaction.bufferedWrites, transaction: id)
+        return result
       } catch {
         // The server ends a transaction it aborts; a rollback on top of that raced the retry
         // that names it (`retryTransaction`) on the emulator ("Can't swap from CLOSED to ACTIVE").
         let rollingBack = (error as? FirestoreError)?.code != .aborted ? rollback(id) : nil
-        if let error = error as? FirestoreError, Self.restartsTransaction(error), attempt < options.maxAttempts {
-          await rollingBack?.value
-          try await backoff(policy, attempt: attempt)
-          previousID = id
-          attempt += 1
-          continue
-        }
+        previous.withLock { $0 = (id, rollingBack) }
         throw error
       }
-      do {
-        if let recorded = transaction.recordedError { throw recorded }
-        _ = try await commit(transaction.bufferedWrites, transaction: id)
-        return result
-      } catch let error as FirestoreError {
-        let rollingBack = error.code != .aborted ? rollback(id) : nil
-        guard Self.restartsTransaction(error), attempt < options.maxAttempts else { throw error }
-        await rollingBack?.value
-        try await backoff(policy, attempt: attempt)
-        previousID = id
-        attempt += 1
-      }
-    }
-  }
-
-  /// Whether `error` means the transaction, not the body's work, failed, so that running it
-  /// again from the start is safe: contention (`aborted`), or a transaction the server no
-  /// longer knows (production: "has expired or is no longer valid"; the emulator: "invalid
-  /// or closed"), whose commit cannot have applied.
-  static func restartsTransaction(_ error: FirestoreError) -> Bool {
-    if error.code == .aborted { return true }
-    guard error.code == .invalidArgument, error.serverStatus != nil else { return false }
-    let message = error.message.lowercased()
-    return message.contains("transaction")
-      && (message.contains("expired") || message.contains("closed") || message.contains("no longer valid"))
-  }
-
-  private func backoff(_ policy: RetryPolicy, attempt: Int) async throws {
-    do {
-      try await policy.sleep(policy.jitter(policy.backoffCap(afterAttempt: attempt)))
-    } catch {
-      throw FirestoreError(.cancelled, "the transaction was cancelled while waiting to retry")
     }
   }
 
   func beginTransaction(_ options: FirestoreWire.TransactionOptions) async throws -> String {
     let reply = try await rest.unary(
-      .init(method: "POST", path: "documents:beginTransaction", body: .object([("options", options.json)]), idempotent: true))
+      .init(.beginTransaction, body: .object([("options", options.json)])))
     guard let id = try? reply.optionalString("transaction"), !id.isEmpty else {
       throw FirestoreError(.internal, "beginTransaction reply has no transaction ID")
     }
@@ -117,8 +87,7 @@ extension Firestore {
   @discardableResult
   func rollback(_ id: String) -> Task<Void, Never> {
     let rest = self.rest
-    var call = RESTClient.Call(
-      method: "POST", path: "documents:rollback", body: .object([("transaction", .string(id))]), idempotent: true)
+    var call = RESTClient.Call(.rollback, body: .object([("transaction", .string(id))]))
     call.timeout = max(rest.settings.timeout, Self.rollbackTimeout)
     return Task.detached { _ = try? await rest.unary(call) }
   }

@@ -76,9 +76,7 @@ extension Firestore {
     _ writes: [Write], body: Data, transaction: String?, rest: RESTClient, user: TokenUser? = nil
   ) async throws -> [WriteResult] {
     var call = RESTClient.Call(
-      method: "POST", path: "documents:commit", idempotent: transaction == nil && WriteBuilder.isIdempotent(writes),
-      retriesAborted: transaction == nil)
-    call.body = body
+      .commit(inTransaction: transaction != nil, repeatable: WriteBuilder.isIdempotent(writes)), encodedBody: body)
     call.requiredUser = user
     let reply = try await rest.unary(call)
     let response = try decodeReply("commit response") { try CommitResponse(json: reply) }

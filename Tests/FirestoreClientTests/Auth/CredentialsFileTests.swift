@@ -83,13 +83,9 @@ struct CredentialsFileTests {
     }
     #expect(ftp.message.contains("is not an http(s) URL"))
     // Firebase Auth: https to Google unless an emulator host is configured.
-    let production = try FirebaseAuthTokenProvider.url(
-      service: "identitytoolkit.googleapis.com", path: "/v1/accounts:signUp", apiKey: "k", emulatorHost: nil
-    ).get()
+    let production = try TokenEndpointRPC.firebaseAuthURL(.signUp, apiKey: "k", emulatorHost: nil).get()
     #expect(production.absoluteString == "https://identitytoolkit.googleapis.com/v1/accounts:signUp?key=k")
-    let emulator = try FirebaseAuthTokenProvider.url(
-      service: "identitytoolkit.googleapis.com", path: "/v1/accounts:signUp", apiKey: "k", emulatorHost: "127.0.0.1:9099"
-    ).get()
+    let emulator = try TokenEndpointRPC.firebaseAuthURL(.signUp, apiKey: "k", emulatorHost: "127.0.0.1:9099").get()
     #expect(emulator.absoluteString == "http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k")
     #expect(FirebaseAuthTokenProvider(apiKey: "k", environment: [:]).emulatorHost == nil)
     #expect(FirebaseAuthTokenProvider(apiKey: "k", environment: ["FIREBASE_AUTH_EMULATOR_HOST": "h:1"]).emulatorHost == "h:1")

@@ -58,10 +58,7 @@ public struct RetryPolicy: Sendable {
   ///   the client passes it for commits outside a transaction (a transaction retries as a
   ///   whole instead).
   public func shouldRetry(_ error: FirestoreError, attempt: Int, idempotent: Bool, retriesAborted: Bool = false) -> Bool {
-    guard attempt < maximumAttempts else { return false }
-    if error.requestNotSent { return true }
-    if error.code == .aborted && retriesAborted { return true }
-    if error.requestTooLarge || error.replyTooLarge { return false }
-    return idempotent && retryableCodes.contains(error.canonicalCode)
+    let retryClass: RetryClass = retriesAborted ? .commit(repeatable: idempotent) : idempotent ? .idempotent : .atMostOnce
+    return attempt < maximumAttempts && retryClass.allowsRetry(of: error, retryableCodes: retryableCodes)
   }
 }

@@ -5,36 +5,34 @@ import Foundation
 /// The request pipeline every call goes through: URL building, auth header, retry with
 /// backoff, the deadline, and mapping of error bodies to ``FirestoreError``.
 final class RESTClient: Sendable {
-  /// One REST call, relative to `/v1/projects/{p}/databases/{d}/`.
+  /// One call of the ``FirestoreRPC`` table with its body.
   struct Call: Sendable {
-    var method: String
-    /// Path below the database, already URL-escaped, e.g. `documents/users/u1` or `documents:commit`.
-    var path: String
-    /// Query parameters, unescaped; repeated names allowed.
-    var query: [(String, String)] = []
+    /// Which call, where it goes and how it is retried.
+    var rpc: FirestoreRPC
     /// The JSON body, encoded once when the call is made (retries resend the same bytes).
     var body: Data?
-    /// A repeat of the call cannot change the outcome (all reads; some writes).
-    var idempotent: Bool
-    /// `aborted` means nothing happened, so the call may be repeated (commits outside transactions).
-    var retriesAborted = false
     /// The user whose token must carry the call (a queued write batch's), or `nil` for any:
     /// with another user's token it is not sent and fails with ``FirestoreError/otherUser``.
     var requiredUser: TokenUser?
     /// How long the call may take, retries included, when not ``FirestoreSettings/timeout``.
     var timeout: Duration?
 
-    init(
-      method: String, path: String, query: [(String, String)] = [], body: JSONValue? = nil, idempotent: Bool,
-      retriesAborted: Bool = false
-    ) {
-      self.method = method
-      self.path = path
-      self.query = query
+    /// The call `rpc` with `body`, encoded now.
+    init(_ rpc: FirestoreRPC, body: JSONValue? = nil) {
+      self.rpc = rpc
       self.body = body.map { Data(JSONWriter.bytes($0)) }
-      self.idempotent = idempotent
-      self.retriesAborted = retriesAborted
     }
+
+    /// The call `rpc` with a body already encoded.
+    init(_ rpc: FirestoreRPC, encodedBody: Data) {
+      self.rpc = rpc
+      body = encodedBody
+    }
+
+    /// The HTTP method.
+    var method: String { rpc.httpMethod }
+    /// Sending it twice changes nothing.
+    var idempotent: Bool { rpc.retryClass.isIdempotent }
   }
 
   let settings: ClientConfiguration
@@ -148,10 +146,6 @@ final class RESTClient: Sendable {
   private func withRetries<T: Sendable>(
     _ call: Call, _ handle: @escaping @Sendable (HTTPResponse, SecretRedaction) async throws -> T
   ) async throws -> T {
-    let policy = settings.retryPolicy
-    var attempt = 1
-    var forceRefresh = false
-    var refreshedOnce = false
     if let configurationError { throw configurationError }
     // One deadline for the whole call, retries and their backoff included.
     let clock = ContinuousClock()
@@ -161,58 +155,39 @@ final class RESTClient: Sendable {
       .deadlineExceeded,
       "\(call.method) \(urlPath(call)) did not finish within \(timeout)\(call.timeout == nil ? " (FirestoreSettings.timeout)" : "")",
       requestMethod: call.method, requestPath: urlPath(call))
-    while true {
+    let cancelled = FirestoreError(.cancelled, "the call was cancelled", requestMethod: call.method, requestPath: urlPath(call))
+    let loop = RetryLoop(
+      retryClass: call.rpc.retryClass, policy: settings.retryPolicy, deadline: deadline, hasTokenProvider: settings.tokenProvider != nil)
+    return try await loop.run(cancelled: cancelled) { refreshCredentials in
       do {
-        let remaining = deadline - clock.now
-        guard remaining > .zero else { throw expired }
+        guard clock.now < deadline else { throw expired }
         // The token is fetched within the deadline too: a token endpoint that hangs must
         // not hold the call past it.
-        let request = try await makeRequest(call, forceRefresh: forceRefresh, deadline: deadline, expired: expired)
+        let request = try await makeRequest(call, forceRefresh: refreshCredentials, deadline: deadline, expired: expired)
+        let redaction = Self.redaction(of: request)
         do {
           return try await Deadline.send(request, through: transport, by: deadline, expired: expired) { response in
             guard (200..<300).contains(response.status) else {
               throw await self.error(from: response, call: call)
             }
-            return try await handle(response, Self.redaction(of: request))
+            return try await handle(response, redaction)
           }
         } catch let error as FirestoreError {
-          throw Self.redaction(of: request).scrub(error)
+          throw redaction.scrub(error)
         } catch is CancellationError {
           throw CancellationError()
         } catch {
           // A transport of the app's own may throw anything.
-          throw Self.redaction(of: request).scrub(
+          throw redaction.scrub(
             FirestoreError(.unavailable, "transport failed: \(error)", requestMethod: call.method, requestPath: urlPath(call)))
         }
-      } catch let error as FirestoreError {
-        // Another user's token: no retry or refresh makes it the right one.
-        if error.otherUser { throw error }
-        if error.code == .unauthenticated && !refreshedOnce && settings.tokenProvider != nil {
-          refreshedOnce = true
-          forceRefresh = true
-          continue
-        }
-        guard error.code != .deadlineExceeded || clock.now < deadline,
-          policy.shouldRetry(error, attempt: attempt, idempotent: call.idempotent, retriesAborted: call.retriesAborted)
-        else {
-          throw error
-        }
-        let wait = policy.jitter(policy.backoffCap(afterAttempt: attempt))
-        // A retry that could only start after the deadline would fail anyway: report the real error.
-        guard clock.now + wait < deadline else { throw error }
-        do {
-          try await policy.sleep(wait)
-        } catch {
-          throw FirestoreError(.cancelled, "the call was cancelled", requestMethod: call.method, requestPath: urlPath(call))
-        }
-        attempt += 1
       } catch is CancellationError {
-        throw FirestoreError(.cancelled, "the call was cancelled", requestMethod: call.method, requestPath: urlPath(call))
+        throw cancelled
       }
     }
   }
 
-  func urlPath(_ call: Call) -> String { databasePath + "/" + call.path }
+  func urlPath(_ call: Call) -> String { databasePath + "/" + call.rpc.path }
 
   /// The secrets `request` carries: its bearer token, which a server's error body, a
   /// proxy's page or a transport's message may echo and which must not reach an error.
@@ -225,9 +200,9 @@ final class RESTClient: Sendable {
   private func makeRequest(
     _ call: Call, forceRefresh: Bool, deadline: ContinuousClock.Instant, expired: FirestoreError
   ) async throws -> HTTPRequest {
-    var text = urlPrefix + call.path
-    if !call.query.isEmpty {
-      text += "?" + call.query.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }.joined(separator: "&")
+    var text = urlPrefix + call.rpc.path
+    if !call.rpc.query.isEmpty {
+      text += "?" + call.rpc.query.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }.joined(separator: "&")
     }
     guard let url = URL(string: text) else {
       throw FirestoreError(.invalidArgument, "cannot form a URL from host \"\(settings.host)\" and path \(urlPath(call))")
@@ -265,23 +240,8 @@ final class RESTClient: Sendable {
 
   /// Reads an error response into a ``FirestoreError``; non-JSON bodies are tolerated.
   private func error(from response: HTTPResponse, call: Call) async -> FirestoreError {
-    let data = (try? await response.collectBody(limit: 1 << 20)) ?? Data()
-    var code = FirestoreError.Code(httpStatus: response.status)
-    var message = String(decoding: data.prefix(500), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    var status: String?
-    if let json = try? JSONParser.parse(data), let body = try? ErrorBody(json: json) {
-      if let named = FirestoreError.Code(statusName: body.status) { code = named }
-      message = body.message
-      status = body.status
-    }
-    if status == nil, let page = ReplyProblem.htmlPage(data, contentType: response.headers["content-type"]) {
-      // A proxy's or load balancer's error page: its text, not its markup.
-      message = "HTTP \(response.status) with an HTML page instead of a Firestore error: \(page)"
-    }
-    if message.isEmpty { message = "HTTP \(response.status) with no message" }
-    return FirestoreError(code, message, httpStatus: response.status, requestMethod: call.method, requestPath: urlPath(call)).with {
-      $0.serverStatus = status
-      $0.requestTooLarge = FirestoreError.isSizeRefusal(code: code, message: message)
-    }
+    let data = (try? await response.collectBody(limit: ErrorReply.maximumBytes)) ?? Data()
+    return ErrorReply.error(
+      status: response.status, contentType: response.headers["content-type"], body: data, method: call.method, path: urlPath(call))
   }
 }

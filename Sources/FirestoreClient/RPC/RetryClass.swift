@@ -1,0 +1,83 @@
+/// How a failed call may be tried again. Every caller states its class (a call of the
+/// ``FirestoreRPC`` table, a transaction, a queued write batch, the Listen stream); what an
+/// error means for each is decided here, so that a code means the same wherever it is met.
+enum RetryClass: Sendable, Equatable {
+  /// Sending it twice changes nothing (reads, rollbacks, repeatable writes, token
+  /// exchanges): retried on the policy's ``RetryPolicy/retryableCodes``.
+  case idempotent
+  /// Applying it twice would be wrong: retried only when it provably never went out.
+  case atMostOnce
+  /// A commit outside a transaction: `aborted` means nothing was applied, so it is retried
+  /// too; a lost reply is retried when the writes are `repeatable`.
+  case commit(repeatable: Bool)
+  /// A whole transaction, body included: run again when the server aborted it (contention)
+  /// or no longer knows it (``FirestoreError/transactionExpired``): either way nothing was
+  /// committed.
+  case transaction
+  /// The Listen stream: it is always opened again (after a backoff); an `UNAUTHENTICATED`
+  /// first gets a fresh token at once.
+  case stream
+
+  /// What to do after a failed attempt.
+  enum Verdict: Sendable, Equatable {
+    /// Report the error.
+    case fail
+    /// Try again after a wait of up to `cap` (jittered by the policy).
+    case backOff(cap: Duration)
+    /// Try again at once with a freshly fetched token: the one sent was refused.
+    case refreshCredentials
+  }
+
+  /// Whether sending the operation twice changes nothing.
+  var isIdempotent: Bool {
+    switch self {
+    case .idempotent, .commit(repeatable: true): return true
+    case .atMostOnce, .commit(repeatable: false), .transaction, .stream: return false
+    }
+  }
+
+  /// Whether a call of this class that failed with `error` may be sent again at all
+  /// (ignoring the attempt count and the deadline).
+  func allowsRetry(of error: FirestoreError, retryableCodes: Set<FirestoreError.Code>) -> Bool {
+    // Another user's token: no retry or refresh makes it the right one.
+    if error.otherUser { return false }
+    // Its calls have retried what they may already; only the transaction's own failures remain.
+    if self == .transaction { return error.canonicalCode == .aborted || error.transactionExpired }
+    if error.requestNotSent { return true }
+    // A size refused, or a reply too large to read, comes back the same every time.
+    if error.requestTooLarge || error.replyTooLarge { return false }
+    switch self {
+    case .idempotent: return retryableCodes.contains(error.canonicalCode)
+    case .atMostOnce: return false
+    case .commit(let repeatable):
+      return error.canonicalCode == .aborted || (repeatable && retryableCodes.contains(error.canonicalCode))
+    case .transaction, .stream: return true
+    }
+  }
+
+  /// The verdict on attempt `attempt` (from 1) failing with `error`.
+  ///
+  /// - Parameters:
+  ///   - credentialsRefreshed: a fresh token was already fetched for an `UNAUTHENTICATED`
+  ///     since the call (or, for the stream, since data last flowed); another one backs off
+  ///     or fails, so a token the server keeps refusing cannot make the caller spin.
+  ///   - hasTokenProvider: tokens come from a provider, so a fresh one may differ.
+  func verdict(
+    on error: FirestoreError, attempt: Int, policy: RetryPolicy, credentialsRefreshed: Bool, hasTokenProvider: Bool
+  ) -> Verdict {
+    if error.otherUser { return .fail }
+    // A transaction's calls refresh their own tokens; the transaction retries for its own reasons.
+    if error.canonicalCode == .unauthenticated && !credentialsRefreshed && hasTokenProvider && self != .transaction {
+      return .refreshCredentials
+    }
+    switch self {
+    case .stream:
+      // An overloaded server gets the longest wait at once.
+      let schedule = Backoff.stream
+      return .backOff(cap: error.canonicalCode == .resourceExhausted ? schedule.maximum : schedule.cap(afterAttempt: attempt))
+    case .idempotent, .atMostOnce, .commit, .transaction:
+      guard attempt < policy.maximumAttempts, allowsRetry(of: error, retryableCodes: policy.retryableCodes) else { return .fail }
+      return .backOff(cap: policy.backoffCap(afterAttempt: attempt))
+    }
+  }
+}
