@@ -46,13 +46,14 @@ struct TokenEndpointClient: Sendable {
     let clock = ContinuousClock()
     // Within the call this token is for, when there is one.
     let deadline = min(clock.now + timeout, Deadline.current ?? clock.now + timeout)
-    let expired = FirestoreError(.deadlineExceeded, "\(what) did not answer within \(timeout)")
+    let timeout = self.timeout
+    let expired: @Sendable () -> FirestoreError = { FirestoreError(.deadlineExceeded, "\(what) did not answer within \(timeout)") }
     let cancelled = FirestoreError(.cancelled, "\(what): the request was cancelled")
     let loop = RetryLoop(retryClass: call.retryClass, policy: retryPolicy, deadline: deadline)
     let transport = self.transport
     return try await loop.run(cancelled: cancelled) { _ in
       do {
-        guard clock.now < deadline else { throw expired }
+        guard clock.now < deadline else { throw expired() }
         let answered = Locked(false)
         do {
           return try await Deadline.send(call.request, through: transport, by: deadline, expired: expired) { response in
@@ -62,7 +63,7 @@ struct TokenEndpointClient: Sendable {
             guard (200..<300).contains(response.status) else { throw refusal(reply) }
             return reply
           }
-        } catch let error as FirestoreError where !answered.withLock({ $0 }) && error.message != expired.message {
+        } catch let error as FirestoreError where !answered.withLock({ $0 }) && error.message != expired().message {
           // The transport's own failure: say which endpoint it was.
           throw redaction.scrub(error.with { $0.message = "\(what): \(error.message)" })
         } catch let error as FirestoreError {

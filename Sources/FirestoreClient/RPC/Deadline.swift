@@ -13,24 +13,25 @@ enum Deadline {
   @TaskLocal static var current: ContinuousClock.Instant?
 
   /// Sends `request` through `transport` and reads the response with `handle`, all by
-  /// `deadline`, failing with `expired` past it.
+  /// `deadline`, failing with `expired()` past it (made only then: most calls keep their
+  /// deadline, and an error is not free to make).
   ///
   /// A transport that keeps deadlines itself (``Transport/enforcesDeadlines``) gets the
   /// deadline on the request and no timer runs here; for any other, ``run(_:expired:_:)``
   /// races the exchange against a timer.
   static func send<T: Sendable>(
-    _ request: HTTPRequest, through transport: any Transport, by deadline: ContinuousClock.Instant, expired: FirestoreError,
-    _ handle: @escaping @Sendable (HTTPResponse) async throws -> T
+    _ request: HTTPRequest, through transport: any Transport, by deadline: ContinuousClock.Instant,
+    expired: @escaping @Sendable () -> FirestoreError, _ handle: @escaping @Sendable (HTTPResponse) async throws -> T
   ) async throws -> T {
     guard transport.enforcesDeadlines else {
-      return try await run(deadline - .now, expired: expired) { try await handle(try await transport.send(request)) }
+      return try await run(deadline - .now, expired: expired()) { try await handle(try await transport.send(request)) }
     }
     var request = request
     request.deadline = deadline
     do {
       return try await handle(try await transport.send(request))
     } catch let error as FirestoreError where error.code == .deadlineExceeded && ContinuousClock.now >= deadline {
-      throw expired
+      throw expired()
     }
   }
 

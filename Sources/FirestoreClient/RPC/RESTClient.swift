@@ -151,16 +151,20 @@ final class RESTClient: Sendable {
     let clock = ContinuousClock()
     let timeout = call.timeout ?? settings.timeout
     let deadline = clock.now + timeout
-    let expired = FirestoreError(
-      .deadlineExceeded,
-      "\(call.method) \(urlPath(call)) did not finish within \(timeout)\(call.timeout == nil ? " (FirestoreSettings.timeout)" : "")",
-      requestMethod: call.method, requestPath: urlPath(call))
-    let cancelled = FirestoreError(.cancelled, "the call was cancelled", requestMethod: call.method, requestPath: urlPath(call))
+    // Made only when needed: an error is not free to make, and most calls succeed.
+    let path = urlPath(call)
+    let expired: @Sendable () -> FirestoreError = {
+      FirestoreError(
+        .deadlineExceeded,
+        "\(call.method) \(path) did not finish within \(timeout)\(call.timeout == nil ? " (FirestoreSettings.timeout)" : "")",
+        requestMethod: call.method, requestPath: path)
+    }
+    let cancelled = { FirestoreError(.cancelled, "the call was cancelled", requestMethod: call.method, requestPath: path) }
     let loop = RetryLoop(
       retryClass: call.rpc.retryClass, policy: settings.retryPolicy, deadline: deadline, hasTokenProvider: settings.tokenProvider != nil)
-    return try await loop.run(cancelled: cancelled) { refreshCredentials in
+    return try await loop.run(cancelled: cancelled()) { refreshCredentials in
       do {
-        guard clock.now < deadline else { throw expired }
+        guard clock.now < deadline else { throw expired() }
         // The token is fetched within the deadline too: a token endpoint that hangs must
         // not hold the call past it.
         let request = try await makeRequest(call, forceRefresh: refreshCredentials, deadline: deadline, expired: expired)
@@ -182,7 +186,7 @@ final class RESTClient: Sendable {
             FirestoreError(.unavailable, "transport failed: \(error)", requestMethod: call.method, requestPath: urlPath(call)))
         }
       } catch is CancellationError {
-        throw cancelled
+        throw cancelled()
       }
     }
   }
@@ -198,7 +202,7 @@ final class RESTClient: Sendable {
   }
 
   private func makeRequest(
-    _ call: Call, forceRefresh: Bool, deadline: ContinuousClock.Instant, expired: FirestoreError
+    _ call: Call, forceRefresh: Bool, deadline: ContinuousClock.Instant, expired: @escaping @Sendable () -> FirestoreError
   ) async throws -> HTTPRequest {
     var text = urlPrefix + call.rpc.path
     if !call.rpc.query.isEmpty {

@@ -27,7 +27,9 @@ struct RequestCredentials: Sendable {
   ///
   /// - Throws: the provider's `FirestoreError` or `CancellationError` as they are; any other
   ///   failure of the provider as `unauthenticated`.
-  func token(forceRefresh: Bool, deadline: ContinuousClock.Instant? = nil, expired: FirestoreError? = nil) async throws -> String? {
+  func token(
+    forceRefresh: Bool, deadline: ContinuousClock.Instant? = nil, expired: (@Sendable () -> FirestoreError)? = nil
+  ) async throws -> String? {
     guard let provider = tokenProvider else { return nil }
     do {
       guard let deadline else { return try await provider.token(forceRefresh: forceRefresh) }
@@ -35,7 +37,7 @@ struct RequestCredentials: Sendable {
         if providerKeepsDeadlines { return try await provider.token(forceRefresh: forceRefresh) }
         // A provider of the app's own: raced against the deadline.
         return try await Deadline.run(
-          deadline - .now, expired: expired ?? FirestoreError(.deadlineExceeded, "the token provider did not answer in time")
+          deadline - .now, expired: expired?() ?? FirestoreError(.deadlineExceeded, "the token provider did not answer in time")
         ) { try await provider.token(forceRefresh: forceRefresh) }
       }
     } catch let error as FirestoreError {
