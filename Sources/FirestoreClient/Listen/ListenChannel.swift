@@ -116,6 +116,7 @@ actor ListenChannel {
     for action in session.handle(event) { perform(action) }
   }
 
+  /// Starts what `action` asks for; whatever runs reports back through ``handle(_:)``.
   private func perform(_ action: ListenSession.Action) {
     switch action {
     case .fetchToken(let forceRefresh, let use):
@@ -133,18 +134,8 @@ actor ListenChannel {
     case .openBackChannel(let generation, let sessionID, let lastArrayID, let httpSessionID):
       openBackChannel(generation: generation, sessionID: sessionID, lastArrayID: lastArrayID, httpSessionID: httpSessionID)
     case .sendForward(let requests, let offset, let sessionID, let requestID, let lastArrayID, let httpSessionID):
-      let body = WebChannelForwardBody.encode(messages: requests.map(\.json), offset: offset)
-      let params = WebChannelURL.forward(
-        database: configuration.database, sessionID: sessionID, requestID: requestID, lastArrayID: lastArrayID, zx: zx(),
-        httpSessionID: httpSessionID)
-      run {
-        do {
-          _ = try await $0.post(params, body: body, what: "forward POST").collectBody(limit: 1 << 20)
-          $0.handle(.forwardReplied)
-        } catch {
-          $0.handle(.forwardFailed(error))
-        }
-      }
+      sendForward(
+        requests, offset: offset, sessionID: sessionID, requestID: requestID, lastArrayID: lastArrayID, httpSessionID: httpSessionID)
     case .scheduleRequestTimeout(let serial, let limit):
       // The timer does not wait for the request to honour cancellation (as `Deadline`
       // would), so a request the server never answers (the emulator wedges on an
@@ -191,6 +182,8 @@ actor ListenChannel {
 
   // MARK: - Handshake
 
+  /// POSTs the handshake with the client's headers and `token` in the body (the server
+  /// keeps them for the session) and reports the reply's arrays.
   private func sendHandshake(_ requests: [ListenRequest], token: String?, requestID: Int) {
     var headers = configuration.credentials.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
     if let token { headers.append(("Authorization", "Bearer " + token)) }
@@ -211,8 +204,31 @@ actor ListenChannel {
     }
   }
 
+  // MARK: - Forward channel
+
+  /// POSTs `requests` on the forward channel and reports the reply (its body is read, not
+  /// used: the server's answers come on the back channel).
+  private func sendForward(
+    _ requests: [ListenRequest], offset: Int, sessionID: String, requestID: Int, lastArrayID: Int, httpSessionID: String?
+  ) {
+    let body = WebChannelForwardBody.encode(messages: requests.map(\.json), offset: offset)
+    let params = WebChannelURL.forward(
+      database: configuration.database, sessionID: sessionID, requestID: requestID, lastArrayID: lastArrayID, zx: zx(),
+      httpSessionID: httpSessionID)
+    run {
+      do {
+        _ = try await $0.post(params, body: body, what: "forward POST").collectBody(limit: 1 << 20)
+        $0.handle(.forwardReplied)
+      } catch {
+        $0.handle(.forwardFailed(error))
+      }
+    }
+  }
+
   // MARK: - Back channel
 
+  /// Opens back channel `generation` in place of the open one and reports every chunk it
+  /// delivers, then how it ended.
   private func openBackChannel(generation: Int, sessionID: String, lastArrayID: Int, httpSessionID: String?) {
     backChannel?.cancel()
     let params = WebChannelURL.backChannel(
@@ -318,6 +334,8 @@ actor ListenChannel {
     return HTTPRequest(method: method, url: url, headers: headers, body: body)
   }
 
+  /// Tells the server the session is over, in a task of its own: the session is already
+  /// over here, and nothing waits for the answer.
   private func sendTerminate(sessionID: String, requestID: Int, httpSessionID: String?) {
     let params = WebChannelURL.terminate(
       database: configuration.database, sessionID: sessionID, requestID: requestID, zx: zx(), httpSessionID: httpSessionID)
@@ -330,6 +348,7 @@ actor ListenChannel {
     }
   }
 
+  /// Cancels every task under way and stops reading the outbox.
   private func stopAll() {
     backChannel?.cancel()
     backChannel = nil

@@ -216,6 +216,8 @@ struct ListenSession: Sendable {
 
   // MARK: - Handshake
 
+  /// Goes on with what the token was fetched for: the handshake, or, if it is still the
+  /// session's, the next forward POST or the back channel's renewal.
   private mutating func tokenFetched(_ token: String?, for use: TokenUse) -> [Action] {
     guard !isClosed else { return [] }
     switch use {
@@ -235,6 +237,7 @@ struct ListenSession: Sendable {
     }
   }
 
+  /// Names the session from the reply's `c` message and opens it.
   private mutating func handshakeReplied(_ entries: [WebChannelMessage.Entry], httpSessionID: String?) -> [Action] {
     var sid: String?
     for entry in entries {
@@ -253,6 +256,7 @@ struct ListenSession: Sendable {
 
   // MARK: - Back channel
 
+  /// Opens the next back channel, from the last array processed.
   private mutating func openBackChannel() -> [Action] {
     guard !isClosed, let sessionID else { return [] }
     backChannelGeneration += 1
@@ -264,6 +268,7 @@ struct ListenSession: Sendable {
     ]
   }
 
+  /// Renews a back channel the server ended, unless it keeps ending without data.
   private mutating func backChannelEnded(generation: Int) -> [Action] {
     guard !isClosed, generation == backChannelGeneration else { return [] }
     backChannelRenewals += 1
@@ -276,6 +281,8 @@ struct ListenSession: Sendable {
     return [.fetchToken(forceRefresh: false, for: .renewal(generation: generation))]
   }
 
+  /// Renews a back channel silent for ``backChannelSilence``, or checks again when it will
+  /// have been.
   private mutating func silenceCheck(generation: Int, now: Duration) -> [Action] {
     guard !isClosed, generation == backChannelGeneration else { return [] }
     // Without data the check is due a whole silence after the open.
@@ -285,6 +292,7 @@ struct ListenSession: Sendable {
     return [.fetchToken(forceRefresh: false, for: .renewal(generation: generation))]
   }
 
+  /// Processes the arrays not processed yet, in order, up to the first that ends the session.
   private mutating func receive(_ entries: [WebChannelMessage.Entry]) -> [Action] {
     var actions: [Action] = []
     for entry in entries where entry.id > lastArrayID {
@@ -318,6 +326,7 @@ struct ListenSession: Sendable {
     return [.fetchToken(forceRefresh: false, for: .forwardPOST)]
   }
 
+  /// Sends the oldest batch, its token checked.
   private mutating func sendForward() -> [Action] {
     guard forward == .checkingToken, let sessionID, !outbox.isEmpty else { return [] }
     forward = .posting
@@ -348,12 +357,14 @@ struct ListenSession: Sendable {
     return [.cancelRequestTimeout]
   }
 
+  /// Tells the server the session is over, once the handshake named it.
   private mutating func terminateSession() -> [Action] {
     guard let sessionID else { return [] }
     requestID += 1
     return [.terminateSession(sessionID: sessionID, requestID: requestID, httpSessionID: httpSessionID)]
   }
 
+  /// Ends the session with `error` (as unavailable when it is not a ``FirestoreError``).
   private mutating func fail(_ error: any Error) -> [Action] {
     let failure =
       error as? FirestoreError
