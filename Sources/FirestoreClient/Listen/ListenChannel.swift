@@ -8,6 +8,9 @@ import Foundation
 /// ends it or it stays silent too long), and sends later requests in forward POSTs, one at a
 /// time. It never reconnects by itself: any failure ends ``events`` with
 /// ``Event/closed(_:)`` and the owner (``ListenManager``) starts a new channel.
+///
+/// What to send and when is decided by a ``ListenSession``; this actor performs its
+/// actions (requests, timers, token fetches) and reports their outcomes back to it.
 actor ListenChannel {
   /// What the channel reports, in order.
   enum Event: Sendable {
@@ -50,35 +53,31 @@ actor ListenChannel {
   private let sink: AsyncStream<Event>.Continuation
   private let configuration: Configuration
   private var generator = SystemRandomNumberGenerator()
-
-  private var sessionID: String?
-  private var httpSessionID: String?
-  private var requestID: Int
-  private var nextMapID = 0
-  private var lastArrayID = 0
+  /// What to do next; this actor only performs its actions and reports their outcomes.
+  private var session: ListenSession
+  /// Where the session's clock starts: the session sees time as the duration since.
+  private let clockOrigin = ContinuousClock.now
   private nonisolated let outbox: AsyncStream<[ListenRequest]>.Continuation
   private let outboxStream: AsyncStream<[ListenRequest]>
-  private var isClosed = false
-  private var tasks: [Task<Void, Never>] = []
+  /// Token fetches, the handshake, the forward POST and the outbox reader, by a key each
+  /// removes itself with when done.
+  private var tasks: [Int: Task<Void, Never>] = [:]
+  private var nextTaskKey = 0
   private var backChannel: Task<Void, Never>?
   private var watchdog: Task<Void, Never>?
-  private var backChannelGeneration = 0
-  /// How many times the back channel was reopened after the server ended it (for tests).
-  private(set) var backChannelRenewals = 0
-  /// Back channels in a row that ended without a new array.
-  private var emptyRenewals = 0
-  private var lastActivity = ContinuousClock.now
-  /// The token the handshake carried; the server keeps it for the whole session
-  /// (`Docs/Protocol/WebChannel.md`, Credentials).
-  private var sessionToken: String?
-  /// Fails the session when the POST in flight outlives the request timeout.
+  /// Fires ``ListenSession/Event/requestTimedOut(serial:)`` when the POST in flight
+  /// outlives the request timeout.
   private var requestTimer: Task<Void, Never>?
-  private var requestSerial = 0
 
-  /// Creates a channel; nothing is sent before ``start(with:)``.
+  /// How many times the back channel was reopened after the server ended it (for tests).
+  var backChannelRenewals: Int { session.backChannelRenewals }
+
+  /// Creates a channel; nothing is sent before ``start(with:forceRefreshToken:)``.
   init(configuration: Configuration) {
     self.configuration = configuration
-    requestID = Int.random(in: 0..<100_000)
+    session = ListenSession(
+      requestID: Int.random(in: 0..<100_000), requestTimeout: configuration.requestTimeout,
+      backChannelSilence: configuration.backChannelSilence)
     (events, sink) = AsyncStream<Event>.makeStream()
     (outboxStream, outbox) = AsyncStream<[ListenRequest]>.makeStream()
   }
@@ -86,7 +85,11 @@ actor ListenChannel {
   /// Opens the session with `requests` in the handshake body.
   /// - Parameter forceRefreshToken: the previous token was rejected; ask the provider for a new one.
   func start(with requests: [ListenRequest], forceRefreshToken: Bool = false) {
-    tasks.append(Task { await self.handshake(requests, forceRefreshToken: forceRefreshToken) })
+    // The session holds what is sent before the handshake is answered.
+    run {
+      for await batch in $0.outboxStream { $0.handle(.send(batch)) }
+    }
+    handle(.start(requests, forceRefreshToken: forceRefreshToken))
   }
 
   /// Queues requests for the forward channel; they are sent in order, one POST at a time,
@@ -97,69 +100,142 @@ actor ListenChannel {
 
   /// Ends the session: stops the back channel and tells the server (best effort).
   func terminate() {
-    guard !isClosed else { return }
-    isClosed = true
-    sendTerminate()
-    stopAll()
-    sink.finish()
+    handle(.terminate)
   }
+
+  /// The stream error in a data message (`{"error": …}`, or production's `[{"error": …}]`).
+  static func streamError(_ json: JSONValue) -> FirestoreError? {
+    ListenSession.streamError(json)
+  }
+
+  // MARK: - Driving the session
+
+  /// Feeds `event` to the session and performs what it returns. Actions only start tasks,
+  /// which report back later, so no event arrives while actions are performed.
+  private func handle(_ event: ListenSession.Event) {
+    for action in session.handle(event) { perform(action) }
+  }
+
+  /// Starts what `action` asks for; whatever runs reports back through ``handle(_:)``.
+  private func perform(_ action: ListenSession.Action) {
+    switch action {
+    case .fetchToken(let forceRefresh, let use):
+      let credentials = configuration.credentials
+      run {
+        do {
+          let token = try await credentials.token(forceRefresh: forceRefresh)
+          $0.handle(.tokenFetched(token, for: use))
+        } catch {
+          $0.handle(.tokenFailed(error, for: use))
+        }
+      }
+    case .sendHandshake(let requests, let token, let requestID):
+      sendHandshake(requests, token: token, requestID: requestID)
+    case .openBackChannel(let generation, let sessionID, let lastArrayID, let httpSessionID):
+      openBackChannel(generation: generation, sessionID: sessionID, lastArrayID: lastArrayID, httpSessionID: httpSessionID)
+    case .sendForward(let requests, let offset, let sessionID, let requestID, let lastArrayID, let httpSessionID):
+      sendForward(
+        requests, offset: offset, sessionID: sessionID, requestID: requestID, lastArrayID: lastArrayID, httpSessionID: httpSessionID)
+    case .scheduleRequestTimeout(let serial, let limit):
+      // The timer does not wait for the request to honour cancellation (as `Deadline`
+      // would), so a request the server never answers (the emulator wedges on an
+      // unparseable one) cannot hold the session; the owner starts a new one.
+      let wait = configuration.requestTimer
+      requestTimer?.cancel()
+      requestTimer = Task {
+        guard (try? await wait(limit)) != nil else { return }
+        self.handle(.requestTimedOut(serial: serial))
+      }
+    case .cancelRequestTimeout:
+      requestTimer?.cancel()
+      requestTimer = nil
+    case .scheduleSilenceCheck(let generation, let delay):
+      watchdog?.cancel()
+      watchdog = Task {
+        guard (try? await Task.sleep(for: delay)) != nil else { return }
+        self.handle(.silenceCheck(generation: generation, now: self.now()))
+      }
+    case .emit(let event):
+      sink.yield(event)
+    case .terminateSession(let sessionID, let requestID, let httpSessionID):
+      sendTerminate(sessionID: sessionID, requestID: requestID, httpSessionID: httpSessionID)
+    case .cancelAll:
+      stopAll()
+    case .finish(let event):
+      if let event { sink.yield(event) }
+      sink.finish()
+    }
+  }
+
+  /// Runs `operation` on this actor in a task that ``stopAll()`` cancels.
+  private func run(_ operation: @escaping @Sendable (isolated ListenChannel) async -> Void) {
+    let key = nextTaskKey
+    nextTaskKey += 1
+    tasks[key] = Task {
+      await operation(self)
+      self.tasks[key] = nil
+    }
+  }
+
+  /// The time on the session's clock.
+  private func now() -> Duration { clockOrigin.duration(to: .now) }
 
   // MARK: - Handshake
 
-  private func handshake(_ requests: [ListenRequest], forceRefreshToken: Bool) async {
-    do {
-      var headers = configuration.credentials.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
-      let token = try await configuration.credentials.token(forceRefresh: forceRefreshToken)
-      sessionToken = token
-      if let token { headers.append(("Authorization", "Bearer " + token)) }
-      let body = WebChannelForwardBody.encode(messages: requests.map(\.json), offset: 0, headers: headers)
-      nextMapID = requests.count
-      let params = WebChannelURL.handshake(database: configuration.database, requestID: requestID, zx: zx())
-      let data = try await timed("WebChannel handshake") {
-        let response = try await post(params, body: body, what: "handshake")
-        httpSessionID = response.headers["x-http-session-id"]
-        return try await response.collectBody(limit: 1 << 20)
+  /// POSTs the handshake with the client's headers and `token` in the body (the server
+  /// keeps them for the session) and reports the reply's arrays.
+  private func sendHandshake(_ requests: [ListenRequest], token: String?, requestID: Int) {
+    var headers = configuration.credentials.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+    if let token { headers.append(("Authorization", "Bearer " + token)) }
+    let body = WebChannelForwardBody.encode(messages: requests.map(\.json), offset: 0, headers: headers)
+    let params = WebChannelURL.handshake(database: configuration.database, requestID: requestID, zx: zx())
+    run {
+      do {
+        let response = try await $0.post(params, body: body, what: "handshake")
+        let httpSessionID = response.headers["x-http-session-id"]
+        let data = try await response.collectBody(limit: 1 << 20)
+        var parser = WebChannelFrameParser()
+        var entries: [WebChannelMessage.Entry] = []
+        for frame in try parser.append(data) { entries += try WebChannelMessage.parse(frame: frame) }
+        $0.handle(.handshakeReplied(entries, httpSessionID: httpSessionID))
+      } catch {
+        $0.handle(.handshakeFailed(error))
       }
-      var parser = WebChannelFrameParser()
-      var sid: String?
-      for frame in try parser.append(data) {
-        for entry in try WebChannelMessage.parse(frame: frame) {
-          if case .created(let id, _, _, _, _) = entry.message { sid = id }
-        }
+    }
+  }
+
+  // MARK: - Forward channel
+
+  /// POSTs `requests` on the forward channel and reports the reply (its body is read, not
+  /// used: the server's answers come on the back channel).
+  private func sendForward(
+    _ requests: [ListenRequest], offset: Int, sessionID: String, requestID: Int, lastArrayID: Int, httpSessionID: String?
+  ) {
+    let body = WebChannelForwardBody.encode(messages: requests.map(\.json), offset: offset)
+    let params = WebChannelURL.forward(
+      database: configuration.database, sessionID: sessionID, requestID: requestID, lastArrayID: lastArrayID, zx: zx(),
+      httpSessionID: httpSessionID)
+    run {
+      do {
+        _ = try await $0.post(params, body: body, what: "forward POST").collectBody(limit: 1 << 20)
+        $0.handle(.forwardReplied)
+      } catch {
+        $0.handle(.forwardFailed(error))
       }
-      guard let sid else { throw FirestoreError(.unavailable, "the WebChannel handshake reply has no session id") }
-      sessionID = sid
-      guard !isClosed else {
-        sendTerminate()  // terminated while the handshake was under way
-        return
-      }
-      openBackChannel()
-      tasks.append(Task { await self.pump() })
-    } catch {
-      fail(error)
     }
   }
 
   // MARK: - Back channel
 
-  private func openBackChannel() {
+  /// Opens back channel `generation` in place of the open one and reports every chunk it
+  /// delivers, then how it ended.
+  private func openBackChannel(generation: Int, sessionID: String, lastArrayID: Int, httpSessionID: String?) {
     backChannel?.cancel()
-    watchdog?.cancel()
-    guard let sessionID, !isClosed else { return }
-    backChannelGeneration += 1
-    let generation = backChannelGeneration
-    lastActivity = .now
     let params = WebChannelURL.backChannel(
       database: configuration.database, sessionID: sessionID, lastArrayID: lastArrayID, zx: zx(), httpSessionID: httpSessionID)
-    let request: HTTPRequest
-    do {
-      request = try makeRequest(method: "GET", params: params, body: nil)
-    } catch {
-      fail(error)
-      return
-    }
     backChannel = Task {
       do {
+        let request = try self.makeRequest(method: "GET", params: params, body: nil)
         let response = try await self.sendAgainAfterGatewayFailures(request)
         guard response.status == 200 else {
           // 401 means the token was rejected: the owner refreshes it before reconnecting.
@@ -170,162 +246,26 @@ actor ListenChannel {
         }
         var parser = WebChannelFrameParser()
         for try await chunk in response.body {
-          try self.receive(try parser.append(chunk), generation: generation)
+          // The arrays of the frames before an unreadable one are processed first.
+          var entries: [WebChannelMessage.Entry] = []
+          var failure: (any Error)?
+          do {
+            for frame in try parser.append(chunk) { entries += try WebChannelMessage.parse(frame: frame) }
+          } catch {
+            failure = error
+          }
+          self.handle(.received(entries, generation: generation, now: self.now()))
+          if let failure { throw failure }
         }
         try parser.finish()
-        await self.backChannelEnded(generation: generation)
+        self.handle(.backChannelEnded(generation: generation))
       } catch {
-        if generation == self.backChannelGeneration && !Task.isCancelled { self.fail(error) }
-      }
-    }
-    watchdog = Task { await self.watchSilence(generation: generation) }
-  }
-
-  private func backChannelEnded(generation: Int) async {
-    guard generation == backChannelGeneration, !isClosed else { return }
-    backChannelRenewals += 1
-    // The emulator answers every new back channel with at least a noop; a server that keeps
-    // ending it without any new array would otherwise make this loop spin.
-    emptyRenewals += 1
-    guard emptyRenewals <= 3 else {
-      fail(FirestoreError(.unavailable, "the WebChannel back channel keeps ending without data"))
-      return
-    }
-    await renewBackChannel(generation: generation)
-  }
-
-  /// Reopens the back channel, unless the token changed: a renewal is where a long-lived
-  /// session with no forward traffic notices a new token.
-  private func renewBackChannel(generation: Int) async {
-    guard await tokenIsCurrent(), generation == backChannelGeneration else { return }
-    openBackChannel()
-  }
-
-  /// Whether the provider's token is still the one the session was opened with; when it is
-  /// not (or the provider fails), the session is ended and `false` returned.
-  private func tokenIsCurrent() async -> Bool {
-    guard !isClosed else { return false }
-    let token: String?
-    do {
-      token = try await configuration.credentials.token(forceRefresh: false)
-    } catch {
-      fail(error)
-      return false
-    }
-    guard !isClosed else { return false }
-    guard token == sessionToken else {
-      close(with: .tokenChanged)
-      return false
-    }
-    return true
-  }
-
-  /// Reopens the back channel when it has been silent for too long.
-  private func watchSilence(generation: Int) async {
-    let limit = configuration.backChannelSilence
-    // Checked every second, or more often under a short limit (tests).
-    let interval = min(.seconds(1), limit / 2)
-    while !Task.isCancelled {
-      try? await Task.sleep(for: interval)
-      guard generation == backChannelGeneration, !isClosed else { return }
-      if ContinuousClock.now - lastActivity > limit {
-        await renewBackChannel(generation: generation)
-        return
-      }
-    }
-  }
-
-  private func receive(_ frames: [JSONValue], generation: Int) throws {
-    guard !isClosed, generation == backChannelGeneration else { return }
-    lastActivity = .now
-    for frame in frames {
-      for entry in try WebChannelMessage.parse(frame: frame) where entry.id > lastArrayID {
-        lastArrayID = entry.id
-        emptyRenewals = 0
-        switch entry.message {
-        case .noop, .created: continue
-        case .stop: throw FirestoreError(.unavailable, "the server stopped the WebChannel session")
-        case .close: throw FirestoreError(.unavailable, "the server closed the WebChannel session")
-        case .data(let json):
-          if let error = Self.streamError(json) { throw error }
-          let response: ListenResponse
-          do {
-            response = try ListenResponse(json: json)
-          } catch let error as WireFormatError {
-            throw FirestoreError(.internal, "server sent a malformed ListenResponse: \(error)", underlyingError: error)
-          }
-          sink.yield(.response(response))
-        }
-      }
-    }
-  }
-
-  /// The stream error in a data message (`{"error": …}`, or production's `[{"error": …}]`).
-  static func streamError(_ json: JSONValue) -> FirestoreError? {
-    let object = json.arrayValue?.first ?? json
-    guard let error = object["error"] else { return nil }
-    let status = error["status"]?.stringValue ?? "UNKNOWN"
-    let code = FirestoreError.Code(statusName: status) ?? .unknown
-    let message = error["message"]?.stringValue ?? "the Listen stream failed"
-    return FirestoreError(code == .ok ? .unknown : code, "Listen stream error \(status): \(message)")
-  }
-
-  // MARK: - Forward channel
-
-  private func pump() async {
-    for await batch in outboxStream {
-      // Headers on a forward POST are ignored (see Credentials in the protocol notes), so a
-      // new token needs a new session; the owner re-adds every live target there, so this
-      // batch is dropped.
-      guard await tokenIsCurrent(), let sessionID else { return }
-      requestID += 1
-      let body = WebChannelForwardBody.encode(messages: batch.map(\.json), offset: nextMapID)
-      nextMapID += batch.count
-      let params = WebChannelURL.forward(
-        database: configuration.database, sessionID: sessionID, requestID: requestID, lastArrayID: lastArrayID, zx: zx(),
-        httpSessionID: httpSessionID)
-      do {
-        _ = try await timed("WebChannel forward POST") {
-          try await post(params, body: body, what: "forward POST").collectBody(limit: 1 << 20)
-        }
-      } catch {
-        fail(error)
-        return
+        if !Task.isCancelled { self.handle(.backChannelFailed(error, generation: generation)) }
       }
     }
   }
 
   // MARK: - Requests
-
-  /// Runs `operation`, ending the session with `deadlineExceeded` if it is not done within the
-  /// request timeout. Unlike `Deadline`, this does not wait for the operation to honour
-  /// cancellation, so a request the server never answers (the emulator wedges on an
-  /// unparseable one) cannot hold the session; the owner starts a new one.
-  private func timed<T: Sendable>(_ what: String, _ operation: () async throws -> T) async throws -> T {
-    requestSerial += 1
-    let serial = requestSerial
-    let limit = configuration.requestTimeout
-    let wait = configuration.requestTimer
-    requestTimer?.cancel()
-    requestTimer = Task {
-      guard (try? await wait(limit)) != nil else { return }
-      self.requestTimedOut(serial, FirestoreError(.deadlineExceeded, "\(what) did not finish within \(limit)"))
-    }
-    defer {
-      if serial == requestSerial {
-        requestTimer?.cancel()
-        requestTimer = nil
-      }
-    }
-    // A reply after a timeout is returned too: callers check `isClosed` (the handshake still
-    // terminates the session the server created).
-    return try await operation()
-  }
-
-  private func requestTimedOut(_ serial: Int, _ error: FirestoreError) {
-    guard serial == requestSerial, requestTimer != nil else { return }
-    fail(error)
-  }
 
   private func post(_ params: [(String, String)], body: String, what: String) async throws -> HTTPResponse {
     var request = try makeRequest(method: "POST", params: params, body: Data(body.utf8))
@@ -373,7 +313,7 @@ actor ListenChannel {
         // Lost before any reply: try again below.
       }
       try await Task.sleep(for: wait)
-      if isClosed { throw CancellationError() }
+      if session.isClosed { throw CancellationError() }
     }
     return try await configuration.transport.send(request)
   }
@@ -394,9 +334,9 @@ actor ListenChannel {
     return HTTPRequest(method: method, url: url, headers: headers, body: body)
   }
 
-  private func sendTerminate() {
-    guard let sessionID else { return }
-    requestID += 1
+  /// Tells the server the session is over, in a task of its own: the session is already
+  /// over here, and nothing waits for the answer.
+  private func sendTerminate(sessionID: String, requestID: Int, httpSessionID: String?) {
     let params = WebChannelURL.terminate(
       database: configuration.database, sessionID: sessionID, requestID: requestID, zx: zx(), httpSessionID: httpSessionID)
     guard let request = try? makeRequest(method: "GET", params: params, body: nil) else { return }
@@ -408,23 +348,7 @@ actor ListenChannel {
     }
   }
 
-  private func fail(_ error: any Error) {
-    let failure =
-      error as? FirestoreError
-      ?? FirestoreError(.unavailable, "the Listen channel failed: \(error)", underlyingError: error as? WireFormatError)
-    close(with: .closed(failure))
-  }
-
-  /// Ends the session and reports `event` as the last one.
-  private func close(with event: Event) {
-    guard !isClosed else { return }
-    isClosed = true
-    sendTerminate()
-    stopAll()
-    sink.yield(event)
-    sink.finish()
-  }
-
+  /// Cancels every task under way and stops reading the outbox.
   private func stopAll() {
     backChannel?.cancel()
     backChannel = nil
@@ -432,8 +356,8 @@ actor ListenChannel {
     watchdog = nil
     requestTimer?.cancel()
     requestTimer = nil
-    for task in tasks { task.cancel() }
-    tasks = []
+    for task in tasks.values { task.cancel() }
+    tasks = [:]
     outbox.finish()
   }
 
