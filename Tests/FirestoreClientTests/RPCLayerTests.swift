@@ -54,6 +54,38 @@ struct RPCLayerTests {
     #expect(token.request.headers["Metadata-Flavor"] == "Google")
   }
 
+  @Test("Listen channel requests: method, URL at the host root, one connection each, resent only before the server acted")
+  func listenChannel() throws {
+    let params = WebChannelURL.handshake(database: "projects/p/databases/d", requestID: 7, zx: "z")
+    let handshake = try ListenChannelRPC(.handshake, baseURL: "http://h:1", params: params, body: "count=0")
+    #expect(handshake.request.method == "POST" && !handshake.request.isIdempotent)
+    #expect(handshake.request.url.absoluteString.hasPrefix("http://h:1/google.firestore.v1.Firestore/Listen/channel?database="))
+    #expect(handshake.request.headers["Connection"] == "close")
+    #expect(handshake.request.headers["Content-Type"] == "application/x-www-form-urlencoded")
+    let back = try ListenChannelRPC(.backChannel, baseURL: "http://h:1", params: params)
+    #expect(back.request.method == "GET" && back.request.isIdempotent && back.request.body == nil)
+    #expect(try ListenChannelRPC(.forward, baseURL: "http://h:1", params: params, body: "").request.method == "POST")
+    #expect(try ListenChannelRPC(.terminate, baseURL: "http://h:1", params: params).request.method == "GET")
+    #expect(throws: FirestoreError.self) { try ListenChannelRPC(.terminate, baseURL: "http://h 1", params: params) }
+
+    let codes = RetryPolicy().retryableCodes
+    let gateway = handshake.error(status: 502, contentType: "text/html", body: Data("<html>Bad Gateway</html>".utf8))
+    #expect(handshake.retryClass.allowsRetry(of: gateway, retryableCodes: codes))
+    let serverError = back.error(status: 500, contentType: nil, body: Data())
+    #expect(serverError.code == .unavailable && !back.retryClass.allowsRetry(of: serverError, retryableCodes: codes))
+    let lost = FirestoreError(.unavailable, "connection reset")
+    #expect(back.retryClass.allowsRetry(of: lost, retryableCodes: codes))
+    #expect(!handshake.retryClass.allowsRetry(of: lost, retryableCodes: codes))
+    #expect(handshake.retryClass.allowsRetry(of: lost.with { $0.requestNotSent = true }, retryableCodes: codes))
+    // The server's own words say why a handshake was refused; a gone session is unavailable.
+    let denied = handshake.error(
+      status: 403, contentType: "application/json",
+      body: Data(#"{"error":{"code":403,"message":"API disabled","status":"PERMISSION_DENIED"}}"#.utf8))
+    #expect(denied.code == .permissionDenied && denied.message == "the WebChannel handshake answered HTTP 403: API disabled")
+    #expect(back.error(status: 401, contentType: nil, body: Data()).code == .unauthenticated)
+    #expect(handshake.error(status: 400, contentType: nil, body: Data()).code == .unavailable)
+  }
+
   @Test("retry classes decide by code, by whether the request went out, and by size")
   func classes() {
     let codes = RetryPolicy().retryableCodes

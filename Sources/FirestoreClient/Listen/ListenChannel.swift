@@ -191,7 +191,7 @@ actor ListenChannel {
     let params = WebChannelURL.handshake(database: configuration.database, requestID: requestID, zx: zx())
     run {
       do {
-        let response = try await $0.post(params, body: body, what: "handshake")
+        let response = try await $0.send(ListenChannelRPC(.handshake, baseURL: $0.configuration.baseURL, params: params, body: body))
         let httpSessionID = response.headers["x-http-session-id"]
         let data = try await response.collectBody(limit: 1 << 20)
         var parser = WebChannelFrameParser()
@@ -217,7 +217,8 @@ actor ListenChannel {
       httpSessionID: httpSessionID)
     run {
       do {
-        _ = try await $0.post(params, body: body, what: "forward POST").collectBody(limit: 1 << 20)
+        let call = try ListenChannelRPC(.forward, baseURL: $0.configuration.baseURL, params: params, body: body)
+        _ = try await $0.send(call).collectBody(limit: 1 << 20)
         $0.handle(.forwardReplied)
       } catch {
         $0.handle(.forwardFailed(error))
@@ -235,15 +236,7 @@ actor ListenChannel {
       database: configuration.database, sessionID: sessionID, lastArrayID: lastArrayID, zx: zx(), httpSessionID: httpSessionID)
     backChannel = Task {
       do {
-        let request = try self.makeRequest(method: "GET", params: params, body: nil)
-        let response = try await self.sendAgainAfterGatewayFailures(request)
-        guard response.status == 200 else {
-          // 401 means the token was rejected: the owner refreshes it before reconnecting.
-          let code: FirestoreError.Code = response.status == 401 ? .unauthenticated : .unavailable
-          throw FirestoreError(
-            code, "the WebChannel back channel answered HTTP \(response.status)", httpStatus: response.status,
-            requestMethod: "GET", requestPath: WebChannelURL.path)
-        }
+        let response = try await self.send(ListenChannelRPC(.backChannel, baseURL: self.configuration.baseURL, params: params))
         var parser = WebChannelFrameParser()
         for try await chunk in response.body {
           // The arrays of the frames before an unreadable one are processed first.
@@ -267,71 +260,19 @@ actor ListenChannel {
 
   // MARK: - Requests
 
-  private func post(_ params: [(String, String)], body: String, what: String) async throws -> HTTPResponse {
-    var request = try makeRequest(method: "POST", params: params, body: Data(body.utf8))
-    // The server de-duplicates a forward POST by its map ids (`ofs`); a handshake sent twice
-    // would open a second session.
-    request.isIdempotent = params.contains { $0.0 == "SID" }
-    let response = try await sendAgainAfterGatewayFailures(request)
-    guard response.status == 200 else {
-      // 400 means the session is unknown or gone: a new session fixes it.
-      let code = response.status == 400 ? .unavailable : FirestoreError.Code(httpStatus: response.status)
-      let detail = await Self.serverMessage(response).map { ": " + $0 } ?? ""
-      throw FirestoreError(
-        code, "the WebChannel \(what) answered HTTP \(response.status)" + detail, httpStatus: response.status, requestMethod: "POST",
-        requestPath: WebChannelURL.path)
+  /// Sends `call` and returns its 200 reply; sends it again when it failed before the server
+  /// acted on it (see ``RetryClass/channel(resendable:)``), unless the session closed
+  /// meanwhile. Any other reply fails with the call's error for it.
+  private func send(_ call: ListenChannelRPC) async throws -> HTTPResponse {
+    let transport = configuration.transport
+    let loop = RetryLoop(retryClass: call.retryClass, policy: ListenChannelRPC.resendPolicy)
+    return try await loop.run(cancelled: FirestoreError(.cancelled, "the Listen channel was closed")) { _ in
+      if self.session.isClosed { throw CancellationError() }
+      let response = try await transport.send(call.request)
+      guard response.status != 200 else { return response }
+      let body = (try? await response.collectBody(limit: 1 << 16)) ?? Data()
+      throw call.error(status: response.status, contentType: response.headers["content-type"], body: body)
     }
-    return response
-  }
-
-  /// The message of a Firestore error body (`{"error":{"message":…}}`), which says why a
-  /// handshake was refused (a disabled API, a denied project); `nil` for any other body.
-  private static func serverMessage(_ response: HTTPResponse) async -> String? {
-    guard let data = try? await response.collectBody(limit: 1 << 16), let json = try? JSONParser.parse(data),
-      let body = try? ErrorBody(json: json)
-    else { return nil }
-    let message = body.message.trimmingCharacters(in: .whitespacesAndNewlines)
-    return message.isEmpty ? nil : message
-  }
-
-  /// Sends `request`, and sends it again (twice at most, after a short wait) when it failed
-  /// before the server acted on it: a gateway answered 502, 503 or 504, or the connection was
-  /// lost before the request went out (or, for a request the server takes twice without harm,
-  /// before any reply: the back-channel GET resumes at the last array id, a forward POST is
-  /// de-duplicated by its map ids). A proxy in front of the server answers 502 when it handed
-  /// the request a connection the server was closing (the emulator closes one after every
-  /// channel reply). A handshake is sent again after a gateway's answer too: if the first did
-  /// reach the server, it opened a session nobody uses, which the server drops when it
-  /// expires; nothing is written. The WebChannel client retries its channel requests the
-  /// same way, and the session goes on instead of ending.
-  private func sendAgainAfterGatewayFailures(_ request: HTTPRequest) async throws -> HTTPResponse {
-    for wait in Self.gatewayRetryWaits {
-      do {
-        let response = try await configuration.transport.send(request)
-        guard [502, 503, 504].contains(response.status) else { return response }
-      } catch let error as FirestoreError where error.requestNotSent || (request.isIdempotent && error.code == .unavailable) {
-        // Lost before any reply: try again below.
-      }
-      try await Task.sleep(for: wait)
-      if session.isClosed { throw CancellationError() }
-    }
-    return try await configuration.transport.send(request)
-  }
-
-  /// The waits before a channel request is sent again (see ``sendAgainAfterGatewayFailures(_:)``).
-  static let gatewayRetryWaits: [Duration] = [.milliseconds(20), .milliseconds(200)]
-
-  private func makeRequest(method: String, params: [(String, String)], body: Data?) throws -> HTTPRequest {
-    // The channel lives at the host root, not under /v1.
-    guard let url = URL(string: configuration.baseURL + WebChannelURL.path + "?" + WebChannelURL.query(params)) else {
-      throw FirestoreError(.invalidArgument, "cannot form a Listen channel URL from \"\(configuration.baseURL)\"")
-    }
-    // Every channel request has a connection of its own. The emulator closes the
-    // connection after each channel reply without announcing it, so a pooled one would
-    // fail the next request to take it, and a commit cannot be sent again.
-    var headers = ["Connection": "close"]
-    if body != nil { headers["Content-Type"] = "application/x-www-form-urlencoded" }
-    return HTTPRequest(method: method, url: url, headers: headers, body: body)
   }
 
   /// Tells the server the session is over, in a task of its own: the session is already
@@ -339,7 +280,7 @@ actor ListenChannel {
   private func sendTerminate(sessionID: String, requestID: Int, httpSessionID: String?) {
     let params = WebChannelURL.terminate(
       database: configuration.database, sessionID: sessionID, requestID: requestID, zx: zx(), httpSessionID: httpSessionID)
-    guard let request = try? makeRequest(method: "GET", params: params, body: nil) else { return }
+    guard let request = try? ListenChannelRPC(.terminate, baseURL: configuration.baseURL, params: params).request else { return }
     let transport = configuration.transport
     Task {
       _ = try? await Deadline.run(.seconds(10), what: "WebChannel terminate") {

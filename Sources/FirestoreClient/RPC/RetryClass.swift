@@ -14,6 +14,13 @@ enum RetryClass: Sendable, Equatable {
   /// or no longer knows it (``FirestoreError/transactionExpired``): either way nothing was
   /// committed.
   case transaction
+  /// A request of the Listen channel: sent again when it failed before the server acted on
+  /// it. A gateway's 502, 503 or 504 (a proxy that handed it a connection the server was
+  /// closing) or a connection lost before it went out qualify for any; a connection lost
+  /// before any reply too for a `resendable` one (a back channel resumes at its last array
+  /// id, a forward POST is de-duplicated by its map ids). A handshake sent twice at worst
+  /// opens a session nobody uses, which the server drops when it expires.
+  case channel(resendable: Bool)
   /// The Listen stream: it is always opened again (after a backoff); an `UNAUTHENTICATED`
   /// first gets a fresh token at once.
   case stream
@@ -32,6 +39,7 @@ enum RetryClass: Sendable, Equatable {
   var isIdempotent: Bool {
     switch self {
     case .idempotent, .commit(repeatable: true): return true
+    case .channel(let resendable): return resendable
     case .atMostOnce, .commit(repeatable: false), .transaction, .stream: return false
     }
   }
@@ -43,6 +51,10 @@ enum RetryClass: Sendable, Equatable {
     if error.otherUser { return false }
     // Its calls have retried what they may already; only the transaction's own failures remain.
     if self == .transaction { return error.canonicalCode == .aborted || error.transactionExpired }
+    if case .channel(let resendable) = self {
+      if let status = error.httpStatus { return (502...504).contains(status) }
+      return error.requestNotSent || (resendable && error.canonicalCode == .unavailable)
+    }
     if error.requestNotSent { return true }
     // A size refused, or a reply too large to read, comes back the same every time.
     if error.requestTooLarge || error.replyTooLarge { return false }
@@ -51,7 +63,7 @@ enum RetryClass: Sendable, Equatable {
     case .atMostOnce: return false
     case .commit(let repeatable):
       return error.canonicalCode == .aborted || (repeatable && retryableCodes.contains(error.canonicalCode))
-    case .transaction, .stream: return true
+    case .transaction, .stream, .channel: return true
     }
   }
 
@@ -75,7 +87,7 @@ enum RetryClass: Sendable, Equatable {
       // An overloaded server gets the longest wait at once.
       let schedule = Backoff.stream
       return .backOff(cap: error.canonicalCode == .resourceExhausted ? schedule.maximum : schedule.cap(afterAttempt: attempt))
-    case .idempotent, .atMostOnce, .commit, .transaction:
+    case .idempotent, .atMostOnce, .commit, .transaction, .channel:
       guard attempt < policy.maximumAttempts, allowsRetry(of: error, retryableCodes: policy.retryableCodes) else { return .fail }
       return .backOff(cap: policy.backoffCap(afterAttempt: attempt))
     }

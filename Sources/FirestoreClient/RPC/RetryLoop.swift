@@ -19,10 +19,11 @@ struct RetryLoop: Sendable {
   /// ``FirestoreError`` end the loop as they are.
   ///
   /// - Parameters:
+  ///   - isolation: where `attempt` runs: the caller's actor, whose state it may read.
   ///   - cancelled: the error for a caller cancelled while waiting to retry.
   ///   - attempt: one try; its argument asks for a freshly fetched token.
   func run<T>(
-    cancelled: @autoclosure () -> FirestoreError,
+    isolation: isolated (any Actor)? = #isolation, cancelled: @autoclosure () -> FirestoreError,
     _ attempt: (_ refreshCredentials: Bool) async throws -> T
   ) async throws -> T {
     let clock = ContinuousClock()
