@@ -68,7 +68,7 @@ public final class Firestore: Sendable {
         configurationError ?? Firestore.validate(projectID: projectID, database: database) ?? configuration.cache.validationError
       rest = RESTClient(
         settings: gated,
-        databasePath: "/v1/projects/\(PercentEncoding.encode(projectID))/databases/\(PercentEncoding.encode(database))",
+        databasePath: FirestoreRPC.databasePath(projectID: projectID, database: database),
         configurationError: unusable)
       // An instance that can make no call, or was terminated before it started, opens no
       // cache file.

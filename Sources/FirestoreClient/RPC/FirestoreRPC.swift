@@ -80,6 +80,11 @@ struct FirestoreRPC: Sendable {
 
   // MARK: - Paths
 
+  /// `/v1/projects/{p}/databases/{d}`: where every call's path starts.
+  static func databasePath(projectID: String, database: String) -> String {
+    "/v1/projects/\(PercentEncoding.encode(projectID))/databases/\(PercentEncoding.encode(database))"
+  }
+
   /// `documents` or `documents/{escaped path}`: where a resource lives below the database.
   /// Each segment is percent-encoded, so that `%`, `?`, `#`, `+`, `/`, spaces and non-ASCII
   /// reach the server as part of the ID.
