@@ -31,6 +31,12 @@ final class LocalStore: Sendable {
   /// changes: every call and every write first says whose token it carries, almost never a
   /// new user, and that check need not take the state's lock (nor apply the backlog).
   private let stateUser: Locked<TokenUser?>
+  /// Whether the state holds a batch the server has not acknowledged, set under the state's
+  /// lock wherever that changes. A read whose answer no pending write can change (nearly
+  /// every read) learns it here, without waiting for the state's lock or applying the
+  /// backlog (the cache learning what the read itself just returned) on the caller's path.
+  /// The backlog only ever acknowledges batches, so `false` here stays true after it.
+  private let stateHasUnacknowledgedBatches: Locked<Bool>
   /// This store's name as the holder of queued batches (see ``CacheOwner``).
   let owner: String
   /// The SQLite file of a persistent cache.
@@ -50,8 +56,10 @@ final class LocalStore: Sendable {
     self.filePath = filePath
     owner = CacheOwner.make()
     stateUser = Locked(user)
-    state = Locked(
-      LocalStoreState(settings: settings, filePath: filePath, documentsRoot: documentsRoot, owner: owner, user: user, log: log))
+    let initial = LocalStoreState(settings: settings, filePath: filePath, documentsRoot: documentsRoot, owner: owner, user: user, log: log)
+    // A persistent cache may hold batches a previous run left queued.
+    stateHasUnacknowledgedBatches = Locked(initial.batches.contains { !$0.isAcknowledged })
+    state = Locked(initial)
   }
 
   deinit { CacheOwner.close(owner) }
@@ -76,6 +84,8 @@ final class LocalStore: Sendable {
       }
       for update in waiting { update(&s) }
       let result = body(&s)
+      let unacknowledged = s.batches.contains { !$0.isAcknowledged }
+      stateHasUnacknowledgedBatches.withLock { $0 = unacknowledged }
       guard endsRound, s.deliveredSinceSync else { return (result, false) }
       s.deliveredSinceSync = false
       return (result, true)
@@ -150,7 +160,8 @@ final class LocalStore: Sendable {
   /// limited again; also the names shown with pending writes. `nil` when no pending write
   /// touches the query: the answer stands as it is.
   func withPendingWrites(_ query: ViewQuery, serverResults: [Document]) -> (documents: [Document], pending: Set<String>)? {
-    withState { s in
+    guard stateHasUnacknowledgedBatches.value else { return nil }
+    return withState { s in
       let touches = s.batches.indices.contains { b in
         !s.batches[b].isAcknowledged
           && s.batches[b].writes.contains { s.path(of: $0.documentName).map(query.covers(path:)) == true }

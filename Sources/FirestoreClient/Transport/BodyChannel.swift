@@ -131,11 +131,14 @@ final class BodyChannel: Sendable {
   }
 
   /// Ends the body with `error` and has the producer abort the transfer.
-  func abort(_ error: FirestoreError) {
-    let producer = state.withLock { s -> Producer? in
-      guard s.end == nil else { return nil }
-      return s.producer
+  func abort(_ error: @autoclosure () -> FirestoreError) {
+    let (open, producer) = state.withLock { s -> (Bool, Producer?) in
+      guard s.end == nil else { return (false, nil) }
+      return (true, s.producer)
     }
+    // A body read to its end (nearly every one) needs no error made.
+    guard open else { return }
+    let error = error()
     finish(.failure(error))
     producer?.abort(error)
   }

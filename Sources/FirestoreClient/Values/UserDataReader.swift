@@ -98,6 +98,11 @@ struct UserDataReader {
       guard let value = NumberBridge.value(of: number) else { throw outOfRange(number.uint64Value, path) }
       return value
     }
+    // The commonest types first: each cast that fails below costs a lookup in the runtime
+    // (a protocol's conformances, a bridge to a Foundation class).
+    if let s = raw as? String { return .string(s) }
+    if let i = raw as? Int { return .integer(Int64(i)) }
+    if let d = raw as? Double { return .double(d) }
     switch raw {
     case let v as Value: return try readWire(v, path: path, depth: depth, inArray: inArray)
     case let o as any OptionalValue:
