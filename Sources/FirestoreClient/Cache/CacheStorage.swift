@@ -138,6 +138,13 @@ enum CachePath {
     return (collection, String(collectionSegments.last ?? ""), parent)
   }
 
+  /// The collection path of a document path (`users/ada/favorites/f1` →
+  /// `users/ada/favorites`): what ``split(_:)`` returns first, without splitting the rest.
+  static func collection(of path: String) -> String {
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+    return String(path[..<slash])
+  }
+
   /// The bytes a document takes for eviction: its Firestore storage size.
   static func size(of document: Document, path: String) -> Int {
     DocumentSize.of(name: path, fields: document.fields)

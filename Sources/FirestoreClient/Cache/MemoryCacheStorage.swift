@@ -59,20 +59,26 @@ final class MemoryCacheStorage: CacheStorage {
   private func remove(_ path: String) {
     guard let old = entries.removeValue(forKey: path) else { return }
     byteCount -= old.size
-    let collection = CachePath.split(path).collection
+    let collection = CachePath.collection(of: path)
     byCollection[collection]?.remove(path)
     if byCollection[collection]?.isEmpty == true { byCollection[collection] = nil }
   }
 
   func apply(_ changes: [(path: String, document: Document?)], isPinned: (String) -> Bool) {
     for (path, document) in changes {
-      remove(path)
-      if let document {
-        let size = CachePath.size(of: document, path: path)
-        entries[path] = Entry(document: document, size: size, lastUse: tick())
-        byCollection[CachePath.split(path).collection, default: []].insert(path)
-        byteCount += size
+      guard let document else {
+        remove(path)
+        continue
       }
+      let size = CachePath.size(of: document, path: path)
+      let entry = Entry(document: document, size: size, lastUse: tick())
+      // A document already held keeps its place in its collection.
+      if let old = entries.updateValue(entry, forKey: path) {
+        byteCount -= old.size
+      } else {
+        byCollection[CachePath.collection(of: path), default: []].insert(path)
+      }
+      byteCount += size
     }
     guard byteCount > sizeLimit else { return }
     for (path, _) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
