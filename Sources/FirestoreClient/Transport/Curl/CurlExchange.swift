@@ -108,6 +108,9 @@ import FirestorePlatform
       errorBuffer.deallocate()
     }
 
+    /// The most bytes one write callback delivers.
+    static let receiveBufferBytes = 100 << 10
+
     private func configure(_ request: HTTPRequest, transport: CurlTransport, cleartext: Bool) throws {
       let me = Unmanaged.passUnretained(self).toOpaque()
       setLong(CURLOPT_NOSIGNAL, 1)
@@ -121,6 +124,9 @@ import FirestorePlatform
       setLong(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
       setLong(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(transport.connectTimeout))
       setLong(CURLOPT_TCP_NODELAY, 1)
+      // The curl tool's receive buffer: a large reply comes in a few pieces, not one per
+      // 16 KB (libcurl's default), and each piece is a hand-off to the reading task.
+      setLong(CURLOPT_BUFFERSIZE, Self.receiveBufferBytes)
       if let trusted = transport.trustedCertificates {
         _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_CAINFO, trusted)
       }
