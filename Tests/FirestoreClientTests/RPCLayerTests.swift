@@ -109,6 +109,19 @@ struct RPCLayerTests {
     #expect(allows(.transaction, FirestoreError(.invalidArgument, "x").with { $0.transactionExpired = true }))
     #expect(!allows(.transaction, notSent))
     #expect(!allows(.transaction, FirestoreError(.invalidArgument, "x")))
+    // A queued batch stays queued when nothing was applied, or when it may be repeated.
+    let quota = FirestoreError(.resourceExhausted, "quota")
+    #expect(allows(.queuedCommit(repeatable: false), aborted) && allows(.queuedCommit(repeatable: false), quota))
+    #expect(!allows(.queuedCommit(repeatable: false), unavailable) && allows(.queuedCommit(repeatable: true), unavailable))
+    #expect(!allows(.queuedCommit(repeatable: true), quota.with { $0.requestTooLarge = true }))
+    #expect(!allows(.queuedCommit(repeatable: true), FirestoreError(.permissionDenied, "x")))
+    #expect(RetryClass.provesNotApplied(quota) && !RetryClass.provesNotApplied(unavailable))
+    #expect(RetryClass.leavesOutcomeOpen(.cancelled) && !RetryClass.leavesOutcomeOpen(.permissionDenied))
+    // A bulk writer's write: `internal` only for a delete, which cannot apply twice.
+    #expect(allows(.bulkWrite(isDelete: false), quota) && allows(.bulkWrite(isDelete: false), aborted))
+    #expect(!allows(.bulkWrite(isDelete: false), FirestoreError(.internal, "x")))
+    #expect(allows(.bulkWrite(isDelete: true), FirestoreError(.internal, "x")))
+    #expect(!allows(.bulkWrite(isDelete: true), FirestoreError(.failedPrecondition, "x")))
   }
 
   @Test("verdicts: one fresh token for UNAUTHENTICATED, then the schedule; the stream waits longest when overloaded")

@@ -229,7 +229,7 @@ struct FaultMatrixTests {
       #expect(requests == expected, "\(cell.testDescription): \(requests) requests")
       // A write whose outcome is open says so; one refused outright does not.
       if cell.applied != nil {
-        let open = RESTClient.leavesOutcomeOpen(code)
+        let open = RetryClass.leavesOutcomeOpen(code)
         #expect(error.message.contains("may or may not have been applied") == open, "\(cell.testDescription): \(error)")
       }
     case (_, .success(let value)):

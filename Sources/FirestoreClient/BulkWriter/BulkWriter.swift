@@ -455,16 +455,12 @@ public final class BulkWriter: Sendable {
     if let count = s.busy[name], count > 1 { s.busy[name] = count - 1 } else { s.busy[name] = nil }
   }
 
-  /// Whether a failed write is worth another attempt, as Firestore's SDKs decide it.
+  /// Whether a failed write is worth another attempt (see ``RetryClass/bulkWrite(isDelete:)``).
   private func isRetryable(_ error: FirestoreError, write: Write) -> Bool {
-    switch error.canonicalCode {
-    case .aborted, .unavailable: return true
-    case .resourceExhausted: return !error.requestTooLarge && !error.replyTooLarge
-    case .internal:
-      if case .delete = write.operation { return true }
-      return false
-    default: return false
+    guard case .delete = write.operation else {
+      return RetryClass.bulkWrite(isDelete: false).allowsRetry(of: error, retryableCodes: [])
     }
+    return RetryClass.bulkWrite(isDelete: true).allowsRetry(of: error, retryableCodes: [])
   }
 
   /// The wait before the next attempt: exponential in the failures so far, with ±25 %

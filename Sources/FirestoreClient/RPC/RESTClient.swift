@@ -92,14 +92,10 @@ final class RESTClient: Sendable {
             detail: error)
         }
       }
-    } catch let error as FirestoreError where !call.idempotent && !error.requestNotSent && Self.leavesOutcomeOpen(error.canonicalCode) {
+    } catch let error as FirestoreError where !call.idempotent && !error.requestNotSent && RetryClass.leavesOutcomeOpen(error.canonicalCode)
+    {
       throw error.with { $0.message += "; it may or may not have been applied" }
     }
-  }
-
-  /// Whether a failure with `code` says nothing about whether the request was applied.
-  static func leavesOutcomeOpen(_ code: FirestoreError.Code) -> Bool {
-    [.unavailable, .deadlineExceeded, .internal, .unknown].contains(code)
   }
 
   /// Sends a call whose reply is a JSON array; returns its first element (`nil` for an

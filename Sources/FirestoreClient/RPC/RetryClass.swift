@@ -1,6 +1,7 @@
 /// How a failed call may be tried again. Every caller states its class (a call of the
-/// ``FirestoreRPC`` table, a transaction, a queued write batch, the Listen stream); what an
-/// error means for each is decided here, so that a code means the same wherever it is met.
+/// ``FirestoreRPC`` table, a Listen channel request, a transaction, the Listen stream, a
+/// queued write batch, a bulk writer's write); what an error means for each is decided
+/// here, so that a code means the same wherever it is met.
 enum RetryClass: Sendable, Equatable {
   /// Sending it twice changes nothing (reads, rollbacks, repeatable writes, token
   /// exchanges): retried on the policy's ``RetryPolicy/retryableCodes``.
@@ -21,6 +22,14 @@ enum RetryClass: Sendable, Equatable {
   /// id, a forward POST is de-duplicated by its map ids). A handshake sent twice at worst
   /// opens a session nobody uses, which the server drops when it expires.
   case channel(resendable: Bool)
+  /// A batch of the queue of writes, after the call's own retries: it stays queued (and is
+  /// sent again after a backoff) when nothing was applied, or when its writes are
+  /// `repeatable` and the outcome is open; otherwise it is rejected and rolled back.
+  case queuedCommit(repeatable: Bool)
+  /// One write of a bulk writer: tried again (after its backoff) on `aborted`,
+  /// `unavailable` and `resourceExhausted`, and on `internal` for a delete, which cannot
+  /// apply twice, as Firestore's server SDKs decide it.
+  case bulkWrite(isDelete: Bool)
   /// The Listen stream: it is always opened again (after a backoff); an `UNAUTHENTICATED`
   /// first gets a fresh token at once.
   case stream
@@ -40,7 +49,8 @@ enum RetryClass: Sendable, Equatable {
     switch self {
     case .idempotent, .commit(repeatable: true): return true
     case .channel(let resendable): return resendable
-    case .atMostOnce, .commit(repeatable: false), .transaction, .stream: return false
+    case .queuedCommit(let repeatable): return repeatable
+    case .atMostOnce, .commit(repeatable: false), .transaction, .stream, .bulkWrite: return false
     }
   }
 
@@ -63,6 +73,14 @@ enum RetryClass: Sendable, Equatable {
     case .atMostOnce: return false
     case .commit(let repeatable):
       return error.canonicalCode == .aborted || (repeatable && retryableCodes.contains(error.canonicalCode))
+    case .queuedCommit(let repeatable):
+      return Self.provesNotApplied(error) || (repeatable && Self.leavesOutcomeOpen(error.canonicalCode))
+    case .bulkWrite(let isDelete):
+      switch error.canonicalCode {
+      case .aborted, .unavailable, .resourceExhausted: return true
+      case .internal: return isDelete
+      default: return false
+      }
     case .transaction, .stream, .channel: return true
     }
   }
@@ -87,9 +105,20 @@ enum RetryClass: Sendable, Equatable {
       // An overloaded server gets the longest wait at once.
       let schedule = Backoff.stream
       return .backOff(cap: error.canonicalCode == .resourceExhausted ? schedule.maximum : schedule.cap(afterAttempt: attempt))
-    case .idempotent, .atMostOnce, .commit, .transaction, .channel:
+    case .idempotent, .atMostOnce, .commit, .transaction, .channel, .queuedCommit, .bulkWrite:
       guard attempt < policy.maximumAttempts, allowsRetry(of: error, retryableCodes: policy.retryableCodes) else { return .fail }
       return .backOff(cap: policy.backoffCap(afterAttempt: attempt))
     }
+  }
+
+  /// Whether `error` proves the request was not applied: it never went out, the server
+  /// aborted it as a whole, or refused it for quota (a refusal for its size is final).
+  static func provesNotApplied(_ error: FirestoreError) -> Bool {
+    error.requestNotSent || error.canonicalCode == .aborted || (error.canonicalCode == .resourceExhausted && !error.requestTooLarge)
+  }
+
+  /// Whether a failure with `code` says nothing about whether the request was applied.
+  static func leavesOutcomeOpen(_ code: FirestoreError.Code) -> Bool {
+    [.unavailable, .deadlineExceeded, .internal, .unknown, .cancelled].contains(code)
   }
 }

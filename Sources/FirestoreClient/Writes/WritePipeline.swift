@@ -279,18 +279,12 @@ final class WritePipeline: Sendable {
   /// What a failed attempt means for its batch (see the type's documentation).
   static func judge(_ error: FirestoreError, isIdempotent: Bool) -> LocalStoreState.SendResult {
     if error.otherUser { return .otherUser }
-    if error.requestNotSent { return .retry(notApplied: true) }
     // The server handled the commit, but its answer cannot be read, nor would it be again.
     if error.replyTooLarge { return .rejected(outcomeUnknown: true) }
-    switch error.canonicalCode {
-    case .aborted:
-      return .retry(notApplied: true)
-    case .resourceExhausted where !error.requestTooLarge:
-      return .retry(notApplied: true)
-    case .unavailable, .deadlineExceeded, .internal, .unknown, .cancelled:
-      return isIdempotent ? .retry(notApplied: false) : .rejected(outcomeUnknown: true)
-    default:
-      return .rejected(outcomeUnknown: false)
+    if RetryClass.queuedCommit(repeatable: isIdempotent).allowsRetry(of: error, retryableCodes: []) {
+      return .retry(notApplied: RetryClass.provesNotApplied(error))
     }
+    return .rejected(outcomeUnknown: RetryClass.leavesOutcomeOpen(error.canonicalCode))
   }
+
 }
