@@ -52,27 +52,25 @@ struct TokenEndpointClient: Sendable {
     let loop = RetryLoop(retryClass: call.retryClass, policy: retryPolicy, deadline: deadline)
     let transport = self.transport
     return try await loop.run(cancelled: cancelled) { _ in
+      guard clock.now < deadline else { throw expired() }
+      let answered = Locked(false)
       do {
-        guard clock.now < deadline else { throw expired() }
-        let answered = Locked(false)
-        do {
-          return try await Deadline.send(call.request, through: transport, by: deadline, expired: expired) { response in
-            answered.withLock { $0 = true }
-            let body = try await response.collectBody(limit: 1 << 20)
-            let reply = Reply(status: response.status, headers: response.headers, body: body)
-            guard (200..<300).contains(response.status) else { throw refusal(reply) }
-            return reply
-          }
-        } catch let error as FirestoreError where !answered.withLock({ $0 }) && error.message != expired().message {
-          // The transport's own failure: say which endpoint it was.
-          throw redaction.scrub(error.with { $0.message = "\(what): \(error.message)" })
-        } catch let error as FirestoreError {
-          throw redaction.scrub(error)
-        } catch is CancellationError {
-          throw cancelled
-        } catch {
-          throw FirestoreError(.unavailable, "\(what): network error (\(type(of: error)))")
+        return try await Deadline.send(call.request, through: transport, by: deadline, expired: expired) { response in
+          answered.withLock { $0 = true }
+          let body = try await response.collectBody(limit: 1 << 20)
+          let reply = Reply(status: response.status, headers: response.headers, body: body)
+          guard (200..<300).contains(response.status) else { throw refusal(reply) }
+          return reply
         }
+      } catch let error as FirestoreError where !answered.withLock({ $0 }) && error.message != expired().message {
+        // The transport's own failure: say which endpoint it was.
+        throw redaction.scrub(error.with { $0.message = "\(what): \(error.message)" })
+      } catch let error as FirestoreError {
+        throw redaction.scrub(error)
+      } catch is CancellationError {
+        throw cancelled
+      } catch {
+        throw FirestoreError(.unavailable, "\(what): network error (\(type(of: error)))")
       }
     }
   }

@@ -103,11 +103,6 @@ actor ListenChannel {
     handle(.terminate)
   }
 
-  /// The stream error in a data message (`{"error": …}`, or production's `[{"error": …}]`).
-  static func streamError(_ json: JSONValue) -> FirestoreError? {
-    ListenSession.streamError(json)
-  }
-
   // MARK: - Driving the session
 
   /// Feeds `event` to the session and performs what it returns. Actions only start tasks,

@@ -33,13 +33,6 @@ enum ErrorReply {
     }
   }
 
-  /// The server's own message in a Firestore error body, trimmed; `nil` for any other body.
-  static func serverMessage(_ body: Data) -> String? {
-    guard let json = try? JSONParser.parse(body), let parsed = try? ErrorBody(json: json) else { return nil }
-    let message = parsed.message.trimmingCharacters(in: .whitespacesAndNewlines)
-    return message.isEmpty ? nil : message
-  }
-
   /// Whether an error says the transaction named is unknown to the server. Firestore says
   /// so only in text, with `INVALID_ARGUMENT`: production "has expired or is no longer
   /// valid", the emulator "invalid or closed".
