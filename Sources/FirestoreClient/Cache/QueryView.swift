@@ -42,18 +42,19 @@ struct QueryView {
 
   /// Whether this view must still apply write `index` of `batch` over its server data.
   ///
-  /// Pending writes always apply. An acknowledged write applies only while the listen has
-  /// not caught up: the server data is older than the commit, and the document is not yet
-  /// at the write's version. (A cache-only view reads the cache, which already has it.)
+  /// Pending writes always apply. An acknowledged write applies while the listen has not
+  /// caught up with it: the server data holds the document at an older version than the
+  /// write's (as the Apple SDK ignores a watch update older than an acknowledged write,
+  /// whatever its read time: a resumed target can be consistent past the commit and still
+  /// hold a version the write replaced), or does not hold it and is older than the commit.
+  /// (A cache-only view reads the cache, which already has it.)
   func needs(_ batch: MutationBatch, _ index: Int) -> Bool {
     guard let commitTime = batch.commitTime else { return true }
-    guard let server, let readTime = serverReadTime, readTime < commitTime else { return false }
-    if let updateTime = batch.acknowledgements?[index].updateTime, let held = server[batch.writes[index].documentName]?.updateTime,
-      held >= updateTime
-    {
-      return false
+    guard let server, let readTime = serverReadTime else { return false }
+    if let held = server[batch.writes[index].documentName]?.updateTime {
+      return held < (batch.acknowledgements?[index].updateTime ?? commitTime)
     }
-    return true
+    return readTime < commitTime
   }
 
   /// The snapshot to deliver for the new state, or `nil` when the listener must not hear of it.
