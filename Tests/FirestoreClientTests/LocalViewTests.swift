@@ -66,14 +66,16 @@ struct LocalViewTests {
     let store = store()
     let (id, delivered) = addView(store)
     store.applyWatch(
-      id, WatchSnapshot(documents: [document("m1", at: 10)], changes: [], readTime: Timestamp(seconds: 11, nanoseconds: 0), isInitial: true))
+      id, WatchSnapshot(documents: [document("m1", at: 10)], changes: [], readTime: Timestamp(seconds: 11, nanoseconds: 0), isInitial: true)
+    )
     let (batch, _) = store.enqueue([Write(operation: .delete("\(Self.root)/favorites/m1"))], body: Data(), user: nil)
     #expect(delivered.last?.documents.isEmpty == true)
     let commit = Timestamp(seconds: 20, nanoseconds: 0)
     _ = store.finishSend(batch, .acknowledged([WriteResult(updateTime: commit, commitTime: commit, transformResults: [])]))
     // A resumed target, consistent after the commit, that never heard of the delete.
     store.applyWatch(
-      id, WatchSnapshot(documents: [document("m1", at: 10)], changes: [], readTime: Timestamp(seconds: 25, nanoseconds: 0), isInitial: false))
+      id,
+      WatchSnapshot(documents: [document("m1", at: 10)], changes: [], readTime: Timestamp(seconds: 25, nanoseconds: 0), isInitial: false))
     #expect(delivered.last?.documents.isEmpty == true, "the deleted document came back")
     #expect(store.unsettledBatchCount == 1)
     // The removal arrives: the batch is no longer needed, and nothing changes for the listener.
