@@ -8,13 +8,25 @@ enum GetScenarios {
     PeerDataset.ids20.map { db.collection("articles").document($0) }
   }
 
-  /// get-all: `getAll` of the 20, each turned into a dictionary.
+  /// get-all: `getAll` of the 20, each turned into a dictionary; and `get-all.transport`: its
+  /// `:batchGet` through the transport alone.
   static func getAll(_ options: BenchOptions) async throws -> [BenchResult] {
     [
       try await EmulatorScenario.run("get-all", "getAll(20 refs) -> data()", options, countAtScaleOne: 100, warmup: 5) { db in
         let rows = try await db.getAll(references(db)).compactMap { $0.data() }
         try PeerDataset.expect(rows.count, 20, "get-all documents")
-      }
+      },
+      try await TransportProbe.run(
+        "get-all.transport", "get-all's :batchGet through CurlTransport alone (body read, not parsed)", options, countAtScaleOne: 100,
+        warmup: 5,
+        requests: [
+          (
+            "POST", ":batchGet",
+            #"{"documents":["#
+              + PeerDataset.ids20.map { #""projects/bench/databases/(default)/documents/articles/\#($0)""# }
+              .joined(separator: ",") + "]}"
+          )
+        ]),
     ]
   }
 
