@@ -5,19 +5,6 @@ import Foundation
 /// batch-500 through a transport that answers at once from memory. What a call costs beyond its
 /// request is this, plus the hand-over to and from the transport's thread.
 enum ClientCostScenarios {
-  /// Answers every request at once with the reply `reply` picks for it.
-  private struct InstantTransport: Transport {
-    let reply: @Sendable (HTTPRequest) -> Data?
-    var enforcesDeadlines: Bool { true }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-      guard let body = reply(request) else {
-        return HTTPResponse(status: 404, body: Data(#"{"error":{"code":404,"status":"NOT_FOUND","message":"no reply"}}"#.utf8))
-      }
-      return HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: body)
-    }
-  }
-
   /// `client-cost`: set-small's `setData()`, get-all's `getAll` of 20 and batch-500's commit,
   /// each answered at once.
   static func run(_ options: BenchOptions) async throws -> [BenchResult] {
@@ -36,7 +23,7 @@ enum ClientCostScenarios {
     let results = Array(repeating: #"{"updateTime":"2026-01-01T00:00:00.000001Z"}"#, count: 500).joined(separator: ",")
     let commit500 = #"{"writeResults":[\#(results)],"commitTime":"2026-01-01T00:00:00.000001Z"}"#
     let replies = (small: Data(commit.utf8), large: Data(commit500.utf8), found: Data(("[" + found.joined(separator: ",") + "]").utf8))
-    let transport = InstantTransport { request in
+    let transport = ReplayTransport(enforcesDeadlines: true) { request in
       if request.url.path.hasSuffix(":batchGet") { return replies.found }
       guard request.url.path.hasSuffix(":commit") else { return nil }
       // batch-500's body is over a megabyte; set-small's a few hundred bytes.

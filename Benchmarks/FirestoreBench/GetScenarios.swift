@@ -23,7 +23,7 @@ enum GetScenarios {
           (
             "POST", ":batchGet",
             #"{"documents":["#
-              + PeerDataset.ids20.map { #""projects/bench/databases/(default)/documents/articles/\#($0)""# }
+              + PeerDataset.ids20.map { #""projects/\#(PeerDataset.project)/databases/(default)/documents/articles/\#($0)""# }
               .joined(separator: ",") + "]}"
           )
         ]),
