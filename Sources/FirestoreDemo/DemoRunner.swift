@@ -262,7 +262,7 @@ public struct DemoRunner: Sendable {
     }
 
     // The first list can come from the (empty) cache while the listen is still connecting.
-    var list = try await recorder.wait("the meal plans") { !$0.items.isEmpty }
+    var list = try await recorder.wait("the meal plans") { !$0.isFromCache }
     output("list: " + show(list))
 
     var seen = recorder.count

@@ -11,6 +11,8 @@ final class FavoritesMerger<Item: Decodable & Sendable>: Sendable {
     var undecodable: [String] = []
     var starred: [String: Bool]?  // ID → pending
     var favoritesPending = false
+    var itemsFromCache = false
+    var favoritesFromCache = false
   }
 
   private let starredOnly: Bool
@@ -34,6 +36,7 @@ final class FavoritesMerger<Item: Decodable & Sendable>: Sendable {
     return sides.withLock { sides in
       sides.items = decoded
       sides.undecodable = undecodable
+      sides.itemsFromCache = snapshot.metadata.isFromCache
       return build(sides)
     }
   }
@@ -45,6 +48,7 @@ final class FavoritesMerger<Item: Decodable & Sendable>: Sendable {
     return sides.withLock { sides in
       sides.starred = starred
       sides.favoritesPending = snapshot.metadata.hasPendingWrites
+      sides.favoritesFromCache = snapshot.metadata.isFromCache
       return build(sides)
     }
   }
@@ -58,6 +62,7 @@ final class FavoritesMerger<Item: Decodable & Sendable>: Sendable {
       result.append(StarredItem(id: id, item: item, isStarred: pending != nil, isPending: pending ?? false))
     }
     return FavoritesList(
-      items: result, starredIDs: Set(starred.keys), hasPendingWrites: sides.favoritesPending, undecodableIDs: sides.undecodable)
+      items: result, starredIDs: Set(starred.keys), hasPendingWrites: sides.favoritesPending,
+      isFromCache: sides.itemsFromCache || sides.favoritesFromCache, undecodableIDs: sides.undecodable)
   }
 }
