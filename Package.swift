@@ -14,7 +14,8 @@ let package = Package(
     .executable(name: "firestore", targets: ["FirestoreCLI"]),
   ],
   targets: [
-    // POSIX sockets and the package's lock: the platform pieces every other target builds on.
+    // POSIX sockets, child processes and the package's lock: the platform pieces every other
+    // target builds on.
     .target(name: "FirestorePlatform"),
     // The REST/JSON wire model and its codecs: values, documents, queries, writes, listen
     // messages, bundles; the JSON and extended-JSON readers and writers; WebChannel framing.
@@ -68,7 +69,7 @@ let package = Package(
     .executableTarget(
       name: "FirestoreMockServer", dependencies: ["CommandLineSupport", "FirestoreMock"], path: "Mocks/FirestoreMockServer"),
     // What the benchmark and the soak share: a mock server child process, resident memory.
-    .target(name: "BenchmarkSupport", path: "Benchmarks/Support"),
+    .target(name: "BenchmarkSupport", dependencies: ["FirestorePlatform"], path: "Benchmarks/Support"),
     // Performance scenarios, beside the official Python client and curl (Benchmarks/README.md).
     .executableTarget(
       name: "firestore-bench",
@@ -99,6 +100,7 @@ let package = Package(
       path: "Tests/FirestoreTestSupport"),
     // One test target per module, and the conformance suite, which runs every case on the
     // mock and, when one is available, on the emulator (CONTRIBUTING.md).
+    .testTarget(name: "FirestorePlatformTests", dependencies: ["FirestorePlatform", "FirestoreTestSupport"]),
     .testTarget(name: "FirestoreWireTests", dependencies: ["FirestoreEngine", "FirestorePlatform", "FirestoreWire"]),
     .testTarget(name: "FirestoreEngineTests", dependencies: ["FirestoreEngine", "FirestorePlatform", "FirestoreWire"]),
     .testTarget(

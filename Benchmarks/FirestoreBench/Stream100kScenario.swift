@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import FirestoreClient
+import FirestorePlatform
 import FirestoreWire
 import Foundation
 
@@ -84,13 +85,11 @@ enum Stream100kScenario {
 
   /// Runs `firestore-bench stream100k-seed --emulator HOST` and waits for it.
   static func seedInChild(_ host: String) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-    process.arguments = ["stream100k-seed", "--emulator", host]
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw ToolFailure("stream100k: seeding in a child process failed") }
+    let process = try ChildProcess(
+      executable: URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path,
+      arguments: ["stream100k-seed", "--emulator", host], environment: ProcessInfo.processInfo.environment,
+      standardError: .descriptor(2))
+    guard process.waitForExit().shellStatus == 0 else { throw ToolFailure("stream100k: seeding in a child process failed") }
   }
 
   /// `stream100k-seed`: seeds the mock at `--emulator` (the child's side of ``seedInChild``).

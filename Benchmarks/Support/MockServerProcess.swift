@@ -1,3 +1,4 @@
+import FirestorePlatform
 import Foundation
 
 /// A `firestore-mock-server` child process, for measurements that must not count the
@@ -20,21 +21,21 @@ public final class MockServerProcess {
   public let hostAndPort: String
   /// The child's process ID.
   public var processIdentifier: Int32 { process.processIdentifier }
-  private let process: Process
+  private let process: ChildProcess
 
   /// Starts the executable at `path` on a free port and waits for its "listening on" line.
   /// - Throws: ``StartError`` when it cannot start or does not report an address in 30 s.
   public init(executable path: String) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = ["--port", "0"]
     let output = Pipe()
-    process.standardOutput = output
+    let process: ChildProcess
     do {
-      try process.run()
+      process = try ChildProcess(
+        executable: path, arguments: ["--port", "0"], environment: ProcessInfo.processInfo.environment,
+        standardOutput: .descriptor(output.fileHandleForWriting.fileDescriptor), standardError: .descriptor(2))
     } catch {
-      throw StartError(description: "cannot start \(path): \(error)")
+      throw StartError(description: "\(error)")
     }
+    try? output.fileHandleForWriting.close()
     var text = ""
     let deadline = Date().addingTimeInterval(30)
     while !text.contains("\n"), Date() < deadline {
@@ -44,7 +45,8 @@ public final class MockServerProcess {
     }
     let prefix = "listening on http://"
     guard let line = text.split(separator: "\n").first, line.hasPrefix(prefix) else {
-      process.terminate()
+      process.signal(SIGTERM)
+      process.waitForExit()
       throw StartError(description: "\(path) did not report its address (it printed \"\(text)\")")
     }
     self.hostAndPort = String(line.dropFirst(prefix.count))
@@ -73,7 +75,7 @@ public final class MockServerProcess {
   /// Stops the server and waits for it to exit.
   public func stop() {
     guard process.isRunning else { return }
-    process.terminate()
-    process.waitUntilExit()
+    process.signal(SIGTERM)
+    process.waitForExit()
   }
 }

@@ -1,3 +1,4 @@
+import FirestorePlatform
 import FirestoreTestSupport
 import Foundation
 import Testing
@@ -27,9 +28,6 @@ struct ApplePortTests {
     _ arguments: [String], backend: Backend, project: String, limit: Duration = .seconds(120), killAfter: String? = nil
   ) async throws -> Run {
     Ledger.record(backend)
-    let process = Process()
-    process.executableURL = Self.executable
-    process.arguments = arguments
     var environment = ProcessInfo.processInfo.environment
     for key in ["GOOGLE_APPLICATION_CREDENTIALS", "GCLOUD_PROJECT", "CLOUDSDK_CONFIG"] { environment[key] = nil }
     environment["FIRESTORE_EMULATOR_HOST"] = backend.host
@@ -45,31 +43,30 @@ struct ApplePortTests {
     let dataHome = FileManager.default.temporaryDirectory.appendingPathComponent("apple-port-data-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: dataHome) }
     environment["XDG_DATA_HOME"] = dataHome.path
-    process.environment = environment
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("apple-port-\(UUID().uuidString).log")
     _ = FileManager.default.createFile(atPath: output.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: output) }
     let handle = try FileHandle(forWritingTo: output)
-    process.standardOutput = handle
-    process.standardError = handle
-    try process.run()
+    let process = try ChildProcess(
+      executable: Self.executable.path, arguments: arguments, environment: environment,
+      standardOutput: .descriptor(handle.fileDescriptor), standardError: .descriptor(handle.fileDescriptor))
     let deadline = ContinuousClock.now + limit
     while process.isRunning && ContinuousClock.now < deadline {
       if let killAfter, String(decoding: try Data(contentsOf: output), as: UTF8.self).split(separator: "\n").contains(Substring(killAfter))
       {
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         break
       }
       try await Task.sleep(for: .milliseconds(20))
     }
     if process.isRunning && killAfter == nil {
-      process.terminate()
+      process.signal(SIGTERM)
       Issue.record("apple-port \(arguments.joined(separator: " ")) still ran after \(limit)")
     }
-    await Blocking.run { process.waitUntilExit() }
+    let termination = await Blocking.run { process.waitForExit() }
     try handle.close()
     let text = String(decoding: try Data(contentsOf: output), as: UTF8.self)
-    return Run(status: process.terminationStatus, output: text)
+    return Run(status: termination.status, output: text)
   }
 
   private static func project() -> String { "demo-port-\(UInt32.random(in: 0...UInt32.max))" }

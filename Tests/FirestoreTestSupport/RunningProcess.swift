@@ -2,34 +2,26 @@ import FirestorePlatform
 import FirestoreWire
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A started child process whose output is collected as it comes, read on threads of
 /// their own so that a full pipe never blocks the child.
 public final class RunningProcess: Sendable {
-  private let process: Process
+  private let child: ChildProcess
   private let output = Locked((stdout: Data(), stderr: Data()))
   private let done = DispatchGroup()
 
   /// Starts `executable arguments…` with exactly `environment`, writes `stdin` (if any) to
   /// its standard input and then closes it, without waiting for the child to read it.
   public init(_ executable: URL, _ arguments: [String], stdin: String? = nil, environment: [String: String]) throws {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.environment = environment
     let out = Pipe()
     let err = Pipe()
     let input = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = input
-    self.process = process
-    try process.run()
+    child = try ChildProcess(
+      executable: executable.path, arguments: arguments, environment: environment,
+      standardInput: .descriptor(input.fileHandleForReading.fileDescriptor),
+      standardOutput: .descriptor(out.fileHandleForWriting.fileDescriptor),
+      standardError: .descriptor(err.fileHandleForWriting.fileDescriptor))
+    // The child's ends: kept open here, the pipes would never end.
+    for handle in [out.fileHandleForWriting, err.fileHandleForWriting, input.fileHandleForReading] { try? handle.close() }
     for (pipe, isOut) in [(out, true), (err, false)] {
       done.enter()
       Thread.detachNewThread { [output, done] in
@@ -56,23 +48,24 @@ public final class RunningProcess: Sendable {
   /// Waits until standard output holds `count` lines (or `seconds` pass, or the process ends).
   public func waitForLines(_ count: Int, seconds: Double = 30) async throws {
     let deadline = Date().addingTimeInterval(seconds)
-    while stdoutSoFar.filter({ $0 == "\n" }).count < count && Date() < deadline && process.isRunning {
+    while stdoutSoFar.filter({ $0 == "\n" }).count < count && Date() < deadline && child.isRunning {
       try await Task.sleep(for: .milliseconds(20))
     }
   }
 
   /// Sends a signal.
-  public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+  public func signal(_ number: Int32) { child.signal(number) }
 
   /// Waits for the process to end and returns what it did.
   public func finish() async -> ProcessResult {
-    await Blocking.run { [process, done] in
-      process.waitUntilExit()
-      done.wait()
+    let termination = await Blocking.run { [child, done] in
+      defer { done.wait() }
+      return child.waitForExit()
     }
-    let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     return output.withLock {
-      ProcessResult(status: status, stdout: String(decoding: $0.stdout, as: UTF8.self), stderr: String(decoding: $0.stderr, as: UTF8.self))
+      ProcessResult(
+        status: termination.shellStatus, stdout: String(decoding: $0.stdout, as: UTF8.self),
+        stderr: String(decoding: $0.stderr, as: UTF8.self))
     }
   }
 

@@ -1,3 +1,4 @@
+import FirestorePlatform
 import Foundation
 import Testing
 
@@ -45,20 +46,17 @@ public final class TestCertificates: Sendable {
   /// Runs `openssl arguments…` in the directory to the end.
   private func run(_ arguments: [String]) throws {
     let process = try start(arguments)
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "openssl \(arguments.first ?? "") failed")
+    let termination = process.waitForExit()
+    try #require(termination.shellStatus == 0, "openssl \(arguments.first ?? "") failed")
   }
 
-  /// Starts `openssl arguments…` in the directory, its standard output to `output` (or
-  /// discarded).
-  private func start(_ arguments: [String], output: Pipe? = nil) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["openssl"] + arguments
-    process.currentDirectoryURL = directory
-    process.standardOutput = output ?? FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+  /// Starts `openssl arguments…` (found through `PATH`) in the directory, its standard
+  /// output to `output` (or discarded).
+  private func start(_ arguments: [String], output: Pipe? = nil) throws -> ChildProcess {
+    let process = try ChildProcess(
+      executable: "/usr/bin/env", arguments: ["openssl"] + arguments, environment: ProcessInfo.processInfo.environment,
+      directory: directory.path, standardOutput: output.map { .descriptor($0.fileHandleForWriting.fileDescriptor) } ?? .null)
+    try? output?.fileHandleForWriting.close()
     return process
   }
 
@@ -96,11 +94,10 @@ public final class TestCertificates: Sendable {
     }
   }
 
-  /// Stops an `s_server` for good: SIGKILL, since a test runner may hand its children an
-  /// ignored SIGTERM (`terminate()` then leaves them running). Its end is awaited on a
-  /// thread of its own.
-  private static func stop(_ process: Process) async {
-    kill(process.processIdentifier, SIGKILL)
-    await Blocking.run { process.waitUntilExit() }
+  /// Stops an `s_server` for good (SIGKILL, which nothing can ignore); its end is awaited
+  /// on a thread of its own.
+  private static func stop(_ process: ChildProcess) async {
+    process.signal(SIGKILL)
+    _ = await Blocking.run { process.waitForExit() }
   }
 }
