@@ -88,6 +88,32 @@ struct CacheConformanceTests {
     collector.cancel()
   }
 
+  @Test(
+    "a complete query drops the cached matches it no longer returns; a limited query and a vector search drop none",
+    arguments: Backend.all)
+  func completeQueryPrunes(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let items = db.collection(backend.collection().path)
+    for (id, v) in [("a", 1.0), ("b", 2.0), ("c", 3.0)] {
+      try await backend.db.document(items.path + "/" + id).setData(["v": v, "e": FieldValue.vector([v, 0])])
+    }
+    _ = try await items.getDocuments()
+    db.localStore.flush()
+    let cached = { Set(try await items.getDocuments(source: .cache).documents.map(\.documentID)) }
+    #expect(try await cached() == ["a", "b", "c"])
+    // Deleted elsewhere. A bounded answer does not say c is gone: it may lie past the bound.
+    try await backend.db.document(items.path + "/c").delete()
+    #expect(try await items.order(by: "v").limit(to: 1).getDocuments().documents.map(\.documentID) == ["a"])
+    let nearest = items.findNearest(vectorField: "e", queryVector: [2, 0], limit: 1, distanceMeasure: .euclidean)
+    #expect(try await nearest.getDocuments().documents.map(\.documentID) == ["b"])
+    db.localStore.flush()
+    #expect(try await cached() == ["a", "b", "c"])
+    // A complete answer does: c matches v > 1 locally, and the server left it out.
+    #expect(try await items.whereField("v", isGreaterThan: 1).getDocuments().documents.map(\.documentID) == ["b"])
+    db.localStore.flush()
+    #expect(try await cached() == ["a", "b"])
+  }
+
   @Test("a document found missing on the server leaves the cache", arguments: Backend.all)
   func notFoundRemoves(_ backend: Backend) async throws {
     let db = backend.firestore()

@@ -282,6 +282,9 @@ struct LocalStoreState {
     let cached = withStorage([]) { storage throws(CacheStorageError) in
       try storage.documents(parent: parent, collectionID: collectionID, allDescendants: allDescendants)
     }
-    return QueryEvaluator.evaluate(structured, over: cached).map(\.name).filter { !returned.contains($0) && !written.contains($0) }
+    // A complete result has no bounds, so membership is the question, not order.
+    return QueryEvaluator.unboundedMatches(structured, over: cached).map(\.name).filter {
+      !returned.contains($0) && !written.contains($0)
+    }
   }
 }

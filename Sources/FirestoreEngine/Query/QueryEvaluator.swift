@@ -31,18 +31,7 @@ public enum QueryEvaluator {
   public static func evaluate(_ query: StructuredQuery, over candidates: [Document], aggregationFields: [String] = []) -> [Document] {
     if let search = query.findNearest { return nearest(query, search, over: candidates) }
     let order = normalizedOrder(query, aggregationFields: aggregationFields)
-    let orderPaths = order.map { segments($0.fieldPath) }
-    var rows: [(document: Document, keys: [Value])] = []
-    candidates: for document in candidates {
-      if let filter = query.filter, !matches(filter, document) { continue }
-      var keys: [Value] = []
-      keys.reserveCapacity(orderPaths.count)
-      for path in orderPaths {
-        guard let v = value(at: path, in: document) else { continue candidates }
-        keys.append(v)
-      }
-      rows.append((document, keys))
-    }
+    var rows = self.rows(query, order: order, over: candidates)
     rows.sort { compare($0.keys, $1.keys, order) < 0 }
     if let start = query.startAt {
       rows.removeAll { row in
@@ -61,6 +50,35 @@ public enum QueryEvaluator {
     if let limit = query.limit { results = Array(results.prefix(Int(max(limit, 0)))) }
     if let select = query.select { results = results.map { project($0, onto: select) } }
     return results
+  }
+
+  /// The candidates in `query`'s result before its order, cursors, offset and limit apply:
+  /// those its filter matches that have every field it orders by (implicit orderings
+  /// included), in the candidates' order. Membership alone, without the sort
+  /// ``evaluate(_:over:aggregationFields:)`` does; not for a vector search, whose result is
+  /// its nearest neighbours.
+  public static func unboundedMatches(_ query: StructuredQuery, over candidates: [Document]) -> [Document] {
+    rows(query, order: normalizedOrder(query), over: candidates).map(\.document)
+  }
+
+  /// The candidates the filter matches that have every field of `order`, each with its
+  /// values of those fields.
+  private static func rows(
+    _ query: StructuredQuery, order: [StructuredQuery.Order], over candidates: [Document]
+  ) -> [(document: Document, keys: [Value])] {
+    let orderPaths = order.map { segments($0.fieldPath) }
+    var rows: [(document: Document, keys: [Value])] = []
+    candidates: for document in candidates {
+      if let filter = query.filter, !matches(filter, document) { continue }
+      var keys: [Value] = []
+      keys.reserveCapacity(orderPaths.count)
+      for path in orderPaths {
+        guard let v = value(at: path, in: document) else { continue candidates }
+        keys.append(v)
+      }
+      rows.append((document, keys))
+    }
+    return rows
   }
 
   /// The order results are sorted by: the explicit `orderBy`, then the fields of inequality
