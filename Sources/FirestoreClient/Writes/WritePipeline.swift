@@ -29,9 +29,10 @@ final class WritePipeline: Sendable {
     var waiters: [Int: Settled] = [:]
     /// `waitForPendingWrites()` callers, with the last batch each waits for.
     var pendingWaiters: [(upTo: Int, continuation: CheckedContinuation<Void, any Error>)] = []
-    /// The attempts under way, by batch ID, each with its serial number.
-    var inFlight: [Int: (serial: Int, task: Task<Void, Never>)] = [:]
-    var nextSerial = 0
+    /// How many attempts are under way (counted before their task starts).
+    var sendsUnderWay = 0
+    /// ``close()`` callers waiting for the attempts under way to end.
+    var closeWaiters: [CheckedContinuation<Void, Never>] = []
     /// Set by ``close()``: nothing more is sent.
     var isClosed = false
   }
@@ -92,7 +93,7 @@ final class WritePipeline: Sendable {
     followCurrentUser()
     let (id, actions) = store.enqueue(writes, body: body, user: currentUser)
     if let settled { state.withLock { $0.waiters[id] = settled } }
-    perform(actions)
+    perform(actions, immediately: true)
     return id
   }
 
@@ -114,7 +115,7 @@ final class WritePipeline: Sendable {
         }
         state.withLock { $0.waiters[id] = { continuation.resume(with: $0) } }
         if cancelled { resumeCancelled(id) }
-        perform(actions)
+        perform(actions, immediately: true)
       }
     } onCancel: {
       let id = batch.withLock { b in
@@ -197,11 +198,15 @@ final class WritePipeline: Sendable {
   /// Stops sending, waits for the attempts under way, and resumes every waiting caller
   /// with `cancelled` (their batches stay queued for the next instance).
   func close() async {
-    let tasks = state.withLock { s in
-      s.isClosed = true
-      return s.inFlight.values.map(\.task)
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let idle = state.withLock { s in
+        s.isClosed = true
+        guard s.sendsUnderWay > 0 else { return true }
+        s.closeWaiters.append(continuation)
+        return false
+      }
+      if idle { continuation.resume() }
     }
-    for task in tasks { await task.value }
     let (waiters, pending) = state.withLock { s in
       defer {
         s.waiters = [:]
@@ -217,15 +222,29 @@ final class WritePipeline: Sendable {
 
   // MARK: - Sending
 
-  private func perform(_ actions: [MutationQueue.Action]) {
+  /// Carries out what the queue decided.
+  ///
+  /// - Parameter immediately: start sends on this thread, up to their first wait (the
+  ///   request going out), rather than handing them to another thread: for a batch just
+  ///   queued, whose caller is about to wait for it. A send that ends another send starts
+  ///   the next one in a task of its own, so a transport that answers without waiting
+  ///   cannot nest them.
+  private func perform(_ actions: [MutationQueue.Action], immediately: Bool = false) {
     for action in actions {
       switch action {
       case .send(let id):
-        state.withLock { s in
-          guard !s.isClosed else { return }
-          s.nextSerial += 1
-          let serial = s.nextSerial
-          s.inFlight[id] = (serial, Task { await self.send(id, serial: serial) })
+        // Counted before the task starts, so that ``close()`` waits for it.
+        let started = state.withLock { s in
+          guard !s.isClosed else { return false }
+          s.sendsUnderWay += 1
+          return true
+        }
+        guard started else { continue }
+        // Unstructured either way: a batch is sent even when its caller is cancelled.
+        if immediately, #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+          Task.immediate { await self.send(id) }
+        } else {
+          Task { await self.send(id) }
         }
       case .backOff(let attempt):
         let policy = retryPolicy
@@ -242,11 +261,9 @@ final class WritePipeline: Sendable {
     }
   }
 
-  private func send(_ id: Int, serial: Int) async {
-    guard let (writes, body, user) = store.beginSend(id) else {
-      state.withLock { s in if s.inFlight[id]?.serial == serial { s.inFlight[id] = nil } }
-      return
-    }
+  private func send(_ id: Int) async {
+    defer { sendEnded() }
+    guard let (writes, body, user) = store.beginSend(id) else { return }
     let isIdempotent = WriteBuilder.isIdempotent(writes)
     let result: LocalStoreState.SendResult
     var failure: FirestoreError?
@@ -259,7 +276,6 @@ final class WritePipeline: Sendable {
     }
     let next = store.finishSend(id, result)
     let waiter = state.withLock { s -> Settled? in
-      if s.inFlight[id]?.serial == serial { s.inFlight[id] = nil }
       switch result {
       case .retry, .otherUser: return nil
       case .acknowledged, .rejected: return s.waiters.removeValue(forKey: id)
@@ -274,6 +290,17 @@ final class WritePipeline: Sendable {
     store.flush()
     resumeSettledWaiters()
     perform(next)
+  }
+
+  /// An attempt ended: when it was the last under way, ``close()`` callers go on.
+  private func sendEnded() {
+    let closing = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+      s.sendsUnderWay -= 1
+      guard s.sendsUnderWay == 0 else { return [] }
+      defer { s.closeWaiters = [] }
+      return s.closeWaiters
+    }
+    for continuation in closing { continuation.resume() }
   }
 
   /// What a failed attempt means for its batch (see the type's documentation).
