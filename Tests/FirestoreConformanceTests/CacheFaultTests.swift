@@ -123,6 +123,26 @@ struct CacheFaultTests {
     collector.cancel()
   }
 
+  @Test("terminate() waits for a write under way: its acknowledgement reaches the file, so the next instance sends nothing again")
+  func terminateWaitsForSend() async throws {
+    let directory = try makeTemporaryDirectory("firestore-cache")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let server = try MockFirestoreServer.start()
+    defer { server.stop() }
+    server.faults.add(FaultRule(route: "commit", fault: .hold("commit"), remaining: 1))
+    let first = client(host: server.hostAndPort, cache: .persistent(directory: directory))
+    func writeWithoutWaiting() { first.document("items/a").setData(["v": 1]) }
+    writeWithoutWaiting()
+    try await eventually("the commit to reach the hold") { server.faults.arrivals(at: "commit") == 1 }
+    let terminating = Task { try await first.terminate() }
+    server.faults.release("commit")
+    try await terminating.value
+    let second = client(host: server.hostAndPort, cache: .persistent(directory: directory))
+    try await second.waitForPendingWrites()
+    #expect(try await second.document("items/a").getDocument(source: .server).get("v") as? Int == 1)
+    #expect(server.requestLog.count(matching: ":commit", method: "POST") == 1, "sent once")
+  }
+
   @Test("a persistent cache survives the instance: a second one reads it with the network blocked")
   func persistenceAcrossInstances() async throws {
     let directory = try makeTemporaryDirectory("firestore-cache")
