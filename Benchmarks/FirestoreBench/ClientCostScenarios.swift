@@ -1,12 +1,12 @@
 import FirestoreClient
 import Foundation
 
-/// The client's own cost per call, without a network: the calls of set-small, get-all and
-/// batch-500 through a transport that answers at once from memory. What a call costs beyond its
+/// The client's own cost per call, without a network: the calls of set-small, get-all,
+/// get-sequential and batch-500 through a transport that answers at once from memory. What a call costs beyond its
 /// request is this, plus the hand-over to and from the transport's thread.
 enum ClientCostScenarios {
-  /// `client-cost`: set-small's `setData()`, get-all's `getAll` of 20 and batch-500's commit,
-  /// each answered at once.
+  /// `client-cost`: set-small's `setData()`, get-all's `getAll` of 20, one of
+  /// get-sequential's `getDocument()` calls and batch-500's commit, each answered at once.
   static func run(_ options: BenchOptions) async throws -> [BenchResult] {
     let root = "projects/\(PeerDataset.project)/databases/(default)/documents"
     let commit = #"{"writeResults":[{"updateTime":"2026-01-01T00:00:00.000001Z"}],"commitTime":"2026-01-01T00:00:00.000001Z"}"#
@@ -22,9 +22,17 @@ enum ClientCostScenarios {
     }
     let results = Array(repeating: #"{"updateTime":"2026-01-01T00:00:00.000001Z"}"#, count: 500).joined(separator: ",")
     let commit500 = #"{"writeResults":[\#(results)],"commitTime":"2026-01-01T00:00:00.000001Z"}"#
-    let replies = (small: Data(commit.utf8), large: Data(commit500.utf8), found: Data(("[" + found.joined(separator: ",") + "]").utf8))
+    let one =
+      #"{"name":"\#(root)/articles/a0","fields":{"title":{"stringValue":"Article 0"},"#
+      + #""body":{"stringValue":"\#(String(repeating: "x", count: 1500))"}},"#
+      + #""createTime":"2025-01-01T00:00:00Z","updateTime":"2025-01-01T00:00:00Z"}"#
+    let replies = (
+      small: Data(commit.utf8), large: Data(commit500.utf8), found: Data(("[" + found.joined(separator: ",") + "]").utf8),
+      one: Data(one.utf8)
+    )
     let transport = ReplayTransport(enforcesDeadlines: true) { request in
       if request.url.path.hasSuffix(":batchGet") { return replies.found }
+      if request.method == "GET" { return replies.one }
       guard request.url.path.hasSuffix(":commit") else { return nil }
       // batch-500's body is over a megabyte; set-small's a few hundred bytes.
       return (request.body?.count ?? 0) > 100_000 ? replies.large : replies.small
@@ -41,6 +49,10 @@ enum ClientCostScenarios {
     let gets = try await Measurement.run(warmup: 20, reps: options.runs(500)) {
       let snapshots = try await db.getAll(refs)
       try PeerDataset.expect(snapshots.compactMap { $0.data() }.count, 20, "client-cost getAll")
+    }
+    let single = refs[0]
+    let getOnes = try await Measurement.run(warmup: 100, reps: options.runs(4000)) {
+      try PeerDataset.expect(try await single.getDocument().exists ? 1 : 0, 1, "client-cost getDocument")
     }
     // Article-shaped, as the seeded ones: a 40-character title, 2 KB of content, a category,
     // a timestamp, a count and three tags.
@@ -62,6 +74,8 @@ enum ClientCostScenarios {
         scenario: "batch-500.client", label: "batch-500's WriteBatch committed, answered at once (no network)", measurement: batches),
       BenchResult(scenario: "set-small.client", label: "set-small's setData() answered at once (no network)", measurement: sets),
       BenchResult(scenario: "get-all.client", label: "get-all's getAll of 20 answered at once (no network)", measurement: gets),
+      BenchResult(
+        scenario: "get-one.client", label: "get-sequential's getDocument() answered at once (no network)", measurement: getOnes),
     ]
   }
 }

@@ -59,7 +59,7 @@ enum ScenarioCatalog {
     Scenario(name: "mock-startup", summary: "MockFirestoreServer.start() until its first answer (in process)") {
       try await MockScenarios.startup($0)
     },
-    Scenario(name: "client-cost", summary: "set-small's and get-all's calls answered at once in memory: the client's own cost") {
+    Scenario(name: "client-cost", summary: "s7a's, s4's, s5a's and s7c's calls answered at once in memory: the client's cost") {
       try await ClientCostScenarios.run($0)
     },
     Scenario(name: "cache", summary: "server vs cache query, and the latency-compensation echo, on an in-process mock") {

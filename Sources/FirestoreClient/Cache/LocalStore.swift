@@ -15,7 +15,7 @@ import Foundation
 /// What the cache learns from a server answer the caller already has (documents read, the
 /// documents of an acknowledged write) is not stored on the caller's path: it waits in a
 /// backlog that is applied, in order, before anything else reads or changes the state, or
-/// by a background task soon after. Whoever looks sees what they would have seen had it
+/// by a background task a few milliseconds later. Whoever looks sees what they would have seen had it
 /// been stored at once.
 ///
 /// The queue of writes (``MutationQueue``) lives here too, so that a write is queued and
@@ -100,11 +100,19 @@ final class LocalStore: Sendable {
     withState { _ in }
   }
 
-  /// Queues `update` for the backlog, and a task that applies it unless someone else's
-  /// access does first.
+  /// How long the backlog may wait for its background task: reads a few round trips apart
+  /// share one task (a task per read, woken while the caller reads on, costs the read more
+  /// than the cache learning itself), and a persistent cache one transaction.
+  static let backlogDelay: Duration = .milliseconds(5)
+
+  /// Queues `update` for the backlog, and a task that applies it after ``backlogDelay``
+  /// unless someone else's access does first.
   private func later(_ update: @escaping @Sendable (inout LocalStoreState) -> Void) {
     guard postpone(update) else { return }
-    Task.detached(priority: .utility) { [weak self] in self?.withState { _ in } }
+    Task.detached(priority: .utility) { [weak self] in
+      try? await Task.sleep(for: Self.backlogDelay)
+      self?.withState { _ in }
+    }
   }
 
   /// Queues `update` for the backlog without a task of its own: for a caller that applies
