@@ -55,6 +55,32 @@ struct CacheConformanceTests {
     documentListener.cancel()
   }
 
+  /// Reads close together share one background task for their cache learning. A read after
+  /// that task ran gets a task of its own; one made while someone else had just applied the
+  /// backlog gets there too.
+  @Test("reads in a row, looked at in between or not, all reach a cache-only listener", arguments: Backend.all)
+  func readsInARowReachCacheListeners(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let items = db.collection(backend.collection().path)
+    let ids = ["d0", "d1", "d2", "d3"]
+    for id in ids { try await backend.db.document(items.path + "/" + id).setData(["id": id]) }
+    let listener = SequenceCollector(items.snapshots(options: SnapshotListenOptions().withSource(.cache)))
+    #expect(try await listener.next().isEmpty)
+    let shown = { (snapshot: QuerySnapshot) in snapshot.documents.map(\.documentID) }
+    // Nothing but the background task applies the first read.
+    _ = try await items.document("d0").getDocument(source: .server)
+    _ = try await listener.next { shown($0) == ["d0"] }
+    _ = try await items.document("d1").getDocument(source: .server)
+    _ = try await listener.next { shown($0) == ["d0", "d1"] }
+    // A look through the cache applies what waits; the read right after it may find the
+    // task still on its way.
+    _ = try await items.document("d2").getDocument(source: .server)
+    #expect(try await items.document("d2").getDocument(source: .cache).get("id") as? String == "d2")
+    _ = try await items.document("d3").getDocument(source: .server)
+    _ = try await listener.next { shown($0) == ids }
+    listener.cancel()
+  }
+
   @Test(".cache with nothing cached: a get is unavailable, a query is empty", arguments: Backend.all)
   func cacheWithNothing(_ backend: Backend) async throws {
     let db = backend.firestore()

@@ -22,8 +22,9 @@ import Foundation
 /// shown in one step; ``WritePipeline`` does the sending.
 final class LocalStore: Sendable {
   private let state: Locked<LocalStoreState>
-  /// Updates waiting to be applied to the state (see the type's documentation).
-  private let backlog = Locked<[@Sendable (inout LocalStoreState) -> Void]>([])
+  /// Updates waiting to be applied to the state (see the type's documentation), and
+  /// whether a task to apply them is on its way.
+  private let backlog = Locked<(updates: [@Sendable (inout LocalStoreState) -> Void], drainScheduled: Bool)>(([], false))
   /// The snapshots-in-sync listeners, called after a round of snapshots was delivered.
   private let syncListeners = Locked<[Int: @Sendable () -> Void]>([:])
   private let nextSyncListenerID = Locked(0)
@@ -78,9 +79,9 @@ final class LocalStore: Sendable {
   /// delivered a snapshot and the round is over, calls the snapshots-in-sync listeners.
   private func withState<T: Sendable>(endsRound: Bool = true, _ body: @Sendable (inout LocalStoreState) -> T) -> T {
     let (result, inSync) = state.withLock { s in
-      let waiting = backlog.withLock { updates in
-        defer { updates.removeAll() }
-        return updates
+      let waiting = backlog.withLock { b in
+        defer { b.updates.removeAll() }
+        return b.updates
       }
       for update in waiting { update(&s) }
       let result = body(&s)
@@ -106,22 +107,28 @@ final class LocalStore: Sendable {
   static let backlogDelay: Duration = .milliseconds(5)
 
   /// Queues `update` for the backlog, and a task that applies it after ``backlogDelay``
-  /// unless someone else's access does first.
+  /// unless someone else's access does first. One task at a time: an access that empties
+  /// the backlog leaves the task on its way, which the next update then rides.
   private func later(_ update: @escaping @Sendable (inout LocalStoreState) -> Void) {
-    guard postpone(update) else { return }
+    let schedule = backlog.withLock { b in
+      b.updates.append(update)
+      defer { b.drainScheduled = true }
+      return !b.drainScheduled
+    }
+    guard schedule else { return }
     Task.detached(priority: .utility) { [weak self] in
       try? await Task.sleep(for: Self.backlogDelay)
-      self?.withState { _ in }
+      guard let self else { return }
+      // Cleared before the backlog is taken, so that an update queued after that gets a task.
+      self.backlog.withLock { $0.drainScheduled = false }
+      self.withState { _ in }
     }
   }
 
   /// Queues `update` for the backlog without a task of its own: for a caller that applies
-  /// the backlog itself soon after (``flush()``). Returns whether the backlog was empty.
-  private func postpone(_ update: @escaping @Sendable (inout LocalStoreState) -> Void) -> Bool {
-    backlog.withLock { updates in
-      updates.append(update)
-      return updates.count == 1
-    }
+  /// the backlog itself soon after (``flush()``).
+  private func postpone(_ update: @escaping @Sendable (inout LocalStoreState) -> Void) {
+    backlog.withLock { $0.updates.append(update) }
   }
 
   private func notifySync() {
@@ -287,7 +294,7 @@ final class LocalStore: Sendable {
       // never sent again; the cache learns its documents from the backlog, queued in the
       // same step so that nobody sees one without the other. The sender flushes it right
       // after answering, so it needs no task of its own.
-      if case .acknowledged(let results) = result { _ = postpone { $0.acknowledgeBatch(id, results: results) } }
+      if case .acknowledged(let results) = result { postpone { $0.acknowledgeBatch(id, results: results) } }
       return s.finishSend(id, result)
     }
   }
