@@ -170,6 +170,27 @@ struct WriteConformanceTests {
     #expect(try await ref.getDocument().exists)
   }
 
+  @Test("a reference counts as the name it points to, as the server counts it", arguments: Backend.all)
+  func referenceSizes(_ backend: Backend) async throws {
+    let ref = backend.collection().document("refs")
+    let target = backend.db.document("c/d")
+    let refs = 2000
+    // Firestore's documentation: a reference is the size of the name it points to, here
+    // 2 bytes for "c", 2 for "d" and 16. Counted as whole resource names, the references
+    // would add about 100 KB more and the client would refuse this document; the server
+    // takes it.
+    let each = 20
+    let base = DocumentSize.of(name: ref.path, fields: ["refs": .array([]), "blob": .bytes(Data())])
+    let blob = Data(count: 1_048_576 - base - refs * each - 100)
+    try await ref.setData(["refs": Array(repeating: target, count: refs), "blob": blob])
+    #expect(try await ref.getDocument().exists)
+    // Ten more references are 100 bytes over: refused before sending.
+    let error = try await #require(throws: FirestoreError.self) {
+      try await ref.setData(["refs": Array(repeating: target, count: refs + 10), "blob": blob])
+    }
+    #expect(error.code == .invalidArgument && error.message.contains("1 MiB") && error.requestPath == nil)
+  }
+
   @Test("requests over 10 MiB are rejected before sending; the emulator's own 4 MiB limit is not retried", arguments: Backend.all)
   func oversizedRequests(_ backend: Backend) async throws {
     let c = backend.collection()
