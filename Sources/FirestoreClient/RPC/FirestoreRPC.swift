@@ -44,6 +44,10 @@ struct FirestoreRPC: Sendable {
   static let partitionQuery = Self(
     name: "partitionQuery", httpMethod: "POST", path: "documents:partitionQuery", retryClass: .idempotent)
 
+  /// `POST documents:executePipeline`: a pipeline query, streamed as a JSON array.
+  static let executePipeline = Self(
+    name: "executePipeline", httpMethod: "POST", path: "documents:executePipeline", retryClass: .idempotent)
+
   /// `GET {parent}/{collectionID}`: one page of a collection's document names.
   static func list(parent: ResourcePath, collectionID: String, query: [(String, String)]) -> Self {
     Self(

@@ -1,0 +1,68 @@
+import FirestoreWire
+
+extension Pipeline {
+  /// Runs the pipeline and returns all its results.
+  ///
+  /// - Throws: `invalidArgument` for an input the builder recorded as invalid, or for a
+  ///   ``Subcollection`` run on its own, before any request; the backend's error otherwise
+  ///   (`failedPrecondition` or `unimplemented` where the database is not of the
+  ///   Enterprise edition).
+  public func execute() async throws -> Pipeline.Snapshot {
+    try await execute(readTime: nil, explainOptions: nil, additionalOptions: [:])
+  }
+
+  /// Runs the pipeline with the options the Python client's `execute` takes.
+  ///
+  /// ```swift
+  /// let explained = try await pipeline.execute(explainOptions: PipelineExplainOptions())
+  /// print(explained.explainStats ?? "")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - readTime: reads the database as it was then.
+  ///   - explainOptions: asks for an explanation, returned in ``Snapshot/explainStats``.
+  ///   - additionalOptions: options of the whole run by backend name (snake case), sent
+  ///     after `explain_options`, so that one given here wins.
+  public func execute(
+    readTime: Timestamp? = nil, explainOptions: PipelineExplainOptions? = nil, additionalOptions: [String: Sendable] = [:]
+  ) async throws -> Pipeline.Snapshot {
+    guard let firestore else {
+      throw FirestoreError.invalidArgument("a Subcollection pipeline runs only inside another pipeline")
+    }
+    try firestore.checkServerReachable("the pipeline")
+    let request = try request(
+      firestore: firestore, readTime: readTime, explainOptions: explainOptions, additionalOptions: additionalOptions)
+    let elements = try await firestore.rest.unary(RESTClient.Call(.executePipeline, body: request.json)) { bytes in
+      guard case .array(let items) = try JSONParser.parse(bytes) else {
+        throw WireFormatError("an executePipeline reply must be a JSON array")
+      }
+      return try items.map(ExecutePipelineResponse.init(json:))
+    }
+    var results: [PipelineResult] = []
+    var executionTime: Timestamp?
+    var explainStats: String?
+    for element in elements {
+      results.append(contentsOf: element.results.map { PipelineResult(document: $0, firestore: firestore) })
+      executionTime = executionTime ?? element.executionTime
+      explainStats = element.explainStats ?? explainStats
+    }
+    guard let executionTime else {
+      throw FirestoreError(.internal, "the executePipeline reply carried no executionTime")
+    }
+    return Snapshot(results: results, executionTime: executionTime, explainStats: explainStats)
+  }
+
+  /// The request ``execute(readTime:explainOptions:additionalOptions:)`` sends; inside a
+  /// transaction, `transaction` is its ID.
+  func request(
+    firestore: Firestore, readTime: Timestamp? = nil, transaction: String? = nil, explainOptions: PipelineExplainOptions? = nil,
+    additionalOptions: [String: Sendable] = [:]
+  ) throws(FirestoreError) -> ExecutePipelineRequest {
+    let consistency = transaction.map(ReadConsistency.transaction) ?? readTime.map(ReadConsistency.readTime)
+    let encoder = PipelineEncoder(firestore: firestore)
+    var options: [String: PipelineExpression] = [:]
+    if let explainOptions { options["explain_options"] = .map(["mode": .constant(.string(explainOptions.mode.rawValue))]) }
+    for (key, value) in additionalOptions { options[key] = try encoder.encode(value: value) }
+    return ExecutePipelineRequest(stages: try encodedStages(encoder), options: options, consistency: consistency)
+  }
+}
