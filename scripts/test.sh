@@ -18,9 +18,12 @@
 #
 # It first installs the system packages the build and the tests need
 # (libcurl4-openssl-dev, zlib1g-dev, nghttp2-proxy, tinyproxy) when they are missing and
-# it runs as root; otherwise it names the package and the command that installs it.
+# it runs as root; otherwise it names the package and the command that installs it. It
+# also puts the official Python client (google-cloud-firestore, from PyPI) in
+# .build/pipeline-python, for the test that compares pipeline requests with its own.
 #
 # Environment:
+#   FIRESTORE_PIPELINE_PYTHON  a python that has google-cloud-firestore (skips the install)
 #   FIRESTORE_EMULATOR_HOST  use this emulator (host:port) instead of starting one
 #   REQUIRE_EMULATOR=1       fail when no emulator (or no front and proxy) can be had
 #                            (implied by CI=true)
@@ -396,6 +399,25 @@ run_step() {  # $1 = title, rest = command
   log "$title: done in $((SECONDS - start))s"
 }
 
+# The official Python client, which the pipeline encoding test compares this library's
+# requests with: a virtual environment under .build (no root needed), made once, pinned
+# to the version the corpus was checked with. Without it that comparison is left out,
+# which is an error when the emulator suite is required.
+PIPELINE_CLIENT="google-cloud-firestore==2.34.1"
+ensure_pipeline_python() {
+  [[ -z ${FIRESTORE_PIPELINE_PYTHON:-} ]] || return 0
+  local dir="$ROOT/.build/pipeline-python"
+  local py="$dir/bin/python"
+  if ! { [[ -x $py ]] && "$py" -c 'import google.cloud.firestore_v1.pipeline' 2>/dev/null; }; then
+    log "installing $PIPELINE_CLIENT in $dir (for the pipeline encoding test)"
+    if ! { python3 -m venv "$dir" && "$dir/bin/pip" install -q --disable-pip-version-check "$PIPELINE_CLIENT"; }; then
+      err "could not install $PIPELINE_CLIENT (python3 -m venv $dir && $dir/bin/pip install $PIPELINE_CLIENT)"
+      return 0
+    fi
+  fi
+  export FIRESTORE_PIPELINE_PYTHON="$py"
+}
+
 main() {
   cd "$ROOT"
   ensure_swift
@@ -405,6 +427,7 @@ main() {
   trap 'exit 143' TERM
 
   ensure_packages test
+  ensure_pipeline_python
   setup_emulator
 
   run_step "swift build --package-path Examples/QuickStart" \
