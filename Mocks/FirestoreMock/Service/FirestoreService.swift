@@ -38,6 +38,7 @@ struct FirestoreService: Sendable {
     case ("POST", "runQuery"?): return try runQuery(request, route)
     case ("POST", "runAggregationQuery"?): return try runAggregationQuery(request, route)
     case ("POST", "partitionQuery"?): return try partitionQuery(request, route)
+    case ("POST", "executePipeline"?): return try executePipeline(request, route)
     case ("POST", "beginTransaction"?): return try beginTransaction(request, route)
     case ("POST", "rollback"?): return try rollback(request, route)
     case ("POST", "listCollectionIds"?): return try listCollectionIDs(request, route)
@@ -61,7 +62,7 @@ struct FirestoreService: Sendable {
 
   // MARK: - Request bodies
 
-  private func body(_ request: MockHTTPRequest) throws(MockError) -> JSONValue {
+  func body(_ request: MockHTTPRequest) throws(MockError) -> JSONValue {
     if request.body.isEmpty { return .object([]) }
     do {
       let json = try JSONParser.parse(request.body)
@@ -74,7 +75,7 @@ struct FirestoreService: Sendable {
     }
   }
 
-  private func decode<T>(_ body: () throws -> T) throws(MockError) -> T {
+  func decode<T>(_ body: () throws -> T) throws(MockError) -> T {
     do {
       return try body()
     } catch let error as MockError {

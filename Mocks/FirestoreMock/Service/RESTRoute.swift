@@ -7,7 +7,7 @@ struct RESTRoute: Sendable, Equatable {
   /// The custom methods the REST API has on `documents` resources.
   static let operations: Set<String> = [
     "batchGet", "batchWrite", "runQuery", "runAggregationQuery", "commit", "beginTransaction", "rollback", "listCollectionIds",
-    "partitionQuery",
+    "partitionQuery", "executePipeline",
   ]
 
   /// `projects/{p}/databases/{d}`.

@@ -169,6 +169,18 @@ final class MockStore: @unchecked Sendable {
     }
   }
 
+  /// Every document of the database, in key order.
+  func everyDocument(_ db: String, consistency: ReadConsistency?) throws(MockError) -> (
+    documents: [Document], context: ReadContext
+  ) {
+    try locked { () throws(MockError) in
+      let context = try readContext(db, consistency)
+      let database = database(db)
+      let documents = (databases[db]?.pathsInKeyOrder() ?? []).compactMap { database.document($0, at: context.time) }
+      return (documents, context)
+    }
+  }
+
   /// Locks the documents a transactional query returned.
   func lock(_ paths: [String], transaction: String?) {
     guard let transaction else { return }
