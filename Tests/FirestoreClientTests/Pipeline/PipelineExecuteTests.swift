@@ -1,5 +1,5 @@
-import Foundation
 import FirestoreWire
+import Foundation
 import Testing
 
 @testable import FirestoreClient
@@ -21,7 +21,8 @@ struct PipelineExecuteTests {
       """#
     let (db, transport) = client(
       .json(200, reply),
-      body: #"{"structuredPipeline":{"pipeline":{"stages":[{"name":"collection","args":[{"referenceValue":"/books"}]},{"name":"limit","args":[{"integerValue":"2"}]}]}}}"#
+      body:
+        #"{"structuredPipeline":{"pipeline":{"stages":[{"name":"collection","args":[{"referenceValue":"/books"}]},{"name":"limit","args":[{"integerValue":"2"}]}]}}}"#
     )
     let snapshot = try await db.pipeline().collection("books").limit(2).execute()
     #expect(transport.unmetExpectations.isEmpty)
@@ -51,7 +52,8 @@ struct PipelineExecuteTests {
       """#
     let (db, _) = client(
       .json(200, reply),
-      body: #"{"structuredPipeline":{"pipeline":{"stages":[{"name":"database"}]},"options":{"explain_options":{"mapValue":{"fields":{"mode":{"stringValue":"analyze"}}}}}},"readTime":"2024-01-01T00:00:00Z"}"#
+      body:
+        #"{"structuredPipeline":{"pipeline":{"stages":[{"name":"database"}]},"options":{"explain_options":{"mapValue":{"fields":{"mode":{"stringValue":"analyze"}}}}}},"readTime":"2024-01-01T00:00:00Z"}"#
     )
     let snapshot = try await db.pipeline().database().execute(
       readTime: try Timestamp(rfc3339: "2024-01-01T00:00:00Z"), explainOptions: PipelineExplainOptions())
@@ -72,7 +74,7 @@ struct PipelineExecuteTests {
       ("reference to another database", db.pipeline().collection("c").where(Field("r").equal(other.document("c/d")))),
       ("collection of another database", db.pipeline().collection(other.collection("c"))),
       ("a type that is not one of ours", db.pipeline().collection("c").where(Field("a").equal(ForeignExpression()))),
-      ("an unsupported constant", db.pipeline().collection("c").where(Field("a").equal(Date.distantPast ... Date.now))),
+      ("an unsupported constant", db.pipeline().collection("c").where(Field("a").equal(Date.distantPast...Date.now))),
     ]
     for (what, pipeline) in cases {
       await #expect(throws: FirestoreError.self, "\(what)") { try await pipeline.execute() }
@@ -87,7 +89,10 @@ struct PipelineExecuteTests {
 
   @Test("a reply without an execution time, or that is not an array, is the server's fault")
   func malformedReplies() async throws {
-    for body in [#"[{"results":[]}]"#, #"{"results":[]}"#, #"[{"results":[{"fields":{"a":{"bogusValue":1}}}],"executionTime":"2024-01-01T00:00:00Z"}]"#] {
+    for body in [
+      #"[{"results":[]}]"#, #"{"results":[]}"#,
+      #"[{"results":[{"fields":{"a":{"bogusValue":1}}}],"executionTime":"2024-01-01T00:00:00Z"}]"#,
+    ] {
       let (db, _) = client(.json(200, body))
       do {
         _ = try await db.pipeline().database().execute()
