@@ -119,6 +119,35 @@ extension CLITests {
       #expect(group.json == [.parse(#"{"count":{"integerValue":"2"},"sum(n)":{"integerValue":"3"}}"#)], "\(group)")
     }
 
+    @Test("pipeline: REST JSON in, results as query prints them; explain; bad input is a usage error", arguments: Backend.cli)
+    func pipeline(_ backend: Backend) async throws {
+      let p = try await seeded(backend)
+      let stages =
+        #"[{"name":"collection","args":[{"referenceValue":"/cities"}]},{"name":"where","args":[{"functionValue":{"name":"greater_than","args":[{"fieldReferenceValue":"pop"},{"integerValue":"15"}]}}]},{"name":"sort","args":[{"mapValue":{"fields":{"direction":{"stringValue":"descending"},"expression":{"fieldReferenceValue":"pop"}}}}]}]"#
+      let documents = try await backend.run(p, ["pipeline", stages])
+      if backend.reachesEmulator {
+        // The emulator does not run pipelines (HTTP 500 UNKNOWN, verified with curl).
+        #expect(documents.status == 1 && documents.stderr.hasPrefix("error: UNKNOWN"), "\(documents)")
+        return
+      }
+      #expect(documents.status == 0, "\(documents)")
+      #expect(paths(documents) == ["cities/c4", "cities/c3", "cities/c2"])
+      let body =
+        #"{"structuredPipeline":{"pipeline":{"stages":[{"name":"collection","args":[{"referenceValue":"/cities"}]},{"name":"aggregate","args":[{"mapValue":{"fields":{"total":{"functionValue":{"name":"sum","args":[{"fieldReferenceValue":"pop"}]}}}}},{"mapValue":{}}]}]}}}"#
+      let total = try await backend.run(p, ["pipeline", "-"], stdin: body)
+      #expect(total.json == [.parse(#"{"data":{"total":100}}"#)], "\(total)")
+      let explained = try await backend.run(p, ["pipeline", stages, "--explain", "--analyze"])
+      #expect(paths(explained).count == 3 && explained.json.last?["explain"]?.stringValue?.contains("results returned: 3") == true)
+      let planned = try await backend.run(p, ["pipeline", stages, "--explain"])
+      #expect(planned.json.count == 1 && planned.json[0]["explain"] != nil, "\(planned)")
+      for bad in ["{", #"{"stages":[{"args":[]}]}"#, "@/nonexistent/pipeline.json"] {
+        let result = try await backend.run(p, ["pipeline", bad])
+        #expect(result.status == 2, "\(bad): \(result)")
+      }
+      let unsupported = try await backend.run(p, ["pipeline", #"[{"name":"database"},{"name":"unnest","args":[]}]"#])
+      #expect(unsupported.status == 1 && unsupported.stderr.hasPrefix("error: UNIMPLEMENTED"), "\(unsupported)")
+    }
+
     @Test("list (with missing documents) and collections", arguments: Backend.cli)
     func listing(_ backend: Backend) async throws {
       let p = try await seeded(backend)

@@ -10,6 +10,7 @@ enum CommandTable {
     WriteCommands.add,
     QueryCommand.command,
     CountCommand.command,
+    PipelineCommand.command,
     ListCommand.command,
     CollectionsCommand.command,
     ListenCommand.command,

@@ -33,6 +33,7 @@ struct PipelineEncoder {
     switch value {
     case let expression as any Expression: return try encode(expression)
     case let aggregate as AggregateFunction: return try aggregate.encoded(self)
+    case let wire as PipelineExpression: return wire
     case let optional as any OptionalValue:
       guard let wrapped = optional.wrappedValue else { return .constant(.null) }
       return try encode(value: UserData.sendable(wrapped))

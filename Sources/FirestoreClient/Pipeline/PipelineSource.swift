@@ -97,6 +97,14 @@ public struct PipelineSource: Sendable {
 }
 
 extension Firestore {
+  /// A pipeline of stages already in request form, for tools that take pipelines as REST
+  /// JSON (the `firestore pipeline` command).
+  package func pipeline(stages: [PipelineStage]) -> Pipeline {
+    Pipeline(
+      firestore: self,
+      stages: stages.map { PipelineStageSpec(name: $0.name, args: $0.args.map { .wire($0) }, options: $0.options.mapValues { .wire($0) }) })
+  }
+
   /// A new pipeline query on this database (Enterprise edition); pick its source next.
   ///
   /// ```swift
