@@ -20,6 +20,20 @@ struct QueryLoweringTests {
     )
   }
 
+  @Test("every query sends an order that ends with the document key: the Enterprise edition guarantees no order without one")
+  func stableOrderOnEveryEdition() throws {
+    let c = db.collection("c")
+    let queries: [Query] = [
+      c, c.whereField("a", isEqualTo: 1), c.whereField("a", isGreaterThan: 1), c.order(by: "b", descending: true).limit(to: 2),
+      c.order(by: "b").limit(toLast: 2), db.collectionGroup("g").whereField("x", arrayContains: 1).limit(to: 5),
+      c.order(by: "b").start(after: [1]),
+    ]
+    for query in queries {
+      let order = try query.lowered().structuredQuery.orderBy
+      #expect(order.last?.fieldPath == "__name__", "\(order)")
+    }
+  }
+
   @Test("inequality fields join the order before the document key")
   func inequalityOrder() throws {
     let lowered = try db.collection("c").whereField("b", isGreaterThan: 1).whereField("a", isNotEqualTo: 2).query.lowered()

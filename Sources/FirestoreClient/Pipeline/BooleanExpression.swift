@@ -1,6 +1,6 @@
 import FirestoreWire
 
-/// An expression that yields a boolean, as `where` and ``Expression/countIf()`` take:
+/// An expression that yields a boolean, as `where` and `countIf()` take:
 /// comparisons, `exists()`, `&&`, `||`, `!`, and ``Expression/asBoolean()``.
 public protocol BooleanExpression: Expression {}
 

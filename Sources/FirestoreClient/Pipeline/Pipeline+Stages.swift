@@ -140,7 +140,7 @@ extension Pipeline {
   }
 
   /// A stage this library has no method for, by its backend `name`: `params` and
-  /// `options` are converted as `Sendable` arguments are (a ``Value`` is sent as it is).
+  /// `options` are converted as `Sendable` arguments are (a wire `Value` is sent as it is).
   public func rawStage(name: String, params: [Sendable], options: [String: Sendable]? = nil) -> Pipeline {
     adding(
       PipelineStageSpec(name: name, args: params.map { .value($0) }, options: (options ?? [:]).mapValues { .value($0) }))
