@@ -1,6 +1,6 @@
 /// One stage of a pipeline (`google.firestore.v1.Pipeline.Stage`): `collection`, `where`,
 /// `sort`, and so on, with its arguments and options.
-public struct PipelineStage: Sendable, Hashable {
+public struct PipelineStage: PipelineCall {
   /// The stage's name on the wire, in snake case (`add_fields`, `find_nearest`).
   public var name: String
   /// The positional arguments, in order.
@@ -15,21 +15,8 @@ public struct PipelineStage: Sendable, Hashable {
     self.options = options
   }
 
-  /// The REST JSON form; empty `args` and `options` are left out, as proto3 JSON does.
-  public var json: JSONValue {
-    var members: [(String, JSONValue)] = [("name", .string(name))]
-    if !args.isEmpty { members.append(("args", .array(args.map(\.json)))) }
-    if !options.isEmpty { members.append(("options", PipelineExpression.json(options))) }
-    return .object(members)
-  }
-
   /// Reads one stage.
-  public init(json: JSONValue) throws {
-    try json.requireObject("a pipeline stage")
-    name = try json.requiredString("name")
-    args = try Self.arguments(from: json["args"])
-    options = try PipelineExpression.fields(from: json["options"])
-  }
+  public init(json: JSONValue) throws { try self.init(json: json, what: "a pipeline stage") }
 
   /// A `google.firestore.v1.Pipeline`: `{"stages": [...]}`, empty stages left out.
   public static func json(_ stages: [PipelineStage]) -> JSONValue {
@@ -42,12 +29,5 @@ public struct PipelineStage: Sendable, Hashable {
     guard let stages = json["stages"] else { return [] }
     guard case .array(let items) = stages else { throw WireFormatError("stages must be an array, got \(stages.kindName)") }
     return try items.map(PipelineStage.init(json:))
-  }
-
-  /// Reads a list of arguments (missing means none).
-  static func arguments(from json: JSONValue?) throws -> [PipelineExpression] {
-    guard let json else { return [] }
-    guard case .array(let items) = json else { throw WireFormatError("args must be an array, got \(json.kindName)") }
-    return try items.map(PipelineExpression.init(json:))
   }
 }
