@@ -110,6 +110,7 @@ struct PipelineEvaluatorTests {
       PipelineStage(name: "documents", args: [.constant(.reference("/a"))]),
       PipelineStage(name: "where", args: []),
       PipelineStage(name: "collection_group", args: [.constant(.reference("")), .constant(.string("a/b"))]),
+      PipelineStage(name: "literals", args: [.map(["x": .function(PipelineFunction(name: "char_length"))])]),
     ] {
       #expect(throws: PipelineEvaluationError.self, "\(bad)") { try PipelineInput.of([bad]) }
     }

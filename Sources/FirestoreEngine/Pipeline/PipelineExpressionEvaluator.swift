@@ -103,32 +103,34 @@ public struct PipelineExpressionEvaluator: Sendable {
   }
 
   private func call(_ name: String, _ args: [PipelineExpression]) -> PipelineEvaluation {
+    // ``check(_:)`` refuses these before a pipeline runs; this keeps any other caller safe.
+    guard let arity = Self.functions[name], arity.contains(args.count) else {
+      return .error("\(name) is not a function of \(args.count) arguments this evaluator runs")
+    }
     switch name {
     case "equal", "not_equal", "greater_than", "greater_than_or_equal", "less_than", "less_than_or_equal":
-      return binary(name, args) { PipelineComparison.compare(name, $0, $1) }
+      return binary(args) { PipelineComparison.compare(name, $0, $1) }
     case "equal_any", "not_equal_any":
-      return binary(name, args) { PipelineComparison.membership(name, $0, $1) }
+      return binary(args) { PipelineComparison.membership(name, $0, $1) }
     case "and", "or", "xor", "nor":
       return PipelineLogic.combine(name, args.map(evaluate))
     case "not":
-      return unary(name, args) { PipelineLogic.not($0) }
+      return unary(args) { PipelineLogic.not($0) }
     case "conditional":
-      guard args.count == 3 else { return arity(name, 3) }
       let condition = evaluate(args[0])
       if case .error = condition { return condition }
       return evaluate(condition == .value(.boolean(true)) ? args[1] : args[2])
     case "exists", "is_absent":
-      return unary(name, args) { value in
+      return unary(args) { value in
         if case .error = value { return value }
         return .value(.boolean((value == .absent) == (name == "is_absent")))
       }
     case "is_error":
-      return unary(name, args) { value in
+      return unary(args) { value in
         if case .error = value { return .value(.boolean(true)) }
         return .value(.boolean(false))
       }
     case "if_absent", "if_error", "if_null":
-      guard args.count == 2 else { return arity(name, 2) }
       let value = evaluate(args[0])
       switch (name, value) {
       case ("if_absent", .absent), ("if_error", .error), ("if_null", .value(.null)): return evaluate(args[1])
@@ -142,9 +144,9 @@ public struct PipelineExpressionEvaluator: Sendable {
       }
       return .value(.null)
     case "add", "subtract", "multiply", "divide", "mod":
-      return binary(name, args) { PipelineArithmetic.apply(name, $0, $1) }
+      return binary(args) { PipelineArithmetic.apply(name, $0, $1) }
     case "abs":
-      return unary(name, args) { PipelineArithmetic.abs($0) }
+      return unary(args) { PipelineArithmetic.abs($0) }
     case "array":
       return array(args)
     case "map":
@@ -178,25 +180,19 @@ public struct PipelineExpressionEvaluator: Sendable {
     return .value(.array(values))
   }
 
-  private func unary(_ name: String, _ args: [PipelineExpression], _ body: (PipelineEvaluation) -> PipelineEvaluation)
+  private func unary(_ args: [PipelineExpression], _ body: (PipelineEvaluation) -> PipelineEvaluation)
     -> PipelineEvaluation
   {
-    guard args.count == 1 else { return arity(name, 1) }
-    return body(evaluate(args[0]))
+    body(evaluate(args[0]))
   }
 
   private func binary(
-    _ name: String, _ args: [PipelineExpression], _ body: (PipelineEvaluation, PipelineEvaluation) -> PipelineEvaluation
+    _ args: [PipelineExpression], _ body: (PipelineEvaluation, PipelineEvaluation) -> PipelineEvaluation
   ) -> PipelineEvaluation {
-    guard args.count == 2 else { return arity(name, 2) }
     let lhs = evaluate(args[0])
     if case .error = lhs { return lhs }
     let rhs = evaluate(args[1])
     if case .error = rhs { return rhs }
     return body(lhs, rhs)
-  }
-
-  private func arity(_ name: String, _ count: Int) -> PipelineEvaluation {
-    .error("\(name) takes \(count) argument\(count == 1 ? "" : "s")")
   }
 }

@@ -61,6 +61,7 @@ public enum PipelineInput: Sendable, Equatable {
         }
         var row: [String: Value] = [:]
         for (key, expression) in fields {
+          try PipelineExpressionEvaluator.check(expression)
           switch PipelineExpressionEvaluator(row: Document(name: "")).evaluate(expression) {
           case .value(let value): row[key] = value
           case .absent: break

@@ -83,7 +83,6 @@ enum PipelineStrings {
 
   /// SQL `LIKE`: `%` any run, `_` one code point, `\` makes the next one literal.
   private static func like(_ text: [Unicode.Scalar], _ pattern: [Unicode.Scalar]) -> Bool {
-    // Positions of the text that the pattern so far can reach, as a set of states.
     var tokens: [(scalar: Unicode.Scalar?, any: Bool)] = []
     var i = 0
     while i < pattern.count {
@@ -100,13 +99,16 @@ enum PipelineStrings {
       }
       i += 1
     }
+    // The positions of the text the pattern so far can have matched up to.
     var reachable = Set([0])
     for token in tokens {
       var next = Set<Int>()
-      for position in reachable {
-        if token.any {
-          next.formUnion(position...text.count)
-        } else if position < text.count, token.scalar == nil || token.scalar == text[position] {
+      if token.any {
+        // `%` reaches every position from the first one reached on: one range, not one per position.
+        next.formUnion(reachable.min()!...text.count)
+      }
+      for position in reachable where !token.any {
+        if position < text.count, token.scalar == nil || token.scalar == text[position] {
           next.insert(position + 1)
         }
       }

@@ -58,8 +58,9 @@ public struct ExecutePipelineResponse: Sendable, Equatable {
       createTime: try json.optionalTimestamp("createTime"), updateTime: try json.optionalTimestamp("updateTime"))
   }
 
+  /// A result as a document, without `name` when it has none.
   private static func json(result: Document) -> JSONValue {
-    guard result.name.isEmpty else { return result.json }
-    return .object(result.fields.isEmpty ? [] : [("fields", Value.json(fields: result.fields))])
+    guard result.name.isEmpty, case .object(let members) = result.json else { return result.json }
+    return .object(members.filter { $0.0 != "name" })
   }
 }
