@@ -5,8 +5,8 @@ extension Pipeline {
   ///
   /// - Throws: `invalidArgument` for an input the builder recorded as invalid, or for a
   ///   ``Subcollection`` run on its own, before any request; the backend's error otherwise
-  ///   (`failedPrecondition` or `unimplemented` where the database is not of the
-  ///   Enterprise edition).
+  ///   (a database of the Standard edition refuses pipelines; the emulator of Cloud SDK 528
+  ///   answers `unknown`).
   public func execute() async throws -> Pipeline.Snapshot {
     try await execute(readTime: nil, explainOptions: nil, additionalOptions: [:])
   }
