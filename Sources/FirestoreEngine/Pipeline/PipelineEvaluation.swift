@@ -4,8 +4,11 @@ import FirestoreWire
 /// does not have), or an error (an integer overflow, a division by zero, a type a
 /// function does not take), which `if_error` and `is_error` can catch.
 public enum PipelineEvaluation: Sendable, Equatable {
+  /// A value.
   case value(Value)
+  /// A field the row does not have.
   case absent
+  /// A failure, with what went wrong.
   case error(String)
 
   /// The value; `nil` when absent or an error.
