@@ -31,8 +31,10 @@ func check(_ condition: Bool, _ message: @autoclosure () -> String) {
 }
 
 /// Polls `condition` (on the main actor, where the seeds' `DispatchQueue.main` blocks run)
-/// until it holds, or fails after `seconds`.
-func waitUntil(_ what: @autoclosure () -> String, seconds: Double = 30, _ condition: () -> Bool) async {
+/// until it holds, or fails after `seconds`. The limit only catches a hang: on a loaded
+/// two-core machine running every suite beside this program, one step (a listener back in
+/// sync after the network returns) has taken over half a minute.
+func waitUntil(_ what: @autoclosure () -> String, seconds: Double = 120, _ condition: () -> Bool) async {
   let deadline = Date().addingTimeInterval(seconds)
   while !condition() {
     if Date() > deadline {

@@ -23,9 +23,10 @@ struct ApplePortTests {
   static let executable = BuiltExecutable.url("apple-port")
 
   /// Runs `apple-port arguments…` against `backend`'s project `project`, killing it after
-  /// `limit`, or with SIGKILL as soon as its output has a line `killAfter`.
+  /// `limit`, or with SIGKILL as soon as its output has a line `killAfter`. The limit only
+  /// catches a hang of the whole program, whose own waits each allow ``hangLimit``.
   private func run(
-    _ arguments: [String], backend: Backend, project: String, limit: Duration = .seconds(120), killAfter: String? = nil
+    _ arguments: [String], backend: Backend, project: String, limit: Duration = hangLimit * 5, killAfter: String? = nil
   ) async throws -> Run {
     Ledger.record(backend)
     var environment = ProcessInfo.processInfo.environment
