@@ -248,6 +248,8 @@ struct PipelineConformanceTests {
     #expect(try await run(backend, db.pipeline().database()).map { $0.results.count } == 4)
     let named = try await run(backend, db.pipeline().documents(["\(group)/one", "\(group)/missing", "other/x"]))
     #expect(named.map { Set(ids($0)) } == ["one", "x"], "a missing document gives no result")
+    let literals = try await run(backend, db.pipeline().literals([["n": Constant(2).add(3)], ["n": 1]]).sort([Field("n").ascending()]))
+    #expect(literals?.results.map(\.fields) == [["n": .integer(1)], ["n": .integer(5)]], "literals are evaluated, not read")
     let query = db.collectionGroup(group).whereField("n", isGreaterThan: 12).order(by: "n", descending: true).limit(to: 2)
     let converted = try await run(backend, db.pipeline().create(from: query))
     #expect(converted.map(ids) == (try await query.getDocuments().documents.map(\.documentID)))

@@ -56,7 +56,8 @@ extension FirestoreService {
       let (found, context) = try store.get(db, paths: paths, consistency: consistency)
       return (found.compactMap(\.1), context)
     case .literals(let rows):
-      let (_, context) = try store.candidates(db, parent: "", selectors: [], consistency: consistency)
+      // No document is read; only the read time (and a transaction) apply.
+      let (_, context) = try store.get(db, paths: [], consistency: consistency)
       return (rows.map { Document(name: "", fields: $0) }, context)
     }
   }

@@ -32,24 +32,20 @@ extension Pipeline {
     try firestore.checkServerReachable("the pipeline")
     let request = try request(
       firestore: firestore, readTime: readTime, explainOptions: explainOptions, additionalOptions: additionalOptions)
-    let elements = try await firestore.rest.unary(RESTClient.Call(.executePipeline, body: request.json)) { bytes in
+    // A reply without an execution time is malformed, reported as every malformed reply is.
+    let (elements, executionTime) = try await firestore.rest.unary(RESTClient.Call(.executePipeline, body: request.json)) {
+      bytes in
       guard case .array(let items) = try JSONParser.parse(bytes) else {
         throw WireFormatError("an executePipeline reply must be a JSON array")
       }
-      return try items.map(ExecutePipelineResponse.init(json:))
+      let elements = try items.map(ExecutePipelineResponse.init(json:))
+      guard let executionTime = elements.lazy.compactMap(\.executionTime).first else {
+        throw WireFormatError("the executePipeline reply carried no executionTime")
+      }
+      return (elements, executionTime)
     }
-    var results: [PipelineResult] = []
-    var executionTime: Timestamp?
-    var explainStats: String?
-    for element in elements {
-      results.append(contentsOf: element.results.map { PipelineResult(document: $0, firestore: firestore) })
-      executionTime = executionTime ?? element.executionTime
-      explainStats = element.explainStats ?? explainStats
-    }
-    guard let executionTime else {
-      throw FirestoreError(.internal, "the executePipeline reply carried no executionTime")
-    }
-    return Snapshot(results: results, executionTime: executionTime, explainStats: explainStats)
+    let results = elements.flatMap { $0.results.map { PipelineResult(document: $0, firestore: firestore) } }
+    return Snapshot(results: results, executionTime: executionTime, explainStats: elements.last { $0.explainStats != nil }?.explainStats)
   }
 
   /// The request ``execute(readTime:explainOptions:additionalOptions:)`` sends; inside a

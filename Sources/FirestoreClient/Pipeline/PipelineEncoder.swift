@@ -26,9 +26,8 @@ struct PipelineEncoder {
   }
 
   /// A `Sendable` argument: an expression as it is, `nil` as null, arrays and dictionaries
-  /// as `array(…)` and `map(…)` calls of their converted elements (a map's keys in sorted
-  /// order, since a dictionary has none), option names as strings, anything else as a
-  /// constant.
+  /// as the ``ArrayExpression`` and ``MapExpression`` of their elements, option names as
+  /// strings, anything else as a constant.
   func encode(value: any Sendable) throws(FirestoreError) -> PipelineExpression {
     switch value {
     case let expression as any Expression: return try encode(expression)
@@ -38,18 +37,8 @@ struct PipelineEncoder {
       guard let wrapped = optional.wrappedValue else { return .constant(.null) }
       return try encode(value: UserData.sendable(wrapped))
     case let option as any PipelineOptionName: return .constant(.string(option.rawValue))
-    case let elements as [any Sendable]:
-      var args: [PipelineExpression] = []
-      args.reserveCapacity(elements.count)
-      for element in elements { args.append(try encode(value: element)) }
-      return .function(PipelineFunction(name: "array", args: args))
-    case let entries as [String: any Sendable]:
-      var args: [PipelineExpression] = []
-      for (key, element) in entries.sorted(by: { $0.key < $1.key }) {
-        args.append(.constant(.string(key)))
-        args.append(try encode(value: element))
-      }
-      return .function(PipelineFunction(name: "map", args: args))
+    case let elements as [any Sendable]: return try encode(ArrayExpression(elements))
+    case let entries as [String: any Sendable]: return try encode(MapExpression(entries))
     default:
       return .constant(try constant(value))
     }
@@ -63,15 +52,31 @@ struct PipelineEncoder {
   /// An alias → expression map, as `select`, `addFields`, `distinct` and `aggregate` send
   /// them; two selections of one name are an error, as in the Apple SDK.
   func encode(selections: [any Selectable], stage: String) throws(FirestoreError) -> PipelineExpression {
-    var fields: [String: PipelineExpression] = [:]
+    var named: [(String, any Expression)] = []
     for selection in selections {
-      guard let named = selection as? any NamedSelection else {
+      guard let selection = selection as? any NamedSelection else {
         throw .invalidArgument("\(type(of: selection)) is not a selection this library can send")
       }
-      guard fields[named.alias] == nil else {
-        throw .invalidArgument("\(stage) names the output field \"\(named.alias)\" twice")
-      }
-      fields[named.alias] = try encode(named.expression)
+      named.append((selection.alias, selection.expression))
+    }
+    return try map(named, stage: stage) { (expression) throws(FirestoreError) in try encode(expression) }
+  }
+
+  /// An alias → accumulator map, the first argument of `aggregate`.
+  func encode(aggregates: [AliasedAggregate]) throws(FirestoreError) -> PipelineExpression {
+    try map(aggregates.map { ($0.alias, $0.function) }, stage: "aggregate") { (function) throws(FirestoreError) in
+      try function.encoded(self)
+    }
+  }
+
+  /// A map of named entries, each encoded by `encode`; a name given twice is an error.
+  private func map<Item>(
+    _ entries: [(String, Item)], stage: String, _ encode: (Item) throws(FirestoreError) -> PipelineExpression
+  ) throws(FirestoreError) -> PipelineExpression {
+    var fields: [String: PipelineExpression] = [:]
+    for (name, item) in entries {
+      guard fields[name] == nil else { throw .invalidArgument("\(stage) names the output field \"\(name)\" twice") }
+      fields[name] = try encode(item)
     }
     return .map(fields)
   }

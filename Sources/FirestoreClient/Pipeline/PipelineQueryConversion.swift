@@ -24,16 +24,13 @@ struct PipelineQueryConversion {
     }
     let lowered = try query.lowered()
     let structured = lowered.structuredQuery
-    var stages: [PipelineStageSpec] = []
-
-    if query.allDescendants {
-      stages.append(
-        PipelineStageSpec(
-          name: "collection_group", args: [.wire(.constant(.reference(""))), .wire(.constant(.string(query.collectionID)))]))
-    } else {
-      let path = (lowered.parentPath.segments + [query.collectionID]).joined(separator: "/")
-      stages.append(PipelineStageSpec(name: "collection", args: [.wire(.constant(.reference("/" + path)))]))
-    }
+    let source = PipelineSource(firestore: firestore)
+    var stages =
+      query.allDescendants
+      ? source.collectionGroup(query.collectionID).stages
+      : source.collection(
+        CollectionReference(firestore: firestore, resourcePath: lowered.parentPath.appending(ResourcePath(segments: [query.collectionID])))
+      ).stages
 
     switch structured.filter {
     case .composite(.and, let filters)?:

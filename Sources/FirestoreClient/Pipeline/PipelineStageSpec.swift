@@ -33,15 +33,7 @@ struct PipelineStageSpec: Sendable {
       case .expression(let expression): return try encoder.encode(expression)
       case .value(let value): return try encoder.encode(value: value)
       case .selections(let selections, let stage): return try encoder.encode(selections: selections, stage: stage)
-      case .aggregates(let aggregates):
-        var fields: [String: PipelineExpression] = [:]
-        for aggregate in aggregates {
-          guard fields[aggregate.alias] == nil else {
-            throw .invalidArgument("aggregate names the output field \"\(aggregate.alias)\" twice")
-          }
-          fields[aggregate.alias] = try aggregate.function.encoded(encoder)
-        }
-        return .map(fields)
+      case .aggregates(let aggregates): return try encoder.encode(aggregates: aggregates)
       case .ordering(let ordering): return try ordering.encoded(encoder)
       case .orderings(let orderings):
         var elements: [PipelineExpression] = []
