@@ -22,8 +22,12 @@ enum TransportProbe {
       var headers = ["Authorization": "Bearer owner"]
       if request.body != nil { headers["Content-Type"] = "application/json" }
       // Every probed call may go twice, as the client marks it (reads, and a commit of a
-      // plain set): the transport then sends a small body with the head, in one write.
-      return HTTPRequest(method: request.method, url: url, headers: headers, body: request.body.map { Data($0.utf8) }, isIdempotent: true)
+      // plain set): the transport then sends a small body with the head, in one write. And
+      // each is read whole, as the client reads a unary reply.
+      var prepared = HTTPRequest(
+        method: request.method, url: url, headers: headers, body: request.body.map { Data($0.utf8) }, isIdempotent: true)
+      prepared.readsWholeBody = true
+      return prepared
     }
     let measurement = try await Measurement.run(warmup: warmup, reps: options.runs(countAtScaleOne)) {
       for request in prepared {

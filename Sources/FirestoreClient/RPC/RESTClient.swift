@@ -82,7 +82,7 @@ final class RESTClient: Sendable {
     _ call: Call, _ decode: @escaping @Sendable (UnsafeBufferPointer<UInt8>) throws -> T
   ) async throws -> T {
     do {
-      return try await withRetries(call) { response, _ in
+      return try await withRetries(call, readsWholeBody: true) { response, _ in
         let data = try await response.collectBody(limit: self.settings.maximumReplyBytes)
         do {
           return try data.withUnsafeBytes { try decode($0.bindMemory(to: UInt8.self)) }
@@ -139,8 +139,10 @@ final class RESTClient: Sendable {
   /// Runs `call` until it succeeds or the policy gives up; `handle` reads a 2xx response.
   /// - Parameter handle: reads a 2xx reply; also given what the request carried that must
   ///   not reach an error (its token), for a reader that outlives the call.
+  /// - Parameter readsWholeBody: `handle` reads the whole body before anything else
+  ///   (``HTTPRequest/readsWholeBody``).
   private func withRetries<T: Sendable>(
-    _ call: Call, _ handle: @escaping @Sendable (HTTPResponse, SecretRedaction) async throws -> T
+    _ call: Call, readsWholeBody: Bool = false, _ handle: @escaping @Sendable (HTTPResponse, SecretRedaction) async throws -> T
   ) async throws -> T {
     if let configurationError { throw configurationError }
     // One deadline for the whole call, retries and their backoff included.
@@ -163,7 +165,8 @@ final class RESTClient: Sendable {
         guard clock.now < deadline else { throw expired() }
         // The token is fetched within the deadline too: a token endpoint that hangs must
         // not hold the call past it.
-        let request = try await makeRequest(call, forceRefresh: refreshCredentials, deadline: deadline, expired: expired)
+        var request = try await makeRequest(call, forceRefresh: refreshCredentials, deadline: deadline, expired: expired)
+        request.readsWholeBody = readsWholeBody
         let redaction = Self.redaction(of: request)
         do {
           return try await Deadline.send(request, through: transport, by: deadline, expired: expired) { response in

@@ -10,10 +10,18 @@ import Foundation
 /// When the last ``Reader`` goes away before the end, or the reading task is cancelled,
 /// the channel asks the producer to abort.
 final class BodyChannel: Sendable {
-  /// Buffered bytes past which the producer pauses.
+  /// Buffered bytes past which the producer pauses, unless the channel is made with more.
   static let highWater = 512 << 10
-  /// Buffered bytes at which a paused producer resumes.
-  static let lowWater = 128 << 10
+  /// Buffered bytes past which the producer pauses.
+  let highWater: Int
+  /// Buffered bytes at which a paused producer resumes: a quarter of ``highWater``.
+  let lowWater: Int
+
+  /// Makes a channel that buffers up to `highWater` bytes before the producer pauses.
+  init(highWater: Int = BodyChannel.highWater) {
+    self.highWater = highWater
+    lowWater = highWater / 4
+  }
 
   /// What the producer does when asked: resume a paused transfer, abort one, or trade its
   /// deadline for an idle one. Never called under the channel's lock.
@@ -39,6 +47,15 @@ final class BodyChannel: Sendable {
   /// reader that falls behind waits for this, not for time).
   var isPaused: Bool { state.withLock { $0.paused } }
 
+  /// Whether the body ended without error and every byte of it is buffered, none read yet
+  /// (for tests).
+  var holdsWholeBody: Bool {
+    state.withLock { s in
+      guard case .success = s.end else { return false }
+      return s.first == 0
+    }
+  }
+
   /// Connects the producer; until then resume and abort requests are dropped.
   func connect(_ producer: Producer) {
     state.withLock { $0.producer = producer }
@@ -60,7 +77,7 @@ final class BodyChannel: Sendable {
         s.waiter = nil
         return .handOff(waiter)
       }
-      if s.buffered >= Self.highWater {
+      if s.buffered >= highWater {
         s.paused = true
         return .full
       }
@@ -101,6 +118,8 @@ final class BodyChannel: Sendable {
         let (result, resume): (Result<Data?, any Error>?, Producer?) = state.withLock { s in
           if s.first < s.chunks.count {
             let chunk = s.chunks[s.first]
+            // Let go of it here: a reader that gathers the body holds it once, not twice.
+            s.chunks[s.first] = Data()
             s.first += 1
             s.buffered -= chunk.count
             if s.first == s.chunks.count {
@@ -125,7 +144,7 @@ final class BodyChannel: Sendable {
 
   /// The producer to resume, when it is paused and the buffer is down to ``lowWater``.
   private func takeResume(_ s: inout State) -> Producer? {
-    guard s.paused, s.buffered <= Self.lowWater else { return nil }
+    guard s.paused, s.buffered <= lowWater else { return nil }
     s.paused = false
     return s.producer
   }

@@ -75,6 +75,13 @@ public struct HTTPBody: AsyncSequence, Sendable {
     return false
   }
 
+  /// Whether the whole body arrived before it was handed out, nothing read yet (for
+  /// tests); `false` for a body that is not fed by a transport's channel.
+  var arrivedWhole: Bool {
+    if case .channel(let reader) = source { return reader.channel.holdsWholeBody }
+    return false
+  }
+
   public func makeAsyncIterator() -> AsyncIterator {
     switch source {
     case .stream(let stream): return AsyncIterator(stream: stream.makeAsyncIterator(), reader: nil, observer: observer)

@@ -19,6 +19,11 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
   /// `deadlineExceeded`. Only a transport whose ``Transport/enforcesDeadlines`` is true
   /// looks at it; the client keeps the deadline itself for the others.
   public var deadline: ContinuousClock.Instant?
+  /// The caller reads the whole body before it looks at any of it (a unary call): a
+  /// transport may then hand out the head with the body complete, in one hand-over to the
+  /// caller instead of one per piece of the body. `false` for a streamed reply, whose
+  /// head and pieces must come as they arrive.
+  public var readsWholeBody = false
 
   /// Creates a request.
   public init(

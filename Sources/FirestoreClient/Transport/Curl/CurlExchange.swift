@@ -33,6 +33,9 @@ import FirestorePlatform
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private let channel: BodyChannel
+    /// The head waits for the body's end (``HTTPRequest/readsWholeBody``), or for the
+    /// buffer to fill.
+    private let readsWholeBody: Bool
     /// The body handed out with the head, made on the caller's thread: the loop thread only
     /// passes it on, and lets go of it then, so that a reader dropping it aborts the transfer.
     private var body: HTTPBody?
@@ -72,7 +75,8 @@ import FirestorePlatform
     init(request: HTTPRequest, transport: CurlTransport) throws {
       self.transport = transport
       loop = transport.loop
-      channel = BodyChannel()
+      readsWholeBody = request.readsWholeBody
+      channel = BodyChannel(highWater: request.readsWholeBody ? Self.wholeBodyBuffer : BodyChannel.highWater)
       body = HTTPBody(channel: channel)
       method = request.method
       isIdempotent = request.isIdempotent
@@ -107,6 +111,10 @@ import FirestorePlatform
       curl_slist_free_all(headerList)
       errorBuffer.deallocate()
     }
+
+    /// The most a whole-body read buffers before its head is handed out: a larger reply
+    /// reaches its reader as it comes, as any other. The reader gathers it all anyway.
+    static let wholeBodyBuffer = 16 << 20
 
     /// The most bytes one write callback delivers.
     static let receiveBufferBytes = 100 << 10
@@ -281,14 +289,14 @@ import FirestorePlatform
       // The body is complete before the head is handed out: a small reply reaches its
       // reader in one hand-off, not one for the head and more for the body and its end.
       channel.finish()
-      deliverHead()
+      deliverHead(ended: true)
     }
 
     /// Fails a transfer the loop took out or libcurl ended: a head that arrived whole is
     /// handed out first, as it would have been at the end of the round, so that the error
     /// reaches the body's reader, not the caller waiting for the head.
     func fail(_ error: FirestoreError) {
-      deliverHead()
+      deliverHead(ended: true)
       finish(with: error)
     }
 
@@ -348,9 +356,11 @@ import FirestorePlatform
     }
 
     /// Hands the response head to the caller, once, when it is complete. The loop calls it
-    /// after each round of I/O, so that the body that came with the head is buffered first.
-    func deliverHead() {
+    /// after each round of I/O, so that the body that came with the head is buffered first;
+    /// a whole-body read waits until the transfer `ended` or its buffer is full.
+    func deliverHead(ended: Bool = false) {
       guard !headDelivered, let status = head.completedStatus else { return }
+      if readsWholeBody, !ended, !channel.isPaused { return }
       headDelivered = true
       let continuation = shared.withLock { s -> CheckedContinuation<HTTPResponse, any Error>? in
         defer { s.headContinuation = nil }

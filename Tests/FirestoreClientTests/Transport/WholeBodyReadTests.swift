@@ -1,0 +1,91 @@
+import FirestorePlatform
+import FirestoreTestSupport
+import Foundation
+import Testing
+
+@testable import FirestoreClient
+
+/// A request that reads its whole body (a unary call) gets its head with the body
+/// complete; a reply too large to hold waits no longer than the buffer allows; a streamed
+/// request still gets its head and pieces as they come.
+@Suite struct WholeBodyReadTests {
+  /// A server that sends the head and a first piece, then the rest once released.
+  func pausingServer(release: DispatchSemaphore, firstPieceSent: Locked<Bool>) throws -> RawHTTPServer {
+    try RawHTTPServer { connection, _ in
+      guard connection.readRequest() != nil else { return }
+      connection.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nfirst\r\n")
+      firstPieceSent.withLock { $0 = true }
+      release.wait()
+      connection.write("6\r\nsecond\r\n0\r\n\r\n")
+    }
+  }
+
+  @Test func headComesWithTheWholeBody() async throws {
+    let release = DispatchSemaphore(value: 0)
+    let firstPieceSent = Locked(false)
+    let server = try pausingServer(release: release, firstPieceSent: firstPieceSent)
+    defer {
+      release.signal()
+      server.stop()
+    }
+    var request = HTTPRequest(method: "GET", url: server.url("/unary"))
+    request.readsWholeBody = true
+    let transport = CurlTransport()
+    let call = Task { try await transport.send(request) }
+    try await eventually("the server to send the head and a first piece") { firstPieceSent.withLock { $0 } }
+    release.signal()
+    let response = try await call.value
+    #expect(response.body.arrivedWhole)
+    #expect(String(decoding: try await response.collectBody(), as: UTF8.self) == "firstsecond")
+  }
+
+  @Test func streamedRequestGetsItsHeadAtOnce() async throws {
+    let release = DispatchSemaphore(value: 0)
+    let firstPieceSent = Locked(false)
+    let server = try pausingServer(release: release, firstPieceSent: firstPieceSent)
+    defer {
+      release.signal()
+      server.stop()
+    }
+    // The server sends the rest only once the head is here.
+    let response = try await CurlTransport().send(HTTPRequest(method: "GET", url: server.url("/stream")))
+    #expect(!response.body.arrivedWhole)
+    release.signal()
+    #expect(String(decoding: try await response.collectBody(), as: UTF8.self) == "firstsecond")
+  }
+
+  /// Past the buffer a whole-body read holds, the head is handed out with the transfer
+  /// paused, and the rest streams to the reader.
+  @Test func replyLargerThanTheBufferStreams() async throws {
+    let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64 << 10)
+    let total = CurlExchange.wholeBodyBuffer + 4 * chunk.count
+    let server = try RawHTTPServer { connection, _ in
+      guard connection.readRequest() != nil else { return }
+      connection.limitSendBuffer(64 << 10)
+      connection.write("HTTP/1.1 200 OK\r\nContent-Length: \(total)\r\n\r\n")
+      for _ in 0..<total / chunk.count {
+        guard connection.write(bytes: chunk) else { return }
+      }
+    }
+    defer { server.stop() }
+    var request = HTTPRequest(method: "GET", url: server.url("/large"))
+    request.readsWholeBody = true
+    let response = try await CurlTransport().send(request)
+    #expect(response.body.transferIsPaused)
+    #expect(try await response.collectBody().count == total)
+  }
+
+  /// A reply cut short reaches the reader of the body as an error, as for any request.
+  @Test func replyCutShortFailsTheBody() async throws {
+    let server = try RawHTTPServer { connection, _ in
+      guard connection.readRequest() != nil else { return }
+      connection.write("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc")
+    }
+    defer { server.stop() }
+    var request = HTTPRequest(method: "GET", url: server.url("/cut"))
+    request.readsWholeBody = true
+    let response = try await CurlTransport().send(request)
+    let error = await #expect(throws: FirestoreError.self) { _ = try await response.collectBody() }
+    #expect(error?.code == .unavailable, "\(String(describing: error))")
+  }
+}
