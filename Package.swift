@@ -75,7 +75,7 @@ let package = Package(
       name: "firestore-bench",
       dependencies: [
         "BenchmarkSupport", "CommandLineSupport", "FirestoreDemo", "FirestoreMock", "FirestoreClient", "FirestorePlatform",
-        "FirestoreRepositories",
+        "FirestoreRepositories", .target(name: "CCurl", condition: .when(platforms: [.linux])),
       ],
       path: "Benchmarks/FirestoreBench"),
     // Listeners under writes and back-channel cuts for minutes (scripts/soak.sh).

@@ -8,13 +8,25 @@ enum GetScenarios {
     PeerDataset.ids20.map { db.collection("articles").document($0) }
   }
 
+  /// One run of get-all: one `getAll` of the 20, each turned into a dictionary.
+  static func getAllOnce(_ db: Firestore) async throws {
+    let rows = try await db.getAll(references(db)).compactMap { $0.data() }
+    try PeerDataset.expect(rows.count, 20, "get-all documents")
+  }
+
+  /// One run of get-sequential: the 20 with `getDocument()`, one after another.
+  static func getSequentialOnce(_ db: Firestore) async throws {
+    var rows = 0
+    for reference in references(db) where try await reference.getDocument().data() != nil { rows += 1 }
+    try PeerDataset.expect(rows, 20, "get-sequential documents")
+  }
+
   /// get-all: `getAll` of the 20, each turned into a dictionary; and `get-all.transport`: its
   /// `:batchGet` through the transport alone.
   static func getAll(_ options: BenchOptions) async throws -> [BenchResult] {
     [
-      try await EmulatorScenario.run("get-all", "getAll(20 refs) -> data()", options, countAtScaleOne: 100, warmup: 5) { db in
-        let rows = try await db.getAll(references(db)).compactMap { $0.data() }
-        try PeerDataset.expect(rows.count, 20, "get-all documents")
+      try await EmulatorScenario.run("get-all", "getAll(20 refs) -> data()", options, countAtScaleOne: 100, warmup: 5) {
+        try await getAllOnce($0)
       },
       try await TransportProbe.run(
         "get-all.transport", "get-all's :batchGet through CurlTransport alone (body read, not parsed)", options, countAtScaleOne: 100,
@@ -36,12 +48,7 @@ enum GetScenarios {
     [
       try await EmulatorScenario.run(
         "get-sequential", "20 x getDocument() sequential (per batch of 20)", options, countAtScaleOne: 50, warmup: 3
-      ) {
-        db in
-        var rows = 0
-        for reference in references(db) where try await reference.getDocument().data() != nil { rows += 1 }
-        try PeerDataset.expect(rows, 20, "get-sequential documents")
-      },
+      ) { try await getSequentialOnce($0) },
       try await TransportProbe.run(
         "get-sequential.transport", "get-sequential's 20 GETs through CurlTransport alone (bodies read, not parsed)", options,
         countAtScaleOne: 50, warmup: 3,

@@ -12,16 +12,19 @@ enum QueryScenarios {
   static let techQueryBody =
     #"{"structuredQuery":{"from":[{"collectionId":"articles"}],"where":{"fieldFilter":{"field":{"fieldPath":"category"},"op":"EQUAL","value":{"stringValue":"tech"}}},"orderBy":[{"field":{"fieldPath":"publishedAt"},"direction":"DESCENDING"}]}}"#
 
+  /// One run of query-full: the 400 documents, each turned into a dictionary.
+  static func fullQuery(_ db: Firestore) async throws {
+    let rows = try await techQuery(db).getDocuments().documents.map { $0.data() }
+    try PeerDataset.expect(rows.count, 400, "query-full documents")
+  }
+
   /// query-full: the full query, 400 documents, each turned into a dictionary; and `query-full.transport`,
   /// its `:runQuery` through the transport alone.
   static func queryFull(_ options: BenchOptions) async throws -> [BenchResult] {
     [
       try await EmulatorScenario.run(
         "query-full", "query category==tech order publishedAt desc, 400 full docs -> data()", options, countAtScaleOne: 30, warmup: 3
-      ) { db in
-        let rows = try await techQuery(db).getDocuments().documents.map { $0.data() }
-        try PeerDataset.expect(rows.count, 400, "query-full documents")
-      },
+      ) { try await fullQuery($0) },
       try await TransportProbe.run(
         "query-full.transport", "query-full's :runQuery through CurlTransport alone (body read, not parsed)", options, countAtScaleOne: 30,
         warmup: 3,

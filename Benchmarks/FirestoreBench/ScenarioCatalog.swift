@@ -62,6 +62,12 @@ enum ScenarioCatalog {
     Scenario(name: "client-cost", summary: "s7a's, s4's, s5a's and s7c's calls answered at once in memory: the client's cost") {
       try await ClientCostScenarios.run($0)
     },
+    Scenario(
+      name: "paired",
+      summary: "s1, s4, s5a, s7a-c run by run beside their requests sent the curl way and through CurlTransport"
+    ) {
+      try await PairedScenario.run($0)
+    },
     Scenario(name: "cache", summary: "server vs cache query, and the latency-compensation echo, on an in-process mock") {
       try await MockScenarios.cache($0)
     },

@@ -8,9 +8,8 @@ enum WriteScenarios {
   /// `set-small.transport`: `make_rest_bodies.py`'s `commit_small.json` through the transport alone.
   static func setSmall(_ options: BenchOptions) async throws -> [BenchResult] {
     [
-      try await cyclingSets("set-small", "setData() small doc (1 timestamp field)", options, in: "users/\(PeerDataset.uid)/favorites_w") {
-        _ in ["starredAt": Date()]
-      },
+      try await EmulatorScenario.run(
+        "set-small", "setData() small doc (1 timestamp field)", options, countAtScaleOne: 200, warmup: 10, smallSets()),
       try await TransportProbe.run(
         "set-small.transport", "set-small's :commit through CurlTransport alone", options, countAtScaleOne: 200, warmup: 10,
         requests: [
@@ -26,9 +25,8 @@ enum WriteScenarios {
   static func setArticle(_ options: BenchOptions) async throws -> [BenchResult] {
     let articles = try await PeerDataset.articles(in: try PeerDataset.firestore(options))
     return [
-      try await cyclingSets("set-article", "setData() article-shaped doc (~2.2 KB)", options, in: "bench_writes") {
-        articles[$0 % articles.count]
-      }
+      try await EmulatorScenario.run(
+        "set-article", "setData() article-shaped doc (~2.2 KB)", options, countAtScaleOne: 200, warmup: 10, articleSets(articles))
     ]
   }
 
@@ -38,36 +36,47 @@ enum WriteScenarios {
     return [
       try await EmulatorScenario.run(
         "batch-500", "WriteBatch of 500 setData() (article-shaped) committed", options, countAtScaleOne: 15, warmup: 2
-      ) {
-        db in
-        let batch = db.batch()
-        let collection = db.collection("bench_batch")
-        for i in 0..<500 { batch.setData(articles[i], forDocument: collection.document(name("b", i, 3))) }
-        let results = try await batch.commit()
-        try PeerDataset.expect(results.count, 500, "batch-500 write results")
-      },
+      ) { try await commitBatch500($0, articles) },
       // The part of batch-500 no client can skip and curl does: its body is made once,
       // before the timing. Added to curl's time, it is a floor for any client of this API.
       try await EmulatorScenario.run(
         "batch-500.build", "batch-500's WriteBatch of 500 setData() built, not committed (no network)", options, countAtScaleOne: 15,
         warmup: 2
-      ) {
-        db in
-        let batch = db.batch()
-        let collection = db.collection("bench_batch")
-        for i in 0..<500 { batch.setData(articles[i], forDocument: collection.document(name("b", i, 3))) }
-      },
+      ) { _ = filledBatch500($0, articles) },
     ]
+  }
+
+  /// batch-500's `WriteBatch`, filled and not committed.
+  static func filledBatch500(_ db: Firestore, _ articles: [[String: any Sendable]]) -> WriteBatch {
+    let batch = db.batch()
+    let collection = db.collection("bench_batch")
+    for i in 0..<500 { batch.setData(articles[i], forDocument: collection.document(name("b", i, 3))) }
+    return batch
+  }
+
+  /// One run of batch-500: the batch filled and committed.
+  static func commitBatch500(_ db: Firestore, _ articles: [[String: any Sendable]]) async throws {
+    let results = try await filledBatch500(db, articles).commit()
+    try PeerDataset.expect(results.count, 500, "batch-500 write results")
+  }
+
+  /// set-small's calls: `{starredAt: now}` on `users/u1/favorites_w/wNNNN`.
+  static func smallSets() -> (Firestore) async throws -> Void {
+    cyclingSets(in: "users/\(PeerDataset.uid)/favorites_w") { _ in ["starredAt": Date()] }
+  }
+
+  /// set-article's calls: the next seeded article on `bench_writes/wNNNN`.
+  static func articleSets(_ articles: [[String: any Sendable]]) -> (Firestore) async throws -> Void {
+    cyclingSets(in: "bench_writes") { articles[$0 % articles.count] }
   }
 
   /// Single `setData()` calls on `collection/wNNNN`, cycling over 1000 documents, the n-th
   /// call (from 1) setting `data(n)`.
   private static func cyclingSets(
-    _ scenario: String, _ label: String, _ options: BenchOptions, in collection: String,
-    data: @escaping (Int) -> [String: any Sendable]
-  ) async throws -> BenchResult {
+    in collection: String, data: @escaping (Int) -> [String: any Sendable]
+  ) -> (Firestore) async throws -> Void {
     var counter = 0
-    return try await EmulatorScenario.run(scenario, label, options, countAtScaleOne: 200, warmup: 10) { db in
+    return { db in
       counter += 1
       _ = try await db.collection(collection).document(name("w", counter % 1000, 4)).setData(data(counter))
     }

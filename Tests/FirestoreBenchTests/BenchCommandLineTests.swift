@@ -13,7 +13,7 @@ struct BenchCommandLineTests {
     #expect(result.status == 0, "\(result)")
     let scenarios = [
       "query-full", "query-ids", "collection-ids", "collection-full", "get-all", "get-sequential", "get-concurrent", "listen-latency",
-      "set-small", "set-article", "batch-500", "decode", "reader", "stream100k",
+      "set-small", "set-article", "batch-500", "decode", "reader", "stream100k", "paired",
     ]
     for scenario in scenarios {
       #expect(result.stdout.contains("\n  \(scenario) "), "--help does not list \(scenario)")
