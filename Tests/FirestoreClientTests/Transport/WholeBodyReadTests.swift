@@ -10,47 +10,48 @@ import Testing
 /// request still gets its head and pieces as they come.
 @Suite struct WholeBodyReadTests {
   /// A server that sends the head and a first piece, then the rest once released.
-  func pausingServer(release: DispatchSemaphore, firstPieceSent: Locked<Bool>) throws -> RawHTTPServer {
-    try RawHTTPServer { connection, _ in
-      guard connection.readRequest() != nil else { return }
-      connection.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nfirst\r\n")
-      firstPieceSent.withLock { $0 = true }
-      release.wait()
-      connection.write("6\r\nsecond\r\n0\r\n\r\n")
+  final class PausingServer {
+    let release = DispatchSemaphore(value: 0)
+    let firstPieceSent = Locked(false)
+    private(set) var server: RawHTTPServer!
+
+    init() throws {
+      server = try RawHTTPServer { [release, firstPieceSent] connection, _ in
+        guard connection.readRequest() != nil else { return }
+        connection.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nfirst\r\n")
+        firstPieceSent.withLock { $0 = true }
+        release.wait()
+        connection.write("6\r\nsecond\r\n0\r\n\r\n")
+      }
+    }
+
+    func stop() {
+      release.signal()
+      server.stop()
     }
   }
 
   @Test func headComesWithTheWholeBody() async throws {
-    let release = DispatchSemaphore(value: 0)
-    let firstPieceSent = Locked(false)
-    let server = try pausingServer(release: release, firstPieceSent: firstPieceSent)
-    defer {
-      release.signal()
-      server.stop()
-    }
-    var request = HTTPRequest(method: "GET", url: server.url("/unary"))
+    let paused = try PausingServer()
+    defer { paused.stop() }
+    var request = HTTPRequest(method: "GET", url: paused.server.url("/unary"))
     request.readsWholeBody = true
     let transport = CurlTransport()
     let call = Task { try await transport.send(request) }
-    try await eventually("the server to send the head and a first piece") { firstPieceSent.withLock { $0 } }
-    release.signal()
+    try await eventually("the server to send the head and a first piece") { paused.firstPieceSent.withLock { $0 } }
+    paused.release.signal()
     let response = try await call.value
     #expect(response.body.arrivedWhole)
     #expect(String(decoding: try await response.collectBody(), as: UTF8.self) == "firstsecond")
   }
 
   @Test func streamedRequestGetsItsHeadAtOnce() async throws {
-    let release = DispatchSemaphore(value: 0)
-    let firstPieceSent = Locked(false)
-    let server = try pausingServer(release: release, firstPieceSent: firstPieceSent)
-    defer {
-      release.signal()
-      server.stop()
-    }
+    let paused = try PausingServer()
+    defer { paused.stop() }
     // The server sends the rest only once the head is here.
-    let response = try await CurlTransport().send(HTTPRequest(method: "GET", url: server.url("/stream")))
+    let response = try await CurlTransport().send(HTTPRequest(method: "GET", url: paused.server.url("/stream")))
     #expect(!response.body.arrivedWhole)
-    release.signal()
+    paused.release.signal()
     #expect(String(decoding: try await response.collectBody(), as: UTF8.self) == "firstsecond")
   }
 
