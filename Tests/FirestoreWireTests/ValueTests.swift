@@ -40,6 +40,22 @@ struct ValueTests {
     #expect(try Value(json: JSONParser.parse(json)) == expected)
   }
 
+  @Test("a double is the same wherever it sits: NaN equals NaN in a geo point too, and equal values hash alike")
+  func doublesEverywhere() throws {
+    let origin = Value.geoPoint(GeoPoint(latitude: 0, longitude: 0))
+    let odd = Value.geoPoint(GeoPoint(latitude: .nan, longitude: 180))
+    let back = try Value(json: JSONParser.parse(JSONWriter.string(odd.json)))
+    #expect(back == odd)
+    #expect(back.hashValue == odd.hashValue)
+    #expect(Value.geoPoint(GeoPoint(latitude: .nan, longitude: 0)) != origin)
+    let payload = Double(bitPattern: Double.nan.bitPattern | 1)
+    #expect(Value.double(payload) == .double(.nan))
+    #expect(Value.double(payload).hashValue == Value.double(.nan).hashValue)
+    #expect(Value.double(-0.0) == .double(0.0))
+    #expect(Value.double(-0.0).hashValue == Value.double(0.0).hashValue)
+    #expect(Value.geoPoint(GeoPoint(latitude: -0.0, longitude: 0)).hashValue == origin.hashValue)
+  }
+
   @Test("bytes are written as padded standard base64")
   func bytesEncoding() {
     #expect(JSONWriter.string(Value.bytes(Data([0xFF, 0xEF])).json) == #"{"bytesValue":"/+8="}"#)

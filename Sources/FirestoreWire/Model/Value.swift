@@ -23,12 +23,12 @@ public indirect enum Value: Sendable, Hashable {
     case (.null, .null): return true
     case (.boolean(let a), .boolean(let b)): return a == b
     case (.integer(let a), .integer(let b)): return a == b
-    case (.double(let a), .double(let b)): return a == b || (a.isNaN && b.isNaN)
+    case (.double(let a), .double(let b)): return same(a, b)
     case (.timestamp(let a), .timestamp(let b)): return a == b
     case (.string(let a), .string(let b)): return a == b
     case (.bytes(let a), .bytes(let b)): return a == b
     case (.reference(let a), .reference(let b)): return a == b
-    case (.geoPoint(let a), .geoPoint(let b)): return a == b
+    case (.geoPoint(let a), .geoPoint(let b)): return same(a.latitude, b.latitude) && same(a.longitude, b.longitude)
     case (.array(let a), .array(let b)): return a == b
     case (.map(let a), .map(let b)): return a == b
     default: return false
@@ -40,15 +40,28 @@ public indirect enum Value: Sendable, Hashable {
     case .null: hasher.combine(0)
     case .boolean(let b): hasher.combine(b)
     case .integer(let i): hasher.combine(i)
-    case .double(let d): hasher.combine(d.isNaN ? Double.nan.bitPattern : d.bitPattern)
+    case .double(let d): Self.hash(d, into: &hasher)
     case .timestamp(let t): hasher.combine(t)
     case .string(let s): hasher.combine(s)
     case .bytes(let b): hasher.combine(b)
     case .reference(let r): hasher.combine(r)
-    case .geoPoint(let g): hasher.combine(g)
+    case .geoPoint(let g):
+      Self.hash(g.latitude, into: &hasher)
+      Self.hash(g.longitude, into: &hasher)
     case .array(let a): hasher.combine(a)
     case .map(let m): hasher.combine(m)
     }
+  }
+
+  /// The one rule for a double anywhere in a value: `NaN` equals `NaN`, and `0.0` equals
+  /// `-0.0` as for any double.
+  private static func same(_ a: Double, _ b: Double) -> Bool {
+    a == b || (a.isNaN && b.isNaN)
+  }
+
+  /// Hashes `d` so that doubles ``same(_:_:)`` calls equal hash alike: every `NaN` as one.
+  private static func hash(_ d: Double, into hasher: inout Hasher) {
+    hasher.combine(d.isNaN ? Double.nan : d)
   }
 
   /// The REST name of this value's kind (`"integerValue"`, `"mapValue"`, …).
