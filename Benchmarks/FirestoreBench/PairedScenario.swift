@@ -56,11 +56,8 @@ enum PairedScenario {
       let settings = FirestoreSettings.emulator(host: host)
       settings.transport = recorder
       try await target.call(articles)(Firestore(projectID: PeerDataset.project, settings: settings))
-      let requests = recorder.requests.map { request -> HTTPRequest in
-        var sent = request
-        sent.readsWholeBody = true
-        return sent
-      }
+      // Marked as the client marks them (a unary call reads its reply whole).
+      let requests = recorder.requests
 
       let db = try PeerDataset.firestore(options)
       let call = target.call(articles)
@@ -68,13 +65,7 @@ enum PairedScenario {
       let curl = try CurlEasyBaseline()
       let sides: [() async throws -> Void] = [
         { try await call(db) },
-        {
-          for request in requests {
-            let response = try await transport.send(request)
-            _ = try await response.collectBody()
-            guard response.status == 200 else { throw ToolFailure("\(target.name): HTTP \(response.status) through CurlTransport") }
-          }
-        },
+        { try await TransportProbe.send(requests, through: transport, for: target.name) },
         {
           for request in requests {
             let status = try curl.send(request)

@@ -30,14 +30,19 @@ enum TransportProbe {
       return prepared
     }
     let measurement = try await Measurement.run(warmup: warmup, reps: options.runs(countAtScaleOne)) {
-      for request in prepared {
-        let response = try await transport.send(request)
-        _ = try await response.collectBody()
-        guard response.status == 200 else {
-          throw ToolFailure("\(name): HTTP \(response.status) for \(request.method) \(request.url.path)")
-        }
-      }
+      try await send(prepared, through: transport, for: name)
     }
     return BenchResult(scenario: name, label: label, measurement: measurement)
+  }
+
+  /// Sends `requests` one after another, each body read to its end and not parsed.
+  static func send(_ requests: [HTTPRequest], through transport: CurlTransport, for name: String) async throws {
+    for request in requests {
+      let response = try await transport.send(request)
+      _ = try await response.collectBody()
+      guard response.status == 200 else {
+        throw ToolFailure("\(name): HTTP \(response.status) for \(request.method) \(request.url.path)")
+      }
+    }
   }
 }
