@@ -1,4 +1,5 @@
 import FirestoreWire
+import Foundation
 import Testing
 
 @testable import FirestoreClient
@@ -35,6 +36,41 @@ struct WriteBuilderTests {
     #expect(write.updateTransforms == [FieldTransform(fieldPath: "n", kind: .increment(.integer(1)))])
     let quoted = try WriteBuilder.update(db.document("a/b"), [FieldPath(["x.y", "z"]): true], precondition: nil)
     #expect(quoted.updateMask == ["`x.y`.z"])
+  }
+
+  @Test("every accepted kind reads as its value, bare, in a typed array or map, and wrapped in an optional")
+  func acceptedKinds() throws {
+    let date = Date(timeIntervalSince1970: 1_700_000_000.5)
+    let stamp = Timestamp(seconds: 1_700_000_000, nanoseconds: 500_000_000)
+    let kinds: [(any Sendable, Value)] = [
+      (NSNull(), .null),
+      (true, .boolean(true)),
+      (NSNumber(value: 7), .integer(7)),
+      (Int8(-3), .integer(-3)),
+      (UInt32(9), .integer(9)),
+      (Float(1.5), .double(1.5)),
+      ("text", .string("text")),
+      ("sub"[...], .string("sub")),
+      (Data([1, 2]), .bytes(Data([1, 2]))),
+      (date, .timestamp(stamp)),
+      (stamp, .timestamp(stamp)),
+      (GeoPoint(latitude: 1, longitude: 2), .geoPoint(GeoPoint(latitude: 1, longitude: 2))),
+      (["a", "b"], .array([.string("a"), .string("b")])),
+      ([1, 2] as [Int]?, .array([.integer(1), .integer(2)])),
+      (nil as [Int]?, .null),
+      ([NSNull(), true] as [any Sendable], .array([.null, .boolean(true)])),
+      (["k": 1] as [String: Int], .map(["k": .integer(1)])),
+      (["k": NSNull()] as [String: NSNull]?, .map(["k": .null])),
+      (Value.array([.string("wire")]), .array([.string("wire")])),
+    ]
+    for (raw, expected) in kinds {
+      let write = try WriteBuilder.set(db.document("a/b"), ["f": raw], merge: .none)
+      guard case .update(let document) = write.operation else {
+        Issue.record("not an update")
+        return
+      }
+      #expect(document.fields["f"] == expected, "\(type(of: raw))")
+    }
   }
 
   @Test("sentinel misuse is rejected naming the field")

@@ -103,52 +103,13 @@ struct UserDataReader {
     if let s = raw as? String { return .string(s) }
     if let i = raw as? Int { return .integer(Int64(i)) }
     if let d = raw as? Double { return .double(d) }
+    // What `data()` hands out for a timestamp, as it would be written back.
+    if let t = raw as? Timestamp { return try timestamp(t, path) }
+    // `NSNull` by its class, and arrays and maps before the types Foundation bridges
+    // (`Bool`, `Data`, `Date`): a cast of an array or a dictionary to one of those
+    // first turns the whole container into a Foundation object to find out.
+    if type(of: raw) is NSNull.Type { return .null }
     switch raw {
-    case let v as Value: return try readWire(v, path: path, depth: depth, inArray: inArray)
-    case let o as any OptionalValue:
-      // The optional arrived as `any Sendable`, so what it wraps is Sendable too.
-      guard let wrapped = o.wrappedValue else { return .null }
-      return try readPlain(UserData.sendable(wrapped), path: path, depth: depth, inArray: inArray)
-    case is NSNull: return .null
-    case let b as Bool: return .boolean(b)
-    case let s as String: return .string(s)
-    case let s as Substring: return .string(String(s))
-    case let i as Int: return .integer(Int64(i))
-    case let i as Int64: return .integer(i)
-    case let i as Int32: return .integer(Int64(i))
-    case let i as Int16: return .integer(Int64(i))
-    case let i as Int8: return .integer(Int64(i))
-    case let i as UInt8: return .integer(Int64(i))
-    case let i as UInt16: return .integer(Int64(i))
-    case let i as UInt32: return .integer(Int64(i))
-    case let i as UInt:
-      guard let v = Int64(exactly: i) else { throw outOfRange(i, path) }
-      return .integer(v)
-    case let i as UInt64:
-      guard let v = Int64(exactly: i) else { throw outOfRange(i, path) }
-      return .integer(v)
-    case let d as Double: return .double(d)
-    case let f as Float: return .double(Double(f))
-    case let d as Data: return .bytes(d)
-    case let d as Date: return try timestamp(Timestamp(date: d), path)
-    case let t as Timestamp: return try timestamp(t, path)
-    case let v as VectorValue:
-      // Firestore refuses a vector in an array ("Cannot convert a vector value in an array value").
-      if inArray { throw .invalidArgument("field \(describe(path)) holds a vector inside an array, which Firestore does not support") }
-      return try v.wireValue("field \(describe(path))")
-    case let g as GeoPoint:
-      guard g.isValid else {
-        throw .invalidArgument(
-          "field \(describe(path)) has geo point (\(g.latitude), \(g.longitude)) outside latitude -90...90 / longitude -180...180")
-      }
-      return .geoPoint(g)
-    case let r as DocumentReference:
-      let ref = try r.validated()
-      guard ref.firestore.databaseName == firestore.databaseName else {
-        throw .invalidArgument(
-          "field \(describe(path)) references \(ref.path) in \(ref.firestore.databaseName), not in this database \(firestore.databaseName)")
-      }
-      return .reference(ref.name)
     case let a as [any Sendable]:
       if inArray { throw .invalidArgument("field \(describe(path)) holds an array inside an array, which Firestore does not support") }
       var values: [Value] = []
@@ -170,6 +131,49 @@ struct UserDataReader {
       }
       if fields.isEmpty && !m.isEmpty { return nil }
       return .map(fields)
+    case let v as Value: return try readWire(v, path: path, depth: depth, inArray: inArray)
+    case let o as any OptionalValue:
+      // The optional arrived as `any Sendable`, so what it wraps is Sendable too.
+      guard let wrapped = o.wrappedValue else { return .null }
+      return try readPlain(UserData.sendable(wrapped), path: path, depth: depth, inArray: inArray)
+    case let b as Bool: return .boolean(b)
+    case let s as String: return .string(s)
+    case let s as Substring: return .string(String(s))
+    case let i as Int: return .integer(Int64(i))
+    case let i as Int64: return .integer(i)
+    case let i as Int32: return .integer(Int64(i))
+    case let i as Int16: return .integer(Int64(i))
+    case let i as Int8: return .integer(Int64(i))
+    case let i as UInt8: return .integer(Int64(i))
+    case let i as UInt16: return .integer(Int64(i))
+    case let i as UInt32: return .integer(Int64(i))
+    case let i as UInt:
+      guard let v = Int64(exactly: i) else { throw outOfRange(i, path) }
+      return .integer(v)
+    case let i as UInt64:
+      guard let v = Int64(exactly: i) else { throw outOfRange(i, path) }
+      return .integer(v)
+    case let d as Double: return .double(d)
+    case let f as Float: return .double(Double(f))
+    case let d as Data: return .bytes(d)
+    case let d as Date: return try timestamp(Timestamp(date: d), path)
+    case let v as VectorValue:
+      // Firestore refuses a vector in an array ("Cannot convert a vector value in an array value").
+      if inArray { throw .invalidArgument("field \(describe(path)) holds a vector inside an array, which Firestore does not support") }
+      return try v.wireValue("field \(describe(path))")
+    case let g as GeoPoint:
+      guard g.isValid else {
+        throw .invalidArgument(
+          "field \(describe(path)) has geo point (\(g.latitude), \(g.longitude)) outside latitude -90...90 / longitude -180...180")
+      }
+      return .geoPoint(g)
+    case let r as DocumentReference:
+      let ref = try r.validated()
+      guard ref.firestore.databaseName == firestore.databaseName else {
+        throw .invalidArgument(
+          "field \(describe(path)) references \(ref.path) in \(ref.firestore.databaseName), not in this database \(firestore.databaseName)")
+      }
+      return .reference(ref.name)
     default:
       throw .invalidArgument("field \(describe(path)) has unsupported type \(type(of: raw))")
     }
