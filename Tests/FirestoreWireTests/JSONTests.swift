@@ -50,6 +50,25 @@ struct JSONTests {
     #expect(text.contains("\\u0001"))
     #expect(try JSONParser.parse(text) == value)
   }
+
+  @Test("finds a byte to escape at any place in a text, and none in clean text beyond ASCII")
+  func escapeScan() {
+    let plain = Array("abcdefghijklmnopqrstuvwxyz é😀~ ".utf8)
+    let clean = plain.withUnsafeBufferPointer { JSONWriter.needsEscaping($0) }
+    #expect(!clean)
+    for special: UInt8 in [0x00, 0x01, 0x0A, 0x1F, 0x22, 0x5C] {
+      for place in plain.indices {
+        var bytes = plain
+        bytes[place] = special
+        let found = bytes.withUnsafeBufferPointer { JSONWriter.needsEscaping($0) }
+        #expect(found, "byte \(special) at \(place)")
+      }
+    }
+    // Near misses of each special byte, and every byte of UTF-8 beyond ASCII.
+    let neighbours = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F] + Array(0x80...0xFF)
+    let near = neighbours.map(UInt8.init).withUnsafeBufferPointer { JSONWriter.needsEscaping($0) }
+    #expect(!near)
+  }
 }
 
 @Suite("Streaming JSON array splitter")

@@ -42,6 +42,36 @@ public enum JSONWriter {
     }
   }
 
+  /// Whether `bytes` hold a quote, a backslash or a control character. Eight bytes are
+  /// tested at a time: a document's long texts are most of a large commit's body.
+  static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    // Each test sets a byte's high bit when the byte is below 0x20, or is zero after the
+    // XOR; a byte that is 0x80 or above (UTF-8 beyond ASCII) is masked out by `~word`.
+    func flagged(_ word: UInt64) -> Bool {
+      let control = word &- ones &* 0x20
+      let quote = (word ^ (ones &* 0x22)) &- ones
+      let backslash = (word ^ (ones &* 0x5C)) &- ones
+      let quoteMask = ~(word ^ (ones &* 0x22))
+      let backslashMask = ~(word ^ (ones &* 0x5C))
+      return (control & ~word | quote & quoteMask | backslash & backslashMask) & highs != 0
+    }
+    guard let base = bytes.baseAddress else { return false }
+    let raw = UnsafeRawPointer(base)
+    var i = 0
+    while i + 8 <= bytes.count {
+      if flagged(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return true }
+      i += 8
+    }
+    while i < bytes.count {
+      let byte = bytes[i]
+      if byte < 0x20 || byte == 0x22 || byte == 0x5C { return true }
+      i += 1
+    }
+    return false
+  }
+
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
   /// Appends `s` as a quoted, escaped JSON string.
@@ -50,7 +80,7 @@ public enum JSONWriter {
     // Most strings need no escaping: copy them whole.
     var copy = s
     let clean = copy.withUTF8 { bytes -> Bool in
-      guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
+      guard !needsEscaping(bytes) else { return false }
       out.append(contentsOf: bytes)
       return true
     }
