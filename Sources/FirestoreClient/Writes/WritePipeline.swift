@@ -100,29 +100,30 @@ final class WritePipeline: Sendable {
   /// Queues `writes` (whose commit request body is `body`) and returns the server's results
   /// once it applied them.
   ///
+  /// A single write that may be sent twice, with nothing queued ahead of it, is sent in the
+  /// caller's own task: the reply then wakes the caller, not a task that would wake it in
+  /// turn. Should the caller be cancelled while it is under way, the attempt ends as one
+  /// whose outcome is open, and the write, being repeatable, stays queued and is sent again.
+  ///
   /// - Throws: the server's error when it refused the batch (which is then rolled back);
   ///   `cancelled` when the calling task is cancelled or the instance terminated first —
   ///   the batch stays queued and is still sent.
   func commit(_ writes: [Write], body: Data) async throws -> [WriteResult] {
-    let batch = Locked<(id: Int?, cancelled: Bool)>((nil, false))
     followCurrentUser()
+    let (id, actions) = store.enqueue(writes, body: body, user: currentUser)
+    let outcome = BatchOutcome()
+    state.withLock { $0.waiters[id] = outcome.settle }
+    if actions.count == 1, case .send(id) = actions[0], writes.count == 1, WriteBuilder.isIdempotent(writes), !Task.isCancelled,
+      beginAttempt()
+    {
+      await send(id)
+    } else {
+      perform(actions, immediately: true)
+    }
     return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
-        let (id, actions) = store.enqueue(writes, body: body, user: currentUser)
-        let cancelled = batch.withLock { b in
-          b.id = id
-          return b.cancelled
-        }
-        state.withLock { $0.waiters[id] = { continuation.resume(with: $0) } }
-        if cancelled { resumeCancelled(id) }
-        perform(actions, immediately: true)
-      }
+      try await outcome.value()
     } onCancel: {
-      let id = batch.withLock { b in
-        b.cancelled = true
-        return b.id
-      }
-      if let id { resumeCancelled(id) }
+      resumeCancelled(id)
     }
   }
 
@@ -233,13 +234,7 @@ final class WritePipeline: Sendable {
     for action in actions {
       switch action {
       case .send(let id):
-        // Counted before the task starts, so that ``close()`` waits for it.
-        let started = state.withLock { s in
-          guard !s.isClosed else { return false }
-          s.sendsUnderWay += 1
-          return true
-        }
-        guard started else { continue }
+        guard beginAttempt() else { continue }
         // Unstructured either way: a batch is sent even when its caller is cancelled.
         if immediately, #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
           Task.immediate { await self.send(id) }
@@ -261,6 +256,16 @@ final class WritePipeline: Sendable {
     }
   }
 
+  /// Counts an attempt about to start, so that ``close()`` waits for it; `false` once closed.
+  private func beginAttempt() -> Bool {
+    state.withLock { s in
+      guard !s.isClosed else { return false }
+      s.sendsUnderWay += 1
+      return true
+    }
+  }
+
+  /// One attempt at batch `id`, counted by ``beginAttempt()`` before.
   private func send(_ id: Int) async {
     defer { sendEnded() }
     guard let (writes, body, user) = store.beginSend(id) else { return }
