@@ -274,7 +274,7 @@ final class SQLiteCacheStorage: CacheStorage {
           try connection.query(
             "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
-              .text(path), .text(collection), .text(collectionID), .blob(JSONWriter.bytes(document.json)), .integer(Int64(size)),
+              .text(path), .text(collection), .text(collectionID), .blob(document.jsonBytes), .integer(Int64(size)),
               .integer(tick()),
             ] + updateTime)
           if let groupIndexes = indexesByGroup[collectionID] {

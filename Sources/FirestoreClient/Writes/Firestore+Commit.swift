@@ -60,7 +60,7 @@ extension Firestore {
   /// is queued or sent, one over Firestore's request limit or on an unusable instance.
   private func commitBody(_ writes: [Write], transaction: String?) throws(FirestoreError) -> Data {
     try checkUsable()
-    let body = Data(JSONWriter.bytes(CommitRequest(writes: writes, transaction: transaction).json))
+    let body = Data(CommitRequest(writes: writes, transaction: transaction).jsonBytes)
     if body.count > Self.maximumRequestBytes {
       throw FirestoreError(
         .invalidArgument,

@@ -1,14 +1,13 @@
-/// Writes a ``JSONValue`` as compact JSON text (UTF-8).
+/// Writes a ``JSONValue`` as compact JSON text (UTF-8), through ``JSONByteOutput``.
 ///
 /// Strings are escaped per RFC 8259: quotes, backslashes and control characters; every
 /// other character, including non-ASCII, is written as UTF-8.
 public enum JSONWriter {
   /// The compact JSON text of `value`, as UTF-8 bytes.
   public static func bytes(_ value: JSONValue) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(256)
-    write(value, into: &out)
-    return out
+    var output = JSONByteOutput()
+    output.write(value)
+    return output.bytes
   }
 
   /// The compact JSON text of `value`.
@@ -18,28 +17,11 @@ public enum JSONWriter {
 
   /// Appends the compact JSON text of `value` to `out`.
   public static func write(_ value: JSONValue, into out: inout [UInt8]) {
-    switch value {
-    case .null: out.append(contentsOf: "null".utf8)
-    case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-    case .number(let text): out.append(contentsOf: text.utf8)
-    case .string(let s): writeString(s, into: &out)
-    case .array(let elements):
-      out.append(UInt8(ascii: "["))
-      for (i, element) in elements.enumerated() {
-        if i > 0 { out.append(UInt8(ascii: ",")) }
-        write(element, into: &out)
-      }
-      out.append(UInt8(ascii: "]"))
-    case .object(let members):
-      out.append(UInt8(ascii: "{"))
-      for (i, (key, element)) in members.enumerated() {
-        if i > 0 { out.append(UInt8(ascii: ",")) }
-        writeString(key, into: &out)
-        out.append(UInt8(ascii: ":"))
-        write(element, into: &out)
-      }
-      out.append(UInt8(ascii: "}"))
-    }
+    var output = JSONByteOutput(appendingTo: out)
+    // The output holds the only reference now, so it appends in place.
+    out = []
+    output.write(value)
+    out = output.bytes
   }
 
   /// Whether `bytes` hold a quote, a backslash or a control character. Eight bytes are

@@ -1,5 +1,5 @@
 /// A stored document as the REST API returns it (`google.firestore.v1.Document`).
-public struct Document: Sendable, Equatable {
+public struct Document: Sendable, Equatable, JSONWritable {
   /// The full resource name, `projects/{p}/databases/{d}/documents/{path}`.
   public var name: String
   /// The document's top-level fields.
@@ -26,12 +26,16 @@ public struct Document: Sendable, Equatable {
     updateTime = try json.optionalTimestamp("updateTime")
   }
 
-  /// The REST JSON form. `fields` is omitted when empty, as Firestore does.
-  public var json: JSONValue {
-    var members: [(String, JSONValue)] = [("name", .string(name))]
-    if !fields.isEmpty { members.append(("fields", Value.json(fields: fields))) }
-    members.append("createTime", createTime.map { .string($0.rfc3339) })
-    members.append("updateTime", updateTime.map { .string($0.rfc3339) })
-    return .object(members)
+  /// Writes the REST JSON form. `fields` is omitted when empty, as Firestore does.
+  public func write<Output: JSONOutput>(to output: inout Output) {
+    output.writeObject { out in
+      out.write("name", name)
+      if !fields.isEmpty {
+        out.writeKey("fields")
+        Value.write(fields: fields, to: &out)
+      }
+      if let createTime { out.write("createTime", createTime.rfc3339) }
+      if let updateTime { out.write("updateTime", updateTime.rfc3339) }
+    }
   }
 }

@@ -193,7 +193,7 @@ public struct RunAggregationQueryRequest: Sendable, Equatable {
 }
 
 /// The body of `:commit`.
-public struct CommitRequest: Sendable, Equatable {
+public struct CommitRequest: Sendable, Equatable, JSONWritable {
   /// The writes, applied atomically in order.
   public var writes: [Write]
   /// The transaction being committed, if any.
@@ -205,11 +205,13 @@ public struct CommitRequest: Sendable, Equatable {
     self.transaction = transaction
   }
 
-  /// The REST JSON form.
-  public var json: JSONValue {
-    var m: [(String, JSONValue)] = [("writes", .array(writes.map(\.json)))]
-    m.append("transaction", transaction.map(JSONValue.string))
-    return .object(m)
+  /// Writes the REST JSON form.
+  public func write<Output: JSONOutput>(to output: inout Output) {
+    output.writeObject { out in
+      out.writeKey("writes")
+      out.writeArray(of: writes)
+      if let transaction { out.write("transaction", transaction) }
+    }
   }
 
   /// Reads a request body.

@@ -1,6 +1,6 @@
 import Foundation
 
-extension Value {
+extension Value: JSONWritable {
   /// Reads a REST JSON value such as `{"integerValue":"5"}`.
   ///
   /// Accepts what Firestore accepts: integers as strings or numbers, doubles as numbers or
@@ -66,25 +66,48 @@ extension Value {
     }
   }
 
-  /// The REST JSON form, e.g. `{"integerValue":"5"}`; bytes as padded standard base64.
-  public var json: JSONValue {
-    switch self {
-    case .null: return .object([("nullValue", .null)])
-    case .boolean(let b): return .object([("booleanValue", .bool(b))])
-    case .integer(let i): return .object([("integerValue", .string(String(i)))])
-    case .double(let d): return .object([("doubleValue", Self.json(double: d))])
-    case .timestamp(let t): return .object([("timestampValue", .string(t.rfc3339))])
-    case .string(let s): return .object([("stringValue", .string(s))])
-    case .bytes(let d): return .object([("bytesValue", .string(d.base64EncodedString()))])
-    case .reference(let r): return .object([("referenceValue", .string(r))])
-    case .geoPoint(let g):
-      return .object([
-        ("geoPointValue", .object([("latitude", Self.json(double: g.latitude)), ("longitude", Self.json(double: g.longitude))]))
-      ])
-    case .array(let a):
-      return .object([("arrayValue", a.isEmpty ? .object([]) : .object([("values", .array(a.map(\.json)))]))])
-    case .map(let m):
-      return .object([("mapValue", m.isEmpty ? .object([]) : .object([("fields", Self.json(fields: m))]))])
+  /// Writes the REST JSON form, e.g. `{"integerValue":"5"}`; bytes as padded standard
+  /// base64.
+  public func write<Output: JSONOutput>(to output: inout Output) {
+    output.writeObject { out in
+      switch self {
+      case .null:
+        out.writeKey("nullValue")
+        out.writeNull()
+      case .boolean(let b):
+        out.writeKey("booleanValue")
+        out.write(b)
+      case .integer(let i): out.write("integerValue", String(i))
+      case .double(let d):
+        out.writeKey("doubleValue")
+        Self.write(double: d, to: &out)
+      case .timestamp(let t): out.write("timestampValue", t.rfc3339)
+      case .string(let s): out.write("stringValue", s)
+      case .bytes(let d): out.write("bytesValue", d.base64EncodedString())
+      case .reference(let r): out.write("referenceValue", r)
+      case .geoPoint(let g):
+        out.writeKey("geoPointValue")
+        out.writeObject { point in
+          point.writeKey("latitude")
+          Self.write(double: g.latitude, to: &point)
+          point.writeKey("longitude")
+          Self.write(double: g.longitude, to: &point)
+        }
+      case .array(let a):
+        out.writeKey("arrayValue")
+        out.writeObject { array in
+          guard !a.isEmpty else { return }
+          array.writeKey("values")
+          array.writeArray(of: a)
+        }
+      case .map(let m):
+        out.writeKey("mapValue")
+        out.writeObject { map in
+          guard !m.isEmpty else { return }
+          map.writeKey("fields")
+          Self.write(fields: m, to: &map)
+        }
+      }
     }
   }
 
@@ -97,17 +120,36 @@ extension Value {
     return out
   }
 
-  /// Writes a REST `fields` object, keys sorted so that output is deterministic.
+  /// A REST `fields` object, keys sorted so that output is deterministic.
   public static func json(fields: [String: Value]) -> JSONValue {
-    .object(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) })
+    JSONTreeOutput.tree { write(fields: fields, to: &$0) }
+  }
+
+  /// Writes a REST `fields` object, keys sorted so that output is deterministic.
+  public static func write<Output: JSONOutput>(fields: [String: Value], to output: inout Output) {
+    output.writeObject { out in
+      for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+        out.writeKey(key)
+        value.write(to: &out)
+      }
+    }
   }
 
   /// JSON for a double: a number, or the strings `"NaN"`, `"Infinity"`, `"-Infinity"`.
   public static func json(double d: Double) -> JSONValue {
-    if d.isNaN { return .string("NaN") }
-    if d.isInfinite { return .string(d < 0 ? "-Infinity" : "Infinity") }
-    // Swift's shortest round-trip form ("2.0", "1e+300", "-0.0") is valid JSON.
-    return .number(d.description)
+    JSONTreeOutput.tree { write(double: d, to: &$0) }
+  }
+
+  /// Writes a double: a number, or the strings `"NaN"`, `"Infinity"`, `"-Infinity"`.
+  public static func write<Output: JSONOutput>(double d: Double, to output: inout Output) {
+    if d.isNaN {
+      output.write("NaN")
+    } else if d.isInfinite {
+      output.write(d < 0 ? "-Infinity" : "Infinity")
+    } else {
+      // Swift's shortest round-trip form ("2.0", "1e+300", "-0.0") is valid JSON.
+      output.writeNumber(d.description)
+    }
   }
 
   static func double(from json: JSONValue, member: String) throws -> Double {

@@ -1,5 +1,5 @@
 /// One write of a `:commit` (`google.firestore.v1.Write`).
-public struct Write: Sendable, Equatable {
+public struct Write: Sendable, Equatable, JSONWritable {
   /// What the write does to its document.
   public enum Operation: Sendable, Equatable {
     /// Sets fields (all of them, or those in ``Write/updateMask``).
@@ -37,29 +37,48 @@ public struct Write: Sendable, Equatable {
     }
   }
 
-  /// The REST JSON form.
-  public var json: JSONValue {
-    var m: [(String, JSONValue)] = []
-    switch operation {
-    case .update(let doc):
-      // An update always carries `fields`, even empty, so that Firestore sees a document.
-      var d: [(String, JSONValue)] = [("name", .string(doc.name)), ("fields", Value.json(fields: doc.fields))]
-      d.append("createTime", doc.createTime.map { .string($0.rfc3339) })
-      m.append(("update", .object(d)))
-    case .delete(let name):
-      m.append(("delete", .string(name)))
-    case .transform(let name):
-      m.append(("transform", .object([("document", .string(name)), ("fieldTransforms", .array(updateTransforms.map(\.json)))])))
+  /// Writes the REST JSON form.
+  public func write<Output: JSONOutput>(to output: inout Output) {
+    output.writeObject { out in
+      switch operation {
+      case .update(let doc):
+        // An update always carries `fields`, even empty, so that Firestore sees a document.
+        out.writeKey("update")
+        out.writeObject { update in
+          update.write("name", doc.name)
+          update.writeKey("fields")
+          Value.write(fields: doc.fields, to: &update)
+          if let created = doc.createTime { update.write("createTime", created.rfc3339) }
+        }
+      case .delete(let name):
+        out.write("delete", name)
+      case .transform(let name):
+        out.writeKey("transform")
+        out.writeObject { transform in
+          transform.write("document", name)
+          transform.writeKey("fieldTransforms")
+          transform.writeArray(of: updateTransforms)
+        }
+      }
+      if let updateMask {
+        out.writeKey("updateMask")
+        out.writeObject { mask in
+          mask.writeKey("fieldPaths")
+          mask.writeArray { paths in
+            for path in updateMask { paths.write(path) }
+          }
+        }
+      }
+      if case .transform = operation {
+      } else if !updateTransforms.isEmpty {
+        out.writeKey("updateTransforms")
+        out.writeArray(of: updateTransforms)
+      }
+      if let currentDocument {
+        out.writeKey("currentDocument")
+        currentDocument.write(to: &out)
+      }
     }
-    if let updateMask {
-      m.append(("updateMask", .object([("fieldPaths", .array(updateMask.map(JSONValue.string)))])))
-    }
-    if case .transform = operation {
-    } else if !updateTransforms.isEmpty {
-      m.append(("updateTransforms", .array(updateTransforms.map(\.json))))
-    }
-    m.append("currentDocument", currentDocument?.json)
-    return .object(m)
   }
 
   /// Reads a REST `Write`.
@@ -88,17 +107,21 @@ public struct Write: Sendable, Equatable {
 }
 
 /// A condition on the current state of a document (`google.firestore.v1.Precondition`).
-public enum Precondition: Sendable, Equatable {
+public enum Precondition: Sendable, Equatable, JSONWritable {
   /// The document must (true) or must not (false) exist.
   case exists(Bool)
   /// The document must exist and have last been updated at exactly this time.
   case updateTime(Timestamp)
 
-  /// The REST JSON form.
-  public var json: JSONValue {
-    switch self {
-    case .exists(let b): return .object([("exists", .bool(b))])
-    case .updateTime(let t): return .object([("updateTime", .string(t.rfc3339))])
+  /// Writes the REST JSON form.
+  public func write<Output: JSONOutput>(to output: inout Output) {
+    output.writeObject { out in
+      switch self {
+      case .exists(let b):
+        out.writeKey("exists")
+        out.write(b)
+      case .updateTime(let t): out.write("updateTime", t.rfc3339)
+      }
     }
   }
 
@@ -115,7 +138,7 @@ public enum Precondition: Sendable, Equatable {
 }
 
 /// A server-side transformation of one field (`DocumentTransform.FieldTransform`).
-public struct FieldTransform: Sendable, Equatable {
+public struct FieldTransform: Sendable, Equatable, JSONWritable {
   /// The transformation.
   public enum Kind: Sendable, Equatable {
     /// Set to the time the server processed the request.
@@ -143,18 +166,33 @@ public struct FieldTransform: Sendable, Equatable {
     self.kind = kind
   }
 
-  /// The REST JSON form.
-  public var json: JSONValue {
-    let payload: (String, JSONValue)
-    switch kind {
-    case .serverTimestamp: payload = ("setToServerValue", .string("REQUEST_TIME"))
-    case .increment(let v): payload = ("increment", v.json)
-    case .maximum(let v): payload = ("maximum", v.json)
-    case .minimum(let v): payload = ("minimum", v.json)
-    case .appendMissingElements(let vs): payload = ("appendMissingElements", .object([("values", .array(vs.map(\.json)))]))
-    case .removeAllFromArray(let vs): payload = ("removeAllFromArray", .object([("values", .array(vs.map(\.json)))]))
+  /// Writes the REST JSON form.
+  public func write<Output: JSONOutput>(to output: inout Output) {
+    output.writeObject { out in
+      out.write("fieldPath", fieldPath)
+      switch kind {
+      case .serverTimestamp: out.write("setToServerValue", "REQUEST_TIME")
+      case .increment(let v): Self.write("increment", v, to: &out)
+      case .maximum(let v): Self.write("maximum", v, to: &out)
+      case .minimum(let v): Self.write("minimum", v, to: &out)
+      case .appendMissingElements(let vs): Self.write("appendMissingElements", values: vs, to: &out)
+      case .removeAllFromArray(let vs): Self.write("removeAllFromArray", values: vs, to: &out)
+      }
     }
-    return .object([("fieldPath", .string(fieldPath)), payload])
+  }
+
+  private static func write<Output: JSONOutput>(_ key: String, _ value: Value, to output: inout Output) {
+    output.writeKey(key)
+    value.write(to: &output)
+  }
+
+  /// Writes the member `key` as `{"values": [...]}`.
+  private static func write<Output: JSONOutput>(_ key: String, values: [Value], to output: inout Output) {
+    output.writeKey(key)
+    output.writeObject { out in
+      out.writeKey("values")
+      out.writeArray(of: values)
+    }
   }
 
   /// Reads a REST `FieldTransform`.
