@@ -6,9 +6,10 @@ import Foundation
 /// ``MutationQueue`` the ``LocalStore`` keeps.
 ///
 /// A write is queued and shown to listeners in one step, then sent by a task of the
-/// pipeline, so it outlives its caller (and, with a persistent cache, the process). The
-/// caller of an `async` write waits for the server's answer; a fire-and-forget write does
-/// not. How an attempt ended decides the batch's fate:
+/// pipeline, so it outlives its caller (and, with a persistent cache, the process); the
+/// first attempt at an awaited single write that may be repeated is its caller's own (see
+/// ``commit(_:body:)``). The caller of an `async` write waits for the server's answer; a
+/// fire-and-forget write does not. How an attempt ended decides the batch's fate:
 ///
 /// * applied: acknowledged; the caller gets the results;
 /// * not applied (never sent, the network disabled, `aborted`, `resourceExhausted`):
