@@ -85,6 +85,30 @@ struct LocalViewTests {
     #expect(delivered.count == count && delivered.last?.documents.isEmpty == true)
   }
 
+  @Test("an acknowledged write over a server snapshot past the commit that still holds the old version is shown settled")
+  func ackedWriteOverStaleResyncSettles() {
+    let store = store()
+    let (id, delivered) = addView(store)
+    let name = "\(Self.root)/favorites/m1"
+    store.applyWatch(
+      id, WatchSnapshot(documents: [document("m1", at: 10)], changes: [], readTime: Timestamp(seconds: 11, nanoseconds: 0), isInitial: true)
+    )
+    let (batch, _) = store.enqueue(
+      [Write(operation: .update(Document(name: name, fields: ["v": .integer(2)])))], body: Data(), user: nil)
+    #expect(delivered.last?.pendingNames == [name])
+    let commit = Timestamp(seconds: 20, nanoseconds: 0)
+    _ = store.finishSend(batch, .acknowledged([WriteResult(updateTime: commit, commitTime: commit, transformResults: [])]))
+    // Acknowledged, and the listen not yet past the commit: still pending.
+    #expect(delivered.last?.pendingNames == [name])
+    // A resumed target, consistent after the commit, that never heard of the write.
+    store.applyWatch(
+      id,
+      WatchSnapshot(documents: [document("m1", at: 10)], changes: [], readTime: Timestamp(seconds: 25, nanoseconds: 0), isInitial: false))
+    #expect(delivered.last?.documents.first?.fields["v"] == .integer(2), "the replaced version came back")
+    #expect(delivered.last?.pendingNames.isEmpty == true, "the write stays pending for good")
+    #expect(delivered.last?.isFromCache == false)
+  }
+
   @Test(
     "a pending increment shows its own result, also over a server version that has it already, with a cache or none",
     arguments: [nil, 5] as [Int64?], [.memory(), .none] as [LocalCacheSettings])

@@ -15,7 +15,7 @@ extension LocalStoreState {
       }
     }
     if !applicable { return (view.serverDocuments, []) }
-    return overlay(view.query, on: server, lookingUpOthers: true, applies: view.needs)
+    return overlay(view.query, on: server, lookingUpOthers: true, applies: view.needs, pending: view.countsAsPending)
   }
 
   /// Recomputes view `id` and delivers a snapshot if its listener should hear of the change.

@@ -247,15 +247,18 @@ struct LocalStoreState {
   }
 
   /// `base` (documents by name) with the writes `applies` selects applied in order, then
-  /// matched, ordered and limited as `query` says; also the names shown with such writes.
+  /// matched, ordered and limited as `query` says; also the names shown with such writes
+  /// of the batches that `pending` counts as pending.
   ///
   /// - Parameter lookingUpOthers: whether a written document missing from `base` is read
   ///   from the cache (`base` is a server result, which lacks documents that did not match).
   mutating func overlay(
-    _ query: ViewQuery, on base: [String: Document], lookingUpOthers: Bool, applies: (MutationBatch, Int) -> Bool
+    _ query: ViewQuery, on base: [String: Document], lookingUpOthers: Bool, applies: (MutationBatch, Int) -> Bool,
+    pending: (MutationBatch) -> Bool = { _ in true }
   ) -> (documents: [Document], pending: Set<String>) {
     var current = base
     var touched = Set<String>()
+    var unsettled = Set<String>()
     for batch in batches {
       for (i, write) in batch.writes.enumerated() where applies(batch, i) {
         let name = write.documentName
@@ -263,6 +266,7 @@ struct LocalStoreState {
         let before = current[name] ?? (lookingUpOthers && !touched.contains(name) ? cached(name) : nil)
         current[name] = batch.apply(i, to: before)
         touched.insert(name)
+        if pending(batch) { unsettled.insert(name) }
       }
     }
     let results: [Document]
@@ -270,7 +274,7 @@ struct LocalStoreState {
     case .document(let name, _): results = current[name].map { [$0] } ?? []
     case .query(let structured, _, _, _): results = QueryEvaluator.evaluate(structured, over: Array(current.values))
     }
-    return (results, touched.intersection(results.map(\.name)))
+    return (results, unsettled.intersection(results.map(\.name)))
   }
 
   /// Cached documents that match `query` locally but are missing from `returned`, a

@@ -57,6 +57,18 @@ struct QueryView {
     return readTime < commitTime
   }
 
+  /// Whether a write of `batch` that this view applies counts as pending: until the server
+  /// acknowledged it, and then until the listen has been consistent at or past its commit.
+  ///
+  /// A consistent server has sent the written version by then, and ``needs(_:_:)`` no longer
+  /// applies the write. A server that reports a snapshot past the commit still holding the
+  /// replaced version (the emulator, when a commit lands while a target is re-added) never
+  /// sends it: the write's data stays applied, and is then settled, not pending for good.
+  func countsAsPending(_ batch: MutationBatch) -> Bool {
+    guard let commitTime = batch.commitTime, let readTime = serverReadTime else { return true }
+    return readTime < commitTime
+  }
+
   /// The snapshot to deliver for the new state, or `nil` when the listener must not hear of it.
   ///
   /// - Parameters:
