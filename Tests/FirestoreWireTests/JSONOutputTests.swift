@@ -42,7 +42,7 @@ struct JSONOutputTests {
     #expect(Value.json(double: 1.5) == .number("1.5"))
   }
 
-  @Test("each write's, document's and commit's bytes are its tree's text, and read back as it")
+  @Test("each write's, document's, commit's and batch write's bytes are its tree's text, and read back as it")
   func writes() throws {
     for write in Self.writes {
       #expect(write.jsonBytes == JSONWriter.bytes(write.json))
@@ -52,6 +52,9 @@ struct JSONOutputTests {
       #expect(commit.jsonBytes == JSONWriter.bytes(commit.json))
       #expect(try CommitRequest(json: try JSONParser.parse(Data(commit.jsonBytes))) == commit)
     }
+    let batch = BatchWriteRequest(writes: Self.writes)
+    #expect(batch.jsonBytes == JSONWriter.bytes(batch.json))
+    #expect(try BatchWriteRequest(json: try JSONParser.parse(Data(batch.jsonBytes))) == batch)
     let documents = [
       Document(name: Self.name), Document(name: Self.name, fields: ["a": .integer(1)], createTime: Self.time, updateTime: Self.time),
     ]

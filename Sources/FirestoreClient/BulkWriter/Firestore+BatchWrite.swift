@@ -1,4 +1,5 @@
 import FirestoreWire
+import Foundation
 
 extension Firestore {
   /// Sends writes in one `:batchWrite` request: each applied on its own, with its own status.
@@ -6,7 +7,7 @@ extension Firestore {
   /// The transport does not resend it on its own (only when it provably never left): the
   /// ``BulkWriter`` decides per write what may be retried.
   func batchWrite(_ writes: [Write]) async throws -> BatchWriteResponse {
-    let call = RESTClient.Call(.batchWrite, body: BatchWriteRequest(writes: writes).json)
+    let call = RESTClient.Call(.batchWrite, encodedBody: Data(BatchWriteRequest(writes: writes).jsonBytes))
     let size = call.body?.count ?? 0
     if size > Self.maximumRequestBytes {
       throw FirestoreError(

@@ -137,9 +137,7 @@ struct UserDataReader {
       guard let wrapped = o.wrappedValue else { return .null }
       return try readPlain(UserData.sendable(wrapped), path: path, depth: depth, inArray: inArray)
     case let b as Bool: return .boolean(b)
-    case let s as String: return .string(s)
     case let s as Substring: return .string(String(s))
-    case let i as Int: return .integer(Int64(i))
     case let i as Int64: return .integer(i)
     case let i as Int32: return .integer(Int64(i))
     case let i as Int16: return .integer(Int64(i))
@@ -153,7 +151,6 @@ struct UserDataReader {
     case let i as UInt64:
       guard let v = Int64(exactly: i) else { throw outOfRange(i, path) }
       return .integer(v)
-    case let d as Double: return .double(d)
     case let f as Float: return .double(Double(f))
     case let d as Data: return .bytes(d)
     case let d as Date: return try timestamp(Timestamp(date: d), path)

@@ -1,6 +1,6 @@
 /// The body of `POST …/documents:batchWrite`: writes applied independently of each other
 /// (not atomically), each with its own result and status.
-public struct BatchWriteRequest: Sendable, Equatable {
+public struct BatchWriteRequest: Sendable, Equatable, JSONWritable {
   /// The writes; no two may name the same document (the server rejects the whole request).
   public var writes: [Write]
 
@@ -9,9 +9,12 @@ public struct BatchWriteRequest: Sendable, Equatable {
     self.writes = writes
   }
 
-  /// The REST JSON form, `{"writes":[…]}`.
-  public var json: JSONValue {
-    .object([("writes", .array(writes.map(\.json)))])
+  /// Writes the REST JSON form, `{"writes":[…]}`.
+  public func write<Output: JSONOutput>(to output: inout Output) {
+    output.writeObject { out in
+      out.writeKey("writes")
+      out.writeArray(of: writes)
+    }
   }
 
   /// Reads a request body; a missing `writes` member is an empty list.
