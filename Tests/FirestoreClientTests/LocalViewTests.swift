@@ -109,6 +109,79 @@ struct LocalViewTests {
     #expect(delivered.last?.isFromCache == false)
   }
 
+  private func at(_ seconds: Int64) -> Timestamp { Timestamp(seconds: seconds, nanoseconds: 0) }
+
+  @Test("a document a re-sent result set leaves out stays, out of sync, until its own listen answers")
+  func limboDocumentStaysUntilResolved() {
+    let store = store()
+    let (id, delivered) = addView(store)
+    let m1 = "\(Self.root)/favorites/m1"
+    store.applyWatch(
+      id, WatchSnapshot(documents: [document("m1", at: 10), document("m2", at: 10)], changes: [], readTime: at(11), isInitial: true))
+    // The emulator's set after a RESET can miss a document that exists; the server did not remove it.
+    store.applyWatch(id, WatchSnapshot(documents: [document("m2", at: 10)], changes: [], readTime: at(20), isInitial: false))
+    #expect(delivered.last?.documents.map(\.name) == [m1, "\(Self.root)/favorites/m2"], "the document flickered out")
+    #expect(delivered.last?.isFromCache == true)
+    #expect(store.limboNames == [m1])
+    // Its own listen says it exists: shown at that version, still out of sync with the query.
+    store.resolveLimbo(m1, document("m1", at: 15))
+    #expect(delivered.last?.documents.first?.updateTime == at(15))
+    #expect(delivered.last?.isFromCache == true)
+    // The query's results have it again: back in sync, nothing more to listen to.
+    store.applyWatch(
+      id, WatchSnapshot(documents: [document("m1", at: 15), document("m2", at: 10)], changes: [], readTime: at(30), isInitial: false))
+    #expect(delivered.last?.isFromCache == false)
+    #expect(store.limboNames.isEmpty)
+    // Left out again, and this time its listen says it is gone.
+    store.applyWatch(id, WatchSnapshot(documents: [document("m2", at: 10)], changes: [], readTime: at(40), isInitial: false))
+    #expect(store.limboNames == [m1])
+    store.resolveLimbo(m1, nil)
+    #expect(delivered.last?.documents.map(\.name) == ["\(Self.root)/favorites/m2"])
+    #expect(delivered.last?.isFromCache == false)
+    #expect(store.limboNames.isEmpty)
+    #expect(!store.isCached(m1))
+  }
+
+  @Test("a document the server removed goes at once; one a pending write shows needs no listen")
+  func removalsThatNeedNoLimbo() {
+    let store = store()
+    let (id, delivered) = addView(store)
+    let m1 = "\(Self.root)/favorites/m1"
+    let m2 = "\(Self.root)/favorites/m2"
+    store.applyWatch(
+      id, WatchSnapshot(documents: [document("m1", at: 10), document("m2", at: 10)], changes: [], readTime: at(11), isInitial: true))
+    store.applyWatch(
+      id, WatchSnapshot(documents: [document("m2", at: 10)], changes: [], readTime: at(20), isInitial: false, removedByServer: [m1]))
+    #expect(delivered.last?.documents.map(\.name) == [m2])
+    #expect(delivered.last?.isFromCache == false)
+    _ = store.enqueue([write("m2")], body: Data(), user: nil)
+    store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: at(30), isInitial: false))
+    #expect(delivered.last?.documents.map(\.name) == [m2])
+    #expect(store.limboNames.isEmpty)
+  }
+
+  @Test("an acknowledged write the listen never sent is kept until the document's own listen answers")
+  func acknowledgedWriteInLimbo() {
+    let store = store()
+    let (id, delivered) = addView(store)
+    let m1 = "\(Self.root)/favorites/m1"
+    store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: at(5), isInitial: true))
+    let (batch, _) = store.enqueue([write("m1")], body: Data(), user: nil)
+    let commit = at(10)
+    _ = store.finishSend(batch, .acknowledged([WriteResult(updateTime: commit, commitTime: commit, transformResults: [])]))
+    // Consistent past the commit, and without the document.
+    store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: at(20), isInitial: false))
+    #expect(delivered.last?.documents.map(\.name) == [m1], "the written document flickered out")
+    #expect(store.limboNames == [m1])
+    store.resolveLimbo(m1, document("m1", at: 10))
+    #expect(delivered.last?.documents.map(\.name) == [m1])
+    #expect(delivered.last?.pendingNames.isEmpty == true)
+    store.applyWatch(id, WatchSnapshot(documents: [document("m1", at: 10)], changes: [], readTime: at(30), isInitial: false))
+    #expect(delivered.last?.isFromCache == false)
+    #expect(store.limboNames.isEmpty)
+    #expect(store.unsettledBatchCount == 0)
+  }
+
   @Test(
     "a pending increment shows its own result, also over a server version that has it already, with a cache or none",
     arguments: [nil, 5] as [Int64?], [.memory(), .none] as [LocalCacheSettings])

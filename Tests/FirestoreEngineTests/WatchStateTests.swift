@@ -135,6 +135,8 @@ struct WatchStateTests {
           ]),
         2))
     #expect(summary(removed) == ["removed c 2>-1"])
+    // Only absent from the set sent again: the server did not say it removed c.
+    #expect(removed.removedByServer.isEmpty)
   }
 
   @Test("a global point between RESET and CURRENT raises nothing")
@@ -159,10 +161,12 @@ struct WatchStateTests {
     #expect(ids(snapshot(initial, 2)) == ["a", "b"] && ids(snapshot(initial, 4)) == ["a"])
     let afterRemove = feed(&state, [.documentRemove(.init(document: root + "cities/a", removedTargetIDs: [2])), global(2, token: "T2")])
     #expect(summary(snapshot(afterRemove, 2)) == ["removed a 0>-1"])
+    #expect(snapshot(afterRemove, 2)?.removedByServer == [root + "cities/a"])
     #expect(snapshot(afterRemove, 4) == nil)
     let afterDelete = feed(
       &state, [.documentDelete(.init(document: root + "cities/a", removedTargetIDs: [4], readTime: ts(3))), global(3, token: "T3")])
     #expect(summary(snapshot(afterDelete, 4)) == ["removed a 0>-1"])
+    #expect(snapshot(afterDelete, 4)?.removedByServer == [root + "cities/a"])
     #expect(snapshot(afterDelete, 4)?.documents == [])
     #expect(snapshot(afterDelete, 2) == nil)
   }

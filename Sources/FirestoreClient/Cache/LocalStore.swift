@@ -28,6 +28,8 @@ final class LocalStore: Sendable {
   /// The snapshots-in-sync listeners, called after a round of snapshots was delivered.
   private let syncListeners = Locked<[Int: @Sendable () -> Void]>([:])
   private let nextSyncListenerID = Locked(0)
+  /// Called, outside the lock, when the set of limbo documents changed (see ``limboNames``).
+  private let limboObserver = Locked<(@Sendable () -> Void)?>(nil)
   /// The state's ``LocalStoreState/user``, set under the state's lock wherever that
   /// changes: every call and every write first says whose token it carries, almost never a
   /// new user, and that check need not take the state's lock (nor apply the backlog).
@@ -78,7 +80,7 @@ final class LocalStore: Sendable {
   /// Runs `body` on the state under the lock, after the backlog; then, when a view
   /// delivered a snapshot and the round is over, calls the snapshots-in-sync listeners.
   private func withState<T: Sendable>(endsRound: Bool = true, _ body: @Sendable (inout LocalStoreState) -> T) -> T {
-    let (result, inSync) = state.withLock { s in
+    let (result, inSync, limboChanged) = state.withLock { s in
       let waiting = backlog.withLock { b in
         defer { b.updates.removeAll() }
         return b.updates
@@ -87,10 +89,13 @@ final class LocalStore: Sendable {
       let result = body(&s)
       let unacknowledged = s.batches.contains { !$0.isAcknowledged }
       stateHasUnacknowledgedBatches.withLock { $0 = unacknowledged }
-      guard endsRound, s.deliveredSinceSync else { return (result, false) }
+      let limboChanged = s.limboNamesChanged
+      s.limboNamesChanged = false
+      guard endsRound, s.deliveredSinceSync else { return (result, false, limboChanged) }
       s.deliveredSinceSync = false
-      return (result, true)
+      return (result, true, limboChanged)
     }
+    if limboChanged { limboObserver.withLock { $0 }?() }
     if inSync { notifySync() }
     return result
   }
@@ -365,6 +370,23 @@ final class LocalStore: Sendable {
     withState(endsRound: false) { $0.applyWatch(id, snapshot) }
   }
 
+  /// The documents that some listener's view holds in limbo (shown, but missing from its
+  /// server results without the server having removed them): each needs a listen of its
+  /// own, whose snapshots go to ``resolveLimbo(_:_:)``.
+  var limboNames: Set<String> { withState { $0.limboNames } }
+
+  /// Sets what is called (outside the lock, on the thread that changed it) when
+  /// ``limboNames`` changes.
+  func observeLimbo(_ observer: @escaping @Sendable () -> Void) {
+    limboObserver.withLock { $0 = observer }
+  }
+
+  /// What the listen to limbo document `name` says (`nil`: it does not exist); part of a
+  /// round that ``endListenRound()`` closes.
+  func resolveLimbo(_ name: String, _ document: Document?) {
+    withState(endsRound: false) { $0.resolveLimbo(name, document) }
+  }
+
   /// The snapshots of one server message were all applied.
   func endListenRound() {
     withState { _ in }
@@ -379,6 +401,7 @@ final class LocalStore: Sendable {
   func removeView(_ id: Int) {
     withState { s in
       s.views[id] = nil
+      s.noteLimboNames()
       s.pruneBatches()
       s.collectGarbage()
     }

@@ -7,15 +7,15 @@ extension LocalStoreState {
   /// The view's documents now: its server results (or, before the first server snapshot,
   /// the cache's) with the writes it still needs applied, matched, ordered and limited.
   mutating func documents(of view: QueryView) -> (documents: [Document], pending: Set<String>) {
-    guard let server = view.server else { return localQuery(view.query) }
+    guard view.server != nil else { return localQuery(view.query) }
     // The common case, no write of this client in the way: the server's view as it is.
     let applicable = batches.contains { batch in
       batch.writes.indices.contains { i in
         view.needs(batch, i) && path(of: batch.writes[i].documentName).map(view.query.covers(path:)) == true
       }
     }
-    if !applicable { return (view.serverDocuments, []) }
-    return overlay(view.query, on: server, lookingUpOthers: true, applies: view.needs, pending: view.countsAsPending)
+    if !applicable && view.limboDocuments.isEmpty { return (view.serverDocuments, []) }
+    return overlay(view.query, on: view.heldDocuments, lookingUpOthers: true, applies: view.needs, pending: view.countsAsPending)
   }
 
   /// Recomputes view `id` and delivers a snapshot if its listener should hear of the change.
@@ -94,8 +94,9 @@ extension LocalStoreState {
       // Documents that left the results changed on the server (or the limit pushed them
       // out): their cached version can no longer be trusted to match. Those with writes in
       // flight stay: the writes build on them.
+      if !isProjected { updateLimbo(of: &view, incoming: incoming, removedByServer: snapshot.removedByServer) }
       let written = Set(batches.flatMap(\.documentNames))
-      for name in (view.server ?? [:]).keys where !incoming.contains(name) && !written.contains(name) {
+      for name in (view.server ?? [:]).keys where !incoming.contains(name) && !written.contains(name) && !view.limbo.contains(name) {
         updates.append((name, nil))
       }
       if view.server == nil && structured.limit == nil && structured.startAt == nil && structured.endAt == nil {
@@ -107,7 +108,9 @@ extension LocalStoreState {
     view.server = Dictionary(snapshot.documents.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     view.serverDocuments = snapshot.documents
     view.serverReadTime = snapshot.readTime
+    pruneLimbo(of: &view)
     views[id] = view
+    noteLimboNames()
     // The view is in sync before the cache learns its documents: a cache-only listener of
     // the same query, refreshed by what the cache learns, shows them as that view's
     // server state in one snapshot, not first as cached data.

@@ -41,6 +41,10 @@ struct LocalStoreState {
   var isListenOffline = false
   /// Whether a view delivered a snapshot since the last snapshots-in-sync event.
   var deliveredSinceSync = false
+  /// The documents in some view's ``QueryView/limbo``: each is listened to alone.
+  var limboNames: Set<String> = []
+  /// Whether ``limboNames`` changed since the store's owner last looked.
+  var limboNamesChanged = false
   /// What to send for the batches restored from the file, until the store's owner takes it.
   var restoredActions: [MutationQueue.Action] = []
   /// Whether a transient storage failure was reported (they are reported once).

@@ -28,6 +28,16 @@ struct QueryView {
   /// Whether the listen stream went down since the last server snapshot: the server data
   /// may be out of date, so it is shown as from the cache.
   var isStale = false
+  /// Documents the listener was shown that the server's results now leave out without the
+  /// server having removed them (it sent the set again whole without them), or that an
+  /// acknowledged write of this client shows and the server never sent. As the Apple SDK's
+  /// limbo documents, they stay shown until a listen to each document alone says whether
+  /// it exists; meanwhile the view is not in sync.
+  var limbo: Set<String> = []
+  /// The version shown of each ``limbo`` document: the last one the server sent in the
+  /// results, then the one its own listen reports. Missing while an acknowledged write
+  /// shows it.
+  var limboDocuments: [String: Document] = [:]
 
   init(query: ViewQuery, source: ListenSource = .default, includeMetadataChanges: Bool, emit: @escaping @Sendable (ViewSnapshot) -> Void) {
     self.query = query
@@ -38,7 +48,13 @@ struct QueryView {
 
   /// Whether the view listens to the server and shows its data as current (it has a server
   /// snapshot, and the stream has not gone down since).
-  var isSynced: Bool { source == .default && server != nil && !isStale }
+  var isSynced: Bool { source == .default && server != nil && !isStale && limbo.isEmpty }
+
+  /// The server's results with the ``limboDocuments`` still shown, by name.
+  var heldDocuments: [String: Document] {
+    guard let server else { return [:] }
+    return limboDocuments.isEmpty ? server : server.merging(limboDocuments) { held, _ in held }
+  }
 
   /// Whether this view must still apply write `index` of `batch` over its server data.
   ///
@@ -46,15 +62,17 @@ struct QueryView {
   /// caught up with it: the server data holds the document at an older version than the
   /// write's (as the Apple SDK ignores a watch update older than an acknowledged write,
   /// whatever its read time: a resumed target can be consistent past the commit and still
-  /// hold a version the write replaced), or does not hold it and is older than the commit.
-  /// (A cache-only view reads the cache, which already has it.)
+  /// hold a version the write replaced), or does not hold it and is older than the commit
+  /// or waits to learn whether it exists (``limbo``). (A cache-only view reads the cache,
+  /// which already has it.)
   func needs(_ batch: MutationBatch, _ index: Int) -> Bool {
     guard let commitTime = batch.commitTime else { return true }
     guard let server, let readTime = serverReadTime else { return false }
-    if let held = server[batch.writes[index].documentName]?.updateTime {
+    let name = batch.writes[index].documentName
+    if let held = (server[name] ?? limboDocuments[name])?.updateTime {
       return held < (batch.acknowledgements?[index].updateTime ?? commitTime)
     }
-    return readTime < commitTime
+    return readTime < commitTime || limbo.contains(name)
   }
 
   /// Whether a write of `batch` that this view applies counts as pending: until the server
@@ -80,7 +98,7 @@ struct QueryView {
   mutating func snapshot(
     documents: [Document], pendingNames: Set<String>, listenOffline: Bool = false, syncedBy: QueryView? = nil
   ) -> ViewSnapshot? {
-    let isFromCache = source == .cache ? syncedBy == nil : server == nil || isStale
+    let isFromCache = source == .cache ? syncedBy == nil : !isSynced
     let ordering = query.ordering
     let old = delivered
     let previous = old?.documents ?? []

@@ -47,6 +47,8 @@ public final class Firestore: Sendable {
     let listenManager: ListenManager
     /// The local cache, pending writes and listeners' views (see ``LocalCacheSettings``).
     let localStore: LocalStore
+    /// Listens to the documents listeners' views hold in limbo.
+    let limboResolver: LimboResolver
     /// Sends the queued writes.
     let writePipeline: WritePipeline
     /// Every request goes through it: it refuses them while the network is disabled or
@@ -58,7 +60,7 @@ public final class Firestore: Sendable {
     let persistentCacheIndexManager: PersistentCacheIndexManager?
 
     init(
-      configuration: ClientConfiguration, projectID: String, database: String, documentsRoot: String,
+      configuration: ClientConfiguration, projectID: String, database: String, databaseName: String, documentsRoot: String,
       configurationError: FirestoreError?, terminated: Bool
     ) {
       network = NetworkGate(base: configuration.effectiveTransport)
@@ -86,6 +88,12 @@ public final class Firestore: Sendable {
       }
       listenManager = ListenManager(
         observer: ListenManager.Observer(connectionLost: { store.listenConnectionLost() }, roundDelivered: { store.endListenRound() }))
+      let resolver = LimboResolver(store: store, manager: listenManager, settings: rest.settings, database: databaseName)
+      limboResolver = resolver
+      store.observeLimbo { [weak resolver] in
+        guard let resolver else { return }
+        Task { await resolver.reconcile() }
+      }
       let pipeline = WritePipeline(store: store, rest: rest, retryPolicy: configuration.retryPolicy)
       writePipeline = pipeline
       callbackQueue = configuration.dispatchQueue ?? DispatchQueue(label: "swift-firestore.callbacks")
@@ -170,7 +178,8 @@ public final class Firestore: Sendable {
         return parts
       case .notStarted(let configuration, let terminated):
         let parts = Parts(
-          configuration: configuration, projectID: projectID, database: databaseID, documentsRoot: documentsRoot,
+          configuration: configuration, projectID: projectID, database: databaseID, databaseName: databaseName,
+          documentsRoot: documentsRoot,
           configurationError: configurationError, terminated: terminated)
         state = .started(configuration, parts)
         return startedParts.storeIfNil(parts)

@@ -14,6 +14,9 @@ import Foundation
 ///   a read time) for targets that are CURRENT, and only when the ordered view changed
 ///   (a document's `updateTime` changed, or documents came or went), none was delivered yet,
 ///   or the target is back in sync after a connection loss (then possibly with no changes).
+/// * Each snapshot names the documents the server took out one by one since the previous
+///   one (``WatchSnapshot/removedByServer``), so that the client can tell them from
+///   documents a re-sent set merely leaves out.
 /// * Resume tokens are committed at those points only, with the document set they describe,
 ///   so resuming never skips a change the listener has not seen.
 /// * Each addTarget/removeTarget request owes one ADD/REMOVE response; while responses are
@@ -33,6 +36,9 @@ public struct WatchState: Sendable {
     var current = false
     /// The last view delivered, or `nil` before the first snapshot.
     var emitted: [Document]?
+    /// Names the server took out one by one since `emitted` (see
+    /// ``WatchSnapshot/removedByServer``); a later change that brings one back clears it.
+    var removedByServer: Set<String> = []
     /// ADD/REMOVE responses still owed for requests sent.
     var owed = 1
     /// After a connection loss: the client will re-send addTarget (counted in `owed`).
@@ -210,7 +216,12 @@ public struct WatchState: Sendable {
         let changes = WatchChange.changes(from: old, to: view, ordering: t.ordering)
         if !changes.isEmpty || t.announcesResync {
           t.announcesResync = false
-          actions.append(.snapshot(targetID: id, WatchSnapshot(documents: view, changes: changes, readTime: readTime, isInitial: false)))
+          let removed = t.removedByServer.intersection(old.lazy.map(\.name))
+          actions.append(
+            .snapshot(
+              targetID: id, WatchSnapshot(documents: view, changes: changes, readTime: readTime, isInitial: false, removedByServer: removed)
+            ))
+          t.removedByServer = []
           // Only a delivered view is compared against: a re-sent document with the same
           // updateTime but other contents raises nothing, and its later removal must carry
           // the version the listener saw.
@@ -220,6 +231,7 @@ public struct WatchState: Sendable {
         let changes = view.enumerated().map { WatchChange(kind: .added, document: $1, oldIndex: -1, newIndex: $0) }
         actions.append(.snapshot(targetID: id, WatchSnapshot(documents: view, changes: changes, readTime: readTime, isInitial: true)))
         t.emitted = view
+        t.removedByServer = []
       }
       targets[id] = t
     }
@@ -236,11 +248,13 @@ public struct WatchState: Sendable {
       return  // A stale re-delivery must not roll the document back.
     }
     targets[id]!.pending[document.name] = document
+    targets[id]!.removedByServer.remove(document.name)
   }
 
   private mutating func remove(_ name: String, from id: Int32) {
     guard targets[id]?.isSettled == true else { return }
     targets[id]!.pending[name] = nil
+    targets[id]!.removedByServer.insert(name)
   }
 
   private mutating func apply(_ filter: ListenResponse.ExistenceFilter) -> [WatchAction] {
