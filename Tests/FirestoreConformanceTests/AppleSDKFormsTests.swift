@@ -334,11 +334,17 @@ struct AppleSDKFormsTests {
     var builder = db.bundle("task-\(UUID().uuidString)")
     try builder.add(queryName: "all", querySnapshot: try await db.collection(source.path).getDocuments())
     let bundle = builder.build()
-    let reader = backend.firestore()
+    // Observers are called on this queue: an observer added and removed in one block of it
+    // is gone before any progress can reach it, however far the load has come.
+    let callbacks = DispatchQueue(label: "loadBundleTask-callbacks")
+    let reader = backend.firestore { $0.dispatchQueue = callbacks }
     let heard = Locked<[String]>([])
-    let task = Self.startLoading(bundle, into: reader)
-    let removed = task.addObserver { _ in heard.withLock { $0.append("removed observer called") } }
-    task.removeObserverWith(handle: removed)
+    let task = callbacks.sync {
+      let task = Self.startLoading(bundle, into: reader)
+      let removed = task.addObserver { _ in heard.withLock { $0.append("removed observer called") } }
+      task.removeObserverWith(handle: removed)
+      return task
+    }
     let final: LoadBundleTaskProgress = await withCheckedContinuation { done in
       task.addObserver { progress in
         heard.withLock { $0.append("\(progress.state) \(progress.documentsLoaded)") }
