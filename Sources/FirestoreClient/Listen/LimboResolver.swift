@@ -5,7 +5,14 @@ import FirestoreWire
 /// its limbo documents: a document a listener was shown that its query's results now leave
 /// out without the server having removed it. The document's own snapshots tell the store
 /// whether it exists; the listen ends when no view holds the document in limbo.
+///
+/// At most ``maxListens`` are open at once (the Apple SDK's limit on concurrent limbo
+/// resolutions): a query whose results lost thousands of documents at once does not open
+/// thousands of targets. The others wait, in name order, for a listen to end.
 actor LimboResolver {
+  /// How many limbo documents are listened to at once.
+  static let maxListens = 100
+
   private let store: LocalStore
   private let manager: ListenManager
   private let settings: ClientConfiguration
@@ -30,7 +37,7 @@ actor LimboResolver {
       listening[name] = nil
       if let id = entry.targetID { await manager.unlisten(id) }
     }
-    for name in wanted.sorted() where listening[name] == nil {
+    for name in wanted.sorted() where listening[name] == nil && listening.count < Self.maxListens {
       starts += 1
       let start = starts
       listening[name] = (start, nil)

@@ -1,0 +1,41 @@
+import FirestoreEngine
+import FirestoreWire
+import Testing
+
+@testable import FirestoreClient
+
+/// The listens that resolve limbo documents: one per document, and not too many at once.
+@Suite("Limbo resolver")
+struct LimboResolverTests {
+  private static let database = "projects/p/databases/(default)"
+
+  private func at(_ seconds: Int64) -> Timestamp { Timestamp(seconds: seconds, nanoseconds: 0) }
+
+  @Test("at most maxListens limbo documents are listened to at once; the others start as listens end")
+  func listensAreCapped() async {
+    let root = Self.database + "/documents"
+    let store = LocalStore(settings: .memory(), projectID: "p", databaseID: "(default)", documentsRoot: root, log: { _ in })
+    let query = StructuredQuery(from: [.init(collectionID: "c")])
+    let view = store.addView(.query(query, parent: "", collectionID: "c", allDescendants: false), includeMetadataChanges: false) { _ in }
+    let documents = (0..<(LimboResolver.maxListens + 50)).map { i in
+      Document(name: root + "/c/d\(1000 + i)", fields: [:], createTime: at(1), updateTime: at(1))
+    }
+    store.applyWatch(view, WatchSnapshot(documents: documents, changes: [], readTime: at(2), isInitial: true))
+    // A set sent again whole, without any of them: each is in limbo.
+    store.applyWatch(view, WatchSnapshot(documents: [], changes: [], readTime: at(3), isInitial: false))
+    #expect(store.limboNames.count == documents.count)
+    // With the network off the targets are registered and nothing is sent.
+    let manager = ListenManager()
+    await manager.setNetworkEnabled(false)
+    let resolver = LimboResolver(store: store, manager: manager, settings: FirestoreSettings().configuration, database: Self.database)
+    await resolver.reconcile()
+    #expect(await manager.listenerCount == LimboResolver.maxListens)
+    for document in documents.prefix(30) { store.resolveLimbo(document.name, nil) }
+    await resolver.reconcile()
+    #expect(await manager.listenerCount == LimboResolver.maxListens)
+    for document in documents { store.resolveLimbo(document.name, nil) }
+    #expect(store.limboNames.isEmpty)
+    await resolver.reconcile()
+    #expect(await manager.listenerCount == 0)
+  }
+}
