@@ -38,4 +38,24 @@ struct LimboResolverTests {
     await resolver.reconcile()
     #expect(await manager.listenerCount == 0)
   }
+
+  @Test("shut down, the resolver ends its listens and starts no more")
+  func shutdownEndsListens() async {
+    let root = Self.database + "/documents"
+    let store = LocalStore(settings: .memory(), projectID: "p", databaseID: "(default)", documentsRoot: root, log: { _ in })
+    let query = StructuredQuery(from: [.init(collectionID: "c")])
+    let view = store.addView(.query(query, parent: "", collectionID: "c", allDescendants: false), includeMetadataChanges: false) { _ in }
+    let document = Document(name: root + "/c/d", fields: [:], createTime: at(1), updateTime: at(1))
+    store.applyWatch(view, WatchSnapshot(documents: [document], changes: [], readTime: at(2), isInitial: true))
+    store.applyWatch(view, WatchSnapshot(documents: [], changes: [], readTime: at(3), isInitial: false))
+    let manager = ListenManager()
+    await manager.setNetworkEnabled(false)
+    let resolver = LimboResolver(store: store, manager: manager, settings: FirestoreSettings().configuration, database: Self.database)
+    await resolver.reconcile()
+    #expect(await manager.listenerCount == 1)
+    await resolver.shutdown()
+    #expect(await manager.listenerCount == 0)
+    await resolver.reconcile()
+    #expect(await manager.listenerCount == 0)
+  }
 }

@@ -182,6 +182,39 @@ struct LocalViewTests {
     #expect(store.unsettledBatchCount == 0)
   }
 
+  @Test("a write acknowledged after a listen consistent past its commit without the document keeps it, in limbo")
+  func ackAfterSnapshotWithoutTheDocument() {
+    let store = store()
+    let (id, delivered) = addView(store)
+    let m1 = "\(Self.root)/favorites/m1"
+    store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: at(5), isInitial: true))
+    let (batch, _) = store.enqueue([write("m1")], body: Data(), user: nil)
+    // The listen passes the commit (at 10) without the document before the answer comes.
+    store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: at(20), isInitial: false))
+    #expect(store.limboNames.isEmpty, "a write not yet acknowledged answers for its document")
+    _ = store.finishSend(batch, .acknowledged([WriteResult(updateTime: at(10), commitTime: at(10), transformResults: [])]))
+    #expect(delivered.last?.documents.map(\.name) == [m1], "the written document flickered out")
+    #expect(store.limboNames == [m1])
+    #expect(delivered.last?.isFromCache == true)
+  }
+
+  @Test("a rejected write over a document the re-sent results left out shows it again, in limbo; a new write takes it out")
+  func rejectedWriteOverLimboDocument() {
+    let store = store()
+    let (id, delivered) = addView(store)
+    let m1 = "\(Self.root)/favorites/m1"
+    store.applyWatch(id, WatchSnapshot(documents: [document("m1", at: 10)], changes: [], readTime: at(11), isInitial: true))
+    let (batch, _) = store.enqueue([write("m1")], body: Data(), user: nil)
+    store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: at(20), isInitial: false))
+    _ = store.finishSend(batch, .rejected(outcomeUnknown: false))
+    #expect(delivered.last?.documents.map(\.updateTime) == [at(10)], "the document the write was made over went")
+    #expect(store.limboNames == [m1])
+    // A new write answers for the document: no longer in limbo, and the view back in sync.
+    _ = store.enqueue([write("m1")], body: Data(), user: nil)
+    #expect(store.limboNames.isEmpty)
+    #expect(delivered.last?.isFromCache == false)
+  }
+
   @Test(
     "a pending increment shows its own result, also over a server version that has it already, with a cache or none",
     arguments: [nil, 5] as [Int64?], [.memory(), .none] as [LocalCacheSettings])

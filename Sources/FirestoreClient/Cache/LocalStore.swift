@@ -373,7 +373,7 @@ final class LocalStore: Sendable {
   /// The documents that some listener's view holds in limbo (shown, but missing from its
   /// server results without the server having removed them): each needs a listen of its
   /// own, whose snapshots go to ``resolveLimbo(_:_:)``.
-  var limboNames: Set<String> { withState { $0.limboNames } }
+  var limboNames: Set<String> { withState(endsRound: false) { $0.limboNames } }
 
   /// Sets what is called (outside the lock, on the thread that changed it) when
   /// ``limboNames`` changes.

@@ -11,29 +11,70 @@ extension LocalStoreState {
   /// not remove it, may still exist: the server sent its set again whole (after RESET or a
   /// re-add), and the emulator can send a set that misses a recent commit. As the Apple
   /// SDK, the view keeps showing it until the document's own listen answers. A document
-  /// with a write not yet acknowledged is shown by that write and needs no answer.
+  /// with a write not yet acknowledged is shown by that write and needs no answer. Before
+  /// the view's first server snapshot it showed the cache, whose matches the server does
+  /// not return are stale; only this client's acknowledged writes are kept then.
   mutating func updateLimbo(of view: inout QueryView, incoming: Set<String>, removedByServer: Set<String>) {
     for name in view.limbo where incoming.contains(name) || removedByServer.contains(name) {
       view.limbo.remove(name)
       view.limboDocuments[name] = nil
     }
-    guard view.server != nil, let shown = view.delivered?.documents else { return }
+    guard let shown = view.delivered?.documents else { return }
     let limbo = view.limbo
-    let missing = shown.map(\.name).filter { !incoming.contains($0) && !removedByServer.contains($0) && !limbo.contains($0) }
-    guard !missing.isEmpty else { return }
-    let unacknowledged = Set(batches.lazy.filter { !$0.isAcknowledged }.flatMap(\.documentNames))
-    for name in missing where !unacknowledged.contains(name) {
-      view.limbo.insert(name)
-      if let held = view.server?[name] { view.limboDocuments[name] = held }
+    var missing = shown.map(\.name).filter { !incoming.contains($0) && !removedByServer.contains($0) && !limbo.contains($0) }
+    if view.server == nil {
+      let acknowledged = Set(batches.lazy.filter(\.isAcknowledged).flatMap(\.documentNames))
+      missing.removeAll { !acknowledged.contains($0) }
+    }
+    hold(missing, inLimboOf: &view)
+  }
+
+  /// Puts into the limbo of every view that listens to the server the documents of `names`
+  /// it shows but its server results lack, now that a write of this client no longer
+  /// speaks for them: the write was rejected (and the results left out the version it was
+  /// written over), or acknowledged at `commitTime` (and the listen was consistent past it
+  /// without the document before the answer came; a listen still behind the commit shows
+  /// the write until it catches up).
+  mutating func holdInLimbo(_ names: Set<String>, committedAt commitTime: Timestamp? = nil) {
+    for id in views.keys.sorted() {
+      guard var view = views[id], view.source == .default, let server = view.server, let shown = view.delivered?.documents,
+        case .query(let structured, _, _, _) = view.query, structured.select == nil
+      else { continue }
+      if let commitTime, let readTime = view.serverReadTime, readTime < commitTime { continue }
+      let missing = shown.lazy.map(\.name).filter { names.contains($0) && server[$0] == nil && !view.limbo.contains($0) }
+      guard !missing.isEmpty else { continue }
+      hold(Array(missing), inLimboOf: &view)
+      views[id] = view
     }
   }
 
-  /// Takes out of `view`'s limbo the documents it does not show any more (a version that
-  /// no longer matches, one pushed out by the limit, one a write of this client removed).
-  mutating func pruneLimbo(of view: inout QueryView) {
-    guard !view.limbo.isEmpty else { return }
-    let shown = Set(documents(of: view).documents.lazy.map(\.name))
-    for name in view.limbo where !shown.contains(name) {
+  /// Adds `names` to `view`'s limbo, each shown at the newest version known: the view's
+  /// server results, another view's limbo answer, or the cache. None of a document only a
+  /// write of this client shows: the write is applied (``QueryView/needs(_:_:)``). Those
+  /// with a write not yet acknowledged are left out.
+  private mutating func hold(_ names: [String], inLimboOf view: inout QueryView) {
+    guard !names.isEmpty else { return }
+    let unacknowledged = Set(batches.lazy.filter { !$0.isAcknowledged }.flatMap(\.documentNames))
+    for name in names where !unacknowledged.contains(name) {
+      view.limbo.insert(name)
+      let known = [view.server?[name], cached(name)] + views.values.map { $0.limboDocuments[name] }
+      let newest = known.compactMap { $0 }.max { older, newer in
+        guard let newerTime = newer.updateTime else { return false }
+        return older.updateTime.map { $0 < newerTime } ?? true
+      }
+      if let newest {
+        view.limboDocuments[name] = newest
+      }
+    }
+  }
+
+  /// Takes out of `view`'s limbo the documents it no longer shows (a version that no longer
+  /// matches, one the limit pushes out) and those a write of this client, not yet
+  /// acknowledged, now shows: the view answers for them as for its own writes.
+  mutating func releaseLimbo(of view: inout QueryView, showing documents: [Document]) {
+    let shown = Set(documents.lazy.map(\.name))
+    let unacknowledged = Set(batches.lazy.filter { !$0.isAcknowledged }.flatMap(\.documentNames))
+    for name in view.limbo where !shown.contains(name) || unacknowledged.contains(name) {
       view.limbo.remove(name)
       view.limboDocuments[name] = nil
     }
@@ -44,17 +85,17 @@ extension LocalStoreState {
   mutating func resolveLimbo(_ name: String, _ document: Document?) {
     let holding = views.keys.sorted().filter { views[$0]!.limbo.contains(name) }
     guard !holding.isEmpty else { return }
-    if !batches.contains(where: { $0.documentNames.contains(name) }) { store([(name, document)]) }
+    // The cache learns the answer; a write not yet acknowledged builds on what it holds.
+    if document != nil || !batches.contains(where: { !$0.isAcknowledged && $0.documentNames.contains(name) }) {
+      store([(name, document)])
+    }
     for id in holding {
-      var view = views[id]!
       if let document {
-        view.limboDocuments[name] = document
+        views[id]!.limboDocuments[name] = document
       } else {
-        view.limbo.remove(name)
-        view.limboDocuments[name] = nil
+        views[id]!.limbo.remove(name)
+        views[id]!.limboDocuments[name] = nil
       }
-      pruneLimbo(of: &view)
-      views[id] = view
       refresh(id)
     }
     noteLimboNames()

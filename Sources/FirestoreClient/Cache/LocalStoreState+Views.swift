@@ -26,6 +26,11 @@ extension LocalStoreState {
     guard var view = views[id] else { return }
     let synced = view.source == .cache ? syncedView(of: view.query) : nil
     let (documents, pending) = documents(of: synced ?? view)
+    if !view.limbo.isEmpty {
+      releaseLimbo(of: &view, showing: documents)
+      views[id] = view
+      noteLimboNames()
+    }
     let snapshot = view.snapshot(documents: documents, pendingNames: pending, listenOffline: isListenOffline, syncedBy: synced)
     views[id] = view
     if let snapshot {
@@ -79,6 +84,7 @@ extension LocalStoreState {
     guard var view = views[id] else { return }
     view.isStale = false
     var updates: [(name: String, document: Document?)] = []
+    var leftOut: [String] = []
     switch view.query {
     case .document(let name, _):
       updates.append((name, snapshot.documents.first))
@@ -91,24 +97,23 @@ extension LocalStoreState {
       for document in snapshot.documents where !isProjected && view.server?[document.name] != document {
         updates.append((document.name, document))
       }
+      if !isProjected { updateLimbo(of: &view, incoming: incoming, removedByServer: snapshot.removedByServer) }
       // Documents that left the results changed on the server (or the limit pushed them
       // out): their cached version can no longer be trusted to match. Those with writes in
-      // flight stay: the writes build on them.
-      if !isProjected { updateLimbo(of: &view, incoming: incoming, removedByServer: snapshot.removedByServer) }
+      // flight stay (the writes build on them), as do those kept in limbo.
       let written = Set(batches.flatMap(\.documentNames))
-      for name in (view.server ?? [:]).keys where !incoming.contains(name) && !written.contains(name) && !view.limbo.contains(name) {
-        updates.append((name, nil))
-      }
+      leftOut = (view.server ?? [:]).keys.filter { !incoming.contains($0) && !written.contains($0) }
       if view.server == nil && structured.limit == nil && structured.startAt == nil && structured.endAt == nil {
         // The first complete answer: cached documents that match locally but not on the
         // server are stale.
-        for name in staleMatches(view.query, returned: incoming) { updates.append((name, nil)) }
+        leftOut += staleMatches(view.query, returned: incoming)
       }
     }
     view.server = Dictionary(snapshot.documents.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     view.serverDocuments = snapshot.documents
     view.serverReadTime = snapshot.readTime
-    pruneLimbo(of: &view)
+    if !view.limbo.isEmpty { releaseLimbo(of: &view, showing: documents(of: view).documents) }
+    for name in leftOut where !view.limbo.contains(name) { updates.append((name, nil)) }
     views[id] = view
     noteLimboNames()
     // The view is in sync before the cache learns its documents: a cache-only listener of

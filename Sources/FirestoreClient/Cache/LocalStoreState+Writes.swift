@@ -233,6 +233,7 @@ extension LocalStoreState {
       let written = Set(batches.flatMap(\.documentNames))
       store(batch.documentNames.filter { !written.contains($0) }.map { (name: $0, document: nil) })
     }
+    holdInLimbo(batch.documentNames)
     refreshViews(showing: batch.documentNames)
   }
 
@@ -248,6 +249,7 @@ extension LocalStoreState {
       .init(updateTime: result.updateTime, transformResults: result.transformResults)
     }
     storeCommitted(batches[index])
+    holdInLimbo(batches[index].documentNames, committedAt: batches[index].commitTime)
     refreshViews(showing: batches[index].documentNames)
     pruneBatches()
     collectGarbage()

@@ -34,9 +34,10 @@ struct QueryView {
   /// limbo documents, they stay shown until a listen to each document alone says whether
   /// it exists; meanwhile the view is not in sync.
   var limbo: Set<String> = []
-  /// The version shown of each ``limbo`` document: the last one the server sent in the
-  /// results, then the one its own listen reports. Missing while an acknowledged write
-  /// shows it.
+  /// The version shown of each ``limbo`` document: the newest known when it went into
+  /// limbo (the server's results, the cache), then the one its own listen reports. None for
+  /// a document only an acknowledged write of this client showed, until that listen
+  /// answers: the write shows it meanwhile.
   var limboDocuments: [String: Document] = [:]
 
   init(query: ViewQuery, source: ListenSource = .default, includeMetadataChanges: Bool, emit: @escaping @Sendable (ViewSnapshot) -> Void) {
@@ -47,7 +48,7 @@ struct QueryView {
   }
 
   /// Whether the view listens to the server and shows its data as current (it has a server
-  /// snapshot, and the stream has not gone down since).
+  /// snapshot, the stream has not gone down since, and it holds no document in limbo).
   var isSynced: Bool { source == .default && server != nil && !isStale && limbo.isEmpty }
 
   /// The server's results with the ``limboDocuments`` still shown, by name.
