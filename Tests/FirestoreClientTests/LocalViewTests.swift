@@ -198,6 +198,25 @@ struct LocalViewTests {
     #expect(delivered.last?.isFromCache == true)
   }
 
+  @Test("an acknowledged write the listen has not reached yet is shown by the write, with no limbo listen")
+  func ackedWriteAheadOfTheListen() {
+    let store = store()
+    let (id, delivered) = addView(store)
+    let m1 = "\(Self.root)/favorites/m1"
+    let m2 = "\(Self.root)/favorites/m2"
+    store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: at(5), isInitial: true))
+    let (first, _) = store.enqueue([write("m1")], body: Data(), user: nil)
+    let (second, _) = store.enqueue([write("m2")], body: Data(), user: nil)
+    _ = store.finishSend(first, .acknowledged([WriteResult(updateTime: at(10), commitTime: at(10), transformResults: [])]))
+    _ = store.finishSend(second, .acknowledged([WriteResult(updateTime: at(11), commitTime: at(11), transformResults: [])]))
+    // The listen reaches the first commit, not the second.
+    store.applyWatch(id, WatchSnapshot(documents: [document("m1", at: 10)], changes: [], readTime: at(10), isInitial: false))
+    #expect(delivered.last?.documents.map(\.name) == [m1, m2])
+    #expect(store.limboNames.isEmpty)
+    #expect(delivered.last?.isFromCache == false)
+    #expect(delivered.last?.pendingNames == [m2])
+  }
+
   @Test("a rejected write over a document the re-sent results left out shows it again, in limbo; a new write takes it out")
   func rejectedWriteOverLimboDocument() {
     let store = store()

@@ -370,9 +370,9 @@ final class LocalStore: Sendable {
     withState(endsRound: false) { $0.applyWatch(id, snapshot) }
   }
 
-  /// The documents that some listener's view holds in limbo (shown, but missing from its
-  /// server results without the server having removed them): each needs a listen of its
-  /// own, whose snapshots go to ``resolveLimbo(_:_:)``.
+  /// The documents that some listener's view holds in limbo (``QueryView/limbo``: shown,
+  /// but missing from its server results without the server having removed them): each
+  /// needs a listen of its own, whose snapshots go to ``resolveLimbo(_:_:)``.
   var limboNames: Set<String> { withState(endsRound: false) { $0.limboNames } }
 
   /// Sets what is called (outside the lock, on the thread that changed it) when

@@ -5,23 +5,28 @@ extension LocalStoreState {
   // MARK: - Limbo documents
 
   /// Moves documents in and out of `view`'s ``QueryView/limbo`` for a server snapshot whose
-  /// results are `incoming`, before the view takes them.
+  /// results are `incoming`, taken at `readTime`, before the view takes them.
   ///
   /// A document the listener was shown that the results leave out, though the server did
   /// not remove it, may still exist: the server sent its set again whole (after RESET or a
   /// re-add), and the emulator can send a set that misses a recent commit. As the Apple
   /// SDK, the view keeps showing it until the document's own listen answers. A document
-  /// with a write not yet acknowledged is shown by that write and needs no answer. Before
-  /// the view's first server snapshot it showed the cache, whose matches the server does
-  /// not return are stale; only this client's acknowledged writes are kept then.
-  mutating func updateLimbo(of view: inout QueryView, incoming: Set<String>, removedByServer: Set<String>) {
-    for name in view.limbo where incoming.contains(name) || removedByServer.contains(name) {
+  /// with a write of this client that the listen has not caught up with (not yet
+  /// acknowledged, or committed after `readTime`) is shown by that write and needs no
+  /// answer. Before the view's first server snapshot it showed the cache, whose matches
+  /// the server does not return are stale; only this client's acknowledged writes are kept.
+  mutating func updateLimbo(of view: inout QueryView, incoming: Set<String>, removedByServer: Set<String>, readTime: Timestamp) {
+    // The results have them again.
+    for name in view.limbo where incoming.contains(name) {
       view.limbo.remove(name)
       view.limboDocuments[name] = nil
     }
     guard let shown = view.delivered?.documents else { return }
     let limbo = view.limbo
     var missing = shown.map(\.name).filter { !incoming.contains($0) && !removedByServer.contains($0) && !limbo.contains($0) }
+    guard !missing.isEmpty else { return }
+    let ahead = Set(batches.lazy.filter { $0.commitTime.map { $0 > readTime } ?? false }.flatMap(\.documentNames))
+    missing.removeAll { ahead.contains($0) }
     if view.server == nil {
       let acknowledged = Set(batches.lazy.filter(\.isAcknowledged).flatMap(\.documentNames))
       missing.removeAll { !acknowledged.contains($0) }
@@ -36,6 +41,7 @@ extension LocalStoreState {
   /// without the document before the answer came; a listen still behind the commit shows
   /// the write until it catches up).
   mutating func holdInLimbo(_ names: Set<String>, committedAt commitTime: Timestamp? = nil) {
+    guard !views.isEmpty else { return }
     for id in views.keys.sorted() {
       guard var view = views[id], view.source == .default, let server = view.server, let shown = view.delivered?.documents,
         case .query(let structured, _, _, _) = view.query, structured.select == nil
@@ -49,9 +55,10 @@ extension LocalStoreState {
   }
 
   /// Adds `names` to `view`'s limbo, each shown at the newest version known: the view's
-  /// server results, another view's limbo answer, or the cache. None of a document only a
-  /// write of this client shows: the write is applied (``QueryView/needs(_:_:)``). Those
-  /// with a write not yet acknowledged are left out.
+  /// server results, another view's limbo answer, or the cache (which holds an acknowledged
+  /// write's outcome). With none known, the acknowledged write that showed it is applied
+  /// meanwhile (``QueryView/needs(_:_:)``). Those with a write not yet acknowledged are left
+  /// out.
   private mutating func hold(_ names: [String], inLimboOf view: inout QueryView) {
     guard !names.isEmpty else { return }
     let unacknowledged = Set(batches.lazy.filter { !$0.isAcknowledged }.flatMap(\.documentNames))
@@ -70,11 +77,12 @@ extension LocalStoreState {
 
   /// Takes out of `view`'s limbo the documents it no longer shows (a version that no longer
   /// matches, one the limit pushes out) and those a write of this client, not yet
-  /// acknowledged, now shows: the view answers for them as for its own writes.
+  /// acknowledged, now shows over a version the cache holds: the view answers for them as
+  /// for its own writes. (Without a cached version the limbo one stays the write's base.)
   mutating func releaseLimbo(of view: inout QueryView, showing documents: [Document]) {
     let shown = Set(documents.lazy.map(\.name))
     let unacknowledged = Set(batches.lazy.filter { !$0.isAcknowledged }.flatMap(\.documentNames))
-    for name in view.limbo where !shown.contains(name) || unacknowledged.contains(name) {
+    for name in view.limbo where !shown.contains(name) || (unacknowledged.contains(name) && cached(name) != nil) {
       view.limbo.remove(name)
       view.limboDocuments[name] = nil
     }

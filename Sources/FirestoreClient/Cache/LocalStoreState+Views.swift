@@ -97,7 +97,9 @@ extension LocalStoreState {
       for document in snapshot.documents where !isProjected && view.server?[document.name] != document {
         updates.append((document.name, document))
       }
-      if !isProjected { updateLimbo(of: &view, incoming: incoming, removedByServer: snapshot.removedByServer) }
+      if !isProjected {
+        updateLimbo(of: &view, incoming: incoming, removedByServer: snapshot.removedByServer, readTime: snapshot.readTime)
+      }
       // Documents that left the results changed on the server (or the limit pushed them
       // out): their cached version can no longer be trusted to match. Those with writes in
       // flight stay (the writes build on them), as do those kept in limbo.

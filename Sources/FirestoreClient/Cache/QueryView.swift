@@ -28,16 +28,17 @@ struct QueryView {
   /// Whether the listen stream went down since the last server snapshot: the server data
   /// may be out of date, so it is shown as from the cache.
   var isStale = false
-  /// Documents the listener was shown that the server's results now leave out without the
-  /// server having removed them (it sent the set again whole without them), or that an
-  /// acknowledged write of this client shows and the server never sent. As the Apple SDK's
+  /// Documents the listener was shown that the server's results leave out without the
+  /// server having removed them (it sent the set again whole without them), though the
+  /// listen is past any write of this client to them: an acknowledged write the listen
+  /// never sent, or a rejected one over a version the results dropped. As the Apple SDK's
   /// limbo documents, they stay shown until a listen to each document alone says whether
   /// it exists; meanwhile the view is not in sync.
   var limbo: Set<String> = []
   /// The version shown of each ``limbo`` document: the newest known when it went into
-  /// limbo (the server's results, the cache), then the one its own listen reports. None for
-  /// a document only an acknowledged write of this client showed, until that listen
-  /// answers: the write shows it meanwhile.
+  /// limbo (the server's results, the cache), then the one its own listen reports. None
+  /// when nothing was known (no cache): the acknowledged write that showed it is applied
+  /// until that listen answers.
   var limboDocuments: [String: Document] = [:]
 
   init(query: ViewQuery, source: ListenSource = .default, includeMetadataChanges: Bool, emit: @escaping @Sendable (ViewSnapshot) -> Void) {
