@@ -9,25 +9,31 @@ import Testing
 struct LimboResolverTests {
   private static let database = "projects/p/databases/(default)"
 
-  private func at(_ seconds: Int64) -> Timestamp { Timestamp(seconds: seconds, nanoseconds: 0) }
+  private static func at(_ seconds: Int64) -> Timestamp { Timestamp(seconds: seconds, nanoseconds: 0) }
 
-  @Test("at most maxListens limbo documents are listened to at once; the others start as listens end")
-  func listensAreCapped() async {
-    let root = Self.database + "/documents"
+  /// A store whose one query view holds `count` documents in limbo (a set sent again whole
+  /// without them), and a resolver for it whose manager has the network off: targets are
+  /// registered and nothing is sent.
+  private static func resolving(_ count: Int) async -> (
+    store: LocalStore, documents: [Document], manager: ListenManager, resolver: LimboResolver
+  ) {
+    let root = database + "/documents"
     let store = LocalStore(settings: .memory(), projectID: "p", databaseID: "(default)", documentsRoot: root, log: { _ in })
     let query = StructuredQuery(from: [.init(collectionID: "c")])
     let view = store.addView(.query(query, parent: "", collectionID: "c", allDescendants: false), includeMetadataChanges: false) { _ in }
-    let documents = (0..<(LimboResolver.maxListens + 50)).map { i in
-      Document(name: root + "/c/d\(1000 + i)", fields: [:], createTime: at(1), updateTime: at(1))
-    }
+    let documents = (0..<count).map { i in Document(name: root + "/c/d\(1000 + i)", fields: [:], createTime: at(1), updateTime: at(1)) }
     store.applyWatch(view, WatchSnapshot(documents: documents, changes: [], readTime: at(2), isInitial: true))
-    // A set sent again whole, without any of them: each is in limbo.
     store.applyWatch(view, WatchSnapshot(documents: [], changes: [], readTime: at(3), isInitial: false))
-    #expect(store.limboNames.count == documents.count)
-    // With the network off the targets are registered and nothing is sent.
     let manager = ListenManager()
     await manager.setNetworkEnabled(false)
-    let resolver = LimboResolver(store: store, manager: manager, settings: FirestoreSettings().configuration, database: Self.database)
+    let resolver = LimboResolver(store: store, manager: manager, settings: FirestoreSettings().configuration, database: database)
+    return (store, documents, manager, resolver)
+  }
+
+  @Test("at most maxListens limbo documents are listened to at once; the others start as listens end")
+  func listensAreCapped() async {
+    let (store, documents, manager, resolver) = await Self.resolving(LimboResolver.maxListens + 50)
+    #expect(store.limboNames.count == documents.count)
     await resolver.reconcile()
     #expect(await manager.listenerCount == LimboResolver.maxListens)
     for document in documents.prefix(30) { store.resolveLimbo(document.name, nil) }
@@ -41,16 +47,7 @@ struct LimboResolverTests {
 
   @Test("shut down, the resolver ends its listens and starts no more")
   func shutdownEndsListens() async {
-    let root = Self.database + "/documents"
-    let store = LocalStore(settings: .memory(), projectID: "p", databaseID: "(default)", documentsRoot: root, log: { _ in })
-    let query = StructuredQuery(from: [.init(collectionID: "c")])
-    let view = store.addView(.query(query, parent: "", collectionID: "c", allDescendants: false), includeMetadataChanges: false) { _ in }
-    let document = Document(name: root + "/c/d", fields: [:], createTime: at(1), updateTime: at(1))
-    store.applyWatch(view, WatchSnapshot(documents: [document], changes: [], readTime: at(2), isInitial: true))
-    store.applyWatch(view, WatchSnapshot(documents: [], changes: [], readTime: at(3), isInitial: false))
-    let manager = ListenManager()
-    await manager.setNetworkEnabled(false)
-    let resolver = LimboResolver(store: store, manager: manager, settings: FirestoreSettings().configuration, database: Self.database)
+    let (_, _, manager, resolver) = await Self.resolving(1)
     await resolver.reconcile()
     #expect(await manager.listenerCount == 1)
     await resolver.shutdown()

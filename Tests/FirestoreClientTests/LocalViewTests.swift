@@ -111,6 +111,21 @@ struct LocalViewTests {
 
   private func at(_ seconds: Int64) -> Timestamp { Timestamp(seconds: seconds, nanoseconds: 0) }
 
+  /// A store whose view had an empty first server snapshot at 5 s, then a write to `id`
+  /// queued; returns the store, the view's ID and deliveries, and the write's batch.
+  private func viewAfterWrite(to id: String) -> (store: LocalStore, view: Int, delivered: Delivered, batch: Int) {
+    let store = store()
+    let (view, delivered) = addView(store)
+    store.applyWatch(view, WatchSnapshot(documents: [], changes: [], readTime: at(5), isInitial: true))
+    let (batch, _) = store.enqueue([write(id)], body: Data(), user: nil)
+    return (store, view, delivered, batch)
+  }
+
+  /// Acknowledges `batch`, one write committed at `seconds`.
+  private func acknowledge(_ batch: Int, in store: LocalStore, at seconds: Int64) {
+    _ = store.finishSend(batch, .acknowledged([WriteResult(updateTime: at(seconds), commitTime: at(seconds), transformResults: [])]))
+  }
+
   @Test("a document a re-sent result set leaves out stays, out of sync, until its own listen answers")
   func limboDocumentStaysUntilResolved() {
     let store = store()
@@ -162,13 +177,9 @@ struct LocalViewTests {
 
   @Test("an acknowledged write the listen never sent is kept until the document's own listen answers")
   func acknowledgedWriteInLimbo() {
-    let store = store()
-    let (id, delivered) = addView(store)
+    let (store, id, delivered, batch) = viewAfterWrite(to: "m1")
     let m1 = "\(Self.root)/favorites/m1"
-    store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: at(5), isInitial: true))
-    let (batch, _) = store.enqueue([write("m1")], body: Data(), user: nil)
-    let commit = at(10)
-    _ = store.finishSend(batch, .acknowledged([WriteResult(updateTime: commit, commitTime: commit, transformResults: [])]))
+    acknowledge(batch, in: store, at: 10)
     // Consistent past the commit, and without the document.
     store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: at(20), isInitial: false))
     #expect(delivered.last?.documents.map(\.name) == [m1], "the written document flickered out")
@@ -184,15 +195,12 @@ struct LocalViewTests {
 
   @Test("a write acknowledged after a listen consistent past its commit without the document keeps it, in limbo")
   func ackAfterSnapshotWithoutTheDocument() {
-    let store = store()
-    let (id, delivered) = addView(store)
+    let (store, id, delivered, batch) = viewAfterWrite(to: "m1")
     let m1 = "\(Self.root)/favorites/m1"
-    store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: at(5), isInitial: true))
-    let (batch, _) = store.enqueue([write("m1")], body: Data(), user: nil)
     // The listen passes the commit (at 10) without the document before the answer comes.
     store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: at(20), isInitial: false))
     #expect(store.limboNames.isEmpty, "a write not yet acknowledged answers for its document")
-    _ = store.finishSend(batch, .acknowledged([WriteResult(updateTime: at(10), commitTime: at(10), transformResults: [])]))
+    acknowledge(batch, in: store, at: 10)
     #expect(delivered.last?.documents.map(\.name) == [m1], "the written document flickered out")
     #expect(store.limboNames == [m1])
     #expect(delivered.last?.isFromCache == true)
@@ -200,15 +208,12 @@ struct LocalViewTests {
 
   @Test("an acknowledged write the listen has not reached yet is shown by the write, with no limbo listen")
   func ackedWriteAheadOfTheListen() {
-    let store = store()
-    let (id, delivered) = addView(store)
+    let (store, id, delivered, first) = viewAfterWrite(to: "m1")
     let m1 = "\(Self.root)/favorites/m1"
     let m2 = "\(Self.root)/favorites/m2"
-    store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: at(5), isInitial: true))
-    let (first, _) = store.enqueue([write("m1")], body: Data(), user: nil)
     let (second, _) = store.enqueue([write("m2")], body: Data(), user: nil)
-    _ = store.finishSend(first, .acknowledged([WriteResult(updateTime: at(10), commitTime: at(10), transformResults: [])]))
-    _ = store.finishSend(second, .acknowledged([WriteResult(updateTime: at(11), commitTime: at(11), transformResults: [])]))
+    acknowledge(first, in: store, at: 10)
+    acknowledge(second, in: store, at: 11)
     // The listen reaches the first commit, not the second.
     store.applyWatch(id, WatchSnapshot(documents: [document("m1", at: 10)], changes: [], readTime: at(10), isInitial: false))
     #expect(delivered.last?.documents.map(\.name) == [m1, m2])
