@@ -25,10 +25,10 @@ extension LocalStoreState {
     let limbo = view.limbo
     var missing = shown.map(\.name).filter { !incoming.contains($0) && !removedByServer.contains($0) && !limbo.contains($0) }
     guard !missing.isEmpty else { return }
-    let ahead = Set(batches.lazy.filter { $0.commitTime.map { $0 > readTime } ?? false }.flatMap(\.documentNames))
+    let ahead = names(writtenBy: { $0.commitTime.map { $0 > readTime } ?? false })
     missing.removeAll { ahead.contains($0) }
     if view.server == nil {
-      let acknowledged = Set(batches.lazy.filter(\.isAcknowledged).flatMap(\.documentNames))
+      let acknowledged = names(writtenBy: \.isAcknowledged)
       missing.removeAll { !acknowledged.contains($0) }
     }
     hold(missing, inLimboOf: &view)
@@ -47,7 +47,10 @@ extension LocalStoreState {
         case .query(let structured, _, _, _) = view.query, structured.select == nil
       else { continue }
       if let commitTime, let readTime = view.serverReadTime, readTime < commitTime { continue }
-      let missing = shown.lazy.map(\.name).filter { names.contains($0) && server[$0] == nil && !view.limbo.contains($0) }
+      // The batch's few names first: the view's documents are scanned only for those.
+      let absent = names.filter { server[$0] == nil && !view.limbo.contains($0) }
+      guard !absent.isEmpty else { continue }
+      let missing = shown.lazy.map(\.name).filter { absent.contains($0) }
       guard !missing.isEmpty else { continue }
       hold(Array(missing), inLimboOf: &view)
       views[id] = view
@@ -61,7 +64,7 @@ extension LocalStoreState {
   /// out.
   private mutating func hold(_ names: [String], inLimboOf view: inout QueryView) {
     guard !names.isEmpty else { return }
-    let unacknowledged = Set(batches.lazy.filter { !$0.isAcknowledged }.flatMap(\.documentNames))
+    let unacknowledged = self.names(writtenBy: { !$0.isAcknowledged })
     for name in names where !unacknowledged.contains(name) {
       view.limbo.insert(name)
       let known = [view.server?[name], cached(name)] + views.values.map { $0.limboDocuments[name] }
@@ -81,7 +84,7 @@ extension LocalStoreState {
   /// for its own writes. (Without a cached version the limbo one stays the write's base.)
   mutating func releaseLimbo(of view: inout QueryView, showing documents: [Document]) {
     let shown = Set(documents.lazy.map(\.name))
-    let unacknowledged = Set(batches.lazy.filter { !$0.isAcknowledged }.flatMap(\.documentNames))
+    let unacknowledged = names(writtenBy: { !$0.isAcknowledged })
     for name in view.limbo where !shown.contains(name) || (unacknowledged.contains(name) && cached(name) != nil) {
       view.limbo.remove(name)
       view.limboDocuments[name] = nil
@@ -117,5 +120,10 @@ extension LocalStoreState {
     guard names != limboNames else { return }
     limboNames = names
     limboNamesChanged = true
+  }
+
+  /// The documents written by the batches `included` selects.
+  private func names(writtenBy included: (MutationBatch) -> Bool) -> Set<String> {
+    Set(batches.lazy.filter(included).flatMap(\.documentNames))
   }
 }
