@@ -31,13 +31,20 @@ import FirestorePlatform
       curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     }()
 
-    /// Replaced only on the loop thread and under ``inbox``'s lock, where other threads
-    /// use it (to wake the loop).
+    /// Replaced only on the loop thread, which alone uses it once the loop started.
     private var multi: UnsafeMutableRawPointer
-    /// `sleeping`: the loop is in (or about to enter) `curl_multi_poll` with no command
-    /// waiting, so the next command must wake it; otherwise it takes commands before it
-    /// sleeps again, and waking it would cost a write and a read for nothing.
-    private let inbox = Locked<(commands: [Command], started: Bool, stopped: Bool, sleeping: Bool)>(([], false, false, false))
+    /// What other threads hand the loop. `wake` is made with the loop thread, which sleeps
+    /// polling it as well as libcurl's sockets. `sleeping`: the loop is in (or about to
+    /// enter) that poll with no command waiting, so the next command must wake it;
+    /// otherwise it takes commands before it sleeps again, and waking it would cost a write
+    /// and a read for nothing.
+    private struct Inbox {
+      var commands: [Command] = []
+      var wake: WakePipe?
+      var stopped = false
+      var sleeping = false
+    }
+    private let inbox = Locked(Inbox())
     let statistics = Locked(CurlTransport.Statistics())
 
     /// The transfers in the multi handle, by easy handle. Loop thread only.
@@ -59,41 +66,55 @@ import FirestorePlatform
 
     /// Queues a command for the loop thread and wakes it (starting it on first use).
     func post(_ command: Command) {
-      let (start, stopped) = inbox.withLock { inbox -> (Bool, Bool) in
-        if inbox.stopped { return (false, true) }
-        inbox.commands.append(command)
-        // Woken under the lock: the loop thread replaces the multi handle under it.
-        if inbox.started && inbox.sleeping {
-          inbox.sleeping = false
-          curl_multi_wakeup(multi)
-        }
-        defer { inbox.started = true }
-        return (!inbox.started, false)
+      enum Outcome {
+        case queued
+        case wake(WakePipe)
+        case start(WakePipe)
+        case refused(FirestoreError)
       }
-      if stopped {
+      let outcome = inbox.withLock { inbox -> Outcome in
+        if inbox.stopped { return .refused(FirestoreError(.cancelled, "the transport was shut down")) }
+        guard let wake = inbox.wake else {
+          do throws(WakePipeError) {
+            inbox.wake = try WakePipe()
+          } catch {
+            return .refused(FirestoreError(.resourceExhausted, "the transport could not start its event loop: \(error.message)"))
+          }
+          inbox.commands.append(command)
+          return .start(inbox.wake!)
+        }
+        inbox.commands.append(command)
+        guard inbox.sleeping else { return .queued }
+        inbox.sleeping = false
+        return .wake(wake)
+      }
+      // Woken outside the lock: the loop thread, woken, takes the lock at once.
+      switch outcome {
+      case .queued: break
+      case .wake(let wake): wake.signal()
+      case .start(let wake):
+        let thread = Thread { [self] in run(wake) }
+        // Linux keeps 15 bytes of a thread's name.
+        thread.name = "firestore-curl"
+        thread.start()
+      case .refused(let error):
         switch command {
-        case .add(let exchange): exchange.finish(with: FirestoreError(.cancelled, "the transport was shut down"))
+        case .add(let exchange): exchange.finish(with: error)
         case .closeIdleConnections(let done): done()
         default: break
         }
-        return
-      }
-      if start {
-        let thread = Thread { [self] in run() }
-        thread.name = "swift-firestore curl"
-        thread.start()
       }
     }
 
     /// Ends the loop: running transfers fail with `cancelled`, the handles are freed.
     func shutDown() {
-      let started = inbox.withLock { inbox -> Bool in
+      let wake = inbox.withLock { inbox -> WakePipe? in
         inbox.stopped = true
         inbox.commands.append(.shutDown)
-        return inbox.started
+        return inbox.wake
       }
-      if started {
-        curl_multi_wakeup(multi)
+      if let wake {
+        wake.signal()
       } else {
         curl_multi_cleanup(multi)
       }
@@ -101,7 +122,8 @@ import FirestorePlatform
 
     // MARK: - Loop thread
 
-    private func run() {
+    private func run(_ wake: WakePipe) {
+      var waitFor = curl_waitfd(fd: wake.readDescriptor, events: Int16(POLLIN), revents: 0)
       while true {
         let commands = inbox.withLock { inbox -> [Command] in
           inbox.sleeping = false
@@ -145,7 +167,11 @@ import FirestorePlatform
           inbox.sleeping = inbox.commands.isEmpty
           return inbox.sleeping
         }
-        if sleeps { curl_multi_poll(multi, nil, 0, wait, nil) }
+        if sleeps {
+          waitFor.revents = 0
+          curl_multi_poll(multi, &waitFor, 1, wait, nil)
+          if waitFor.revents != 0 { wake.drain() }
+        }
       }
     }
 
@@ -154,12 +180,8 @@ import FirestorePlatform
     private func closeConnectionsIfIdle() {
       guard closeWhenIdle, running.isEmpty else { return }
       closeWhenIdle = false
-      let fresh = Self.makeMulti()
-      let old = inbox.withLock { _ in
-        defer { multi = fresh }
-        return multi
-      }
-      curl_multi_cleanup(old)
+      curl_multi_cleanup(multi)
+      multi = Self.makeMulti()
     }
 
     private func add(_ exchange: CurlExchange) {
