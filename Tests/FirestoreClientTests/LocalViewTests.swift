@@ -331,6 +331,23 @@ struct LocalViewTests {
     #expect(delivered.last?.documents.count == 1 && delivered.last?.isFromCache == true)
   }
 
+  @Test("reads nobody watches wait for the next look, up to a few; then a task applies them", .timeLimit(.minutes(1)))
+  func unwatchedReadsWait() async {
+    let store = store(.memory())
+    let names = (0..<LocalStore.unwatchedBacklog).map { "\(Self.root)/favorites/r\($0)" }
+    for (index, name) in names.dropLast().enumerated() { store.didRead([(name: name, document: document("r\(index)", at: 1))]) }
+    #expect(store.backlogState == (LocalStore.unwatchedBacklog - 1, false), "no task for a few reads nobody watches")
+    // A view added now shows them at once: the look applies what waits.
+    let (id, delivered) = addView(store, source: .cache)
+    #expect(delivered.last?.documents.count == LocalStore.unwatchedBacklog - 1)
+    #expect(store.backlogState.waiting == 0)
+    store.removeView(id)
+    // Unwatched again: reads wait until there are enough for a task of their own.
+    for name in names { store.didRead([(name: name, document: nil)]) }
+    while store.backlogState.waiting > 0 { await Task.yield() }
+    #expect(!store.isCached(names[0]))
+  }
+
   @Test("eager garbage collection keeps only what views show and pending writes touch")
   func eagerCollection() {
     let store = store(.eagerMemory)

@@ -14,17 +14,21 @@ import Foundation
 ///
 /// What the cache learns from a server answer the caller already has (documents read, the
 /// documents of an acknowledged write) is not stored on the caller's path: it waits in a
-/// backlog that is applied, in order, before anything else reads or changes the state, or
-/// by a background task a few milliseconds later. Whoever looks sees what they would have seen had it
-/// been stored at once.
+/// backlog that is applied, in order, before anything else reads or changes the state.
+/// Whoever looks sees what they would have seen had it been stored at once. While a
+/// listener is open, a background task applies it a few milliseconds later, so that the
+/// listener sees the documents without anyone looking; with none open, a task applies it
+/// once a few reads wait.
 ///
 /// The queue of writes (``MutationQueue``) lives here too, so that a write is queued and
 /// shown in one step; ``WritePipeline`` does the sending.
 final class LocalStore: Sendable {
   private let state: Locked<LocalStoreState>
-  /// Updates waiting to be applied to the state (see the type's documentation), and
-  /// whether a task to apply them is on its way.
-  private let backlog = Locked<(updates: [@Sendable (inout LocalStoreState) -> Void], drainScheduled: Bool)>(([], false))
+  /// Updates waiting to be applied to the state (see the type's documentation), whether a
+  /// task to apply them is on its way, and whether the state has views (listeners), which
+  /// want the updates soon.
+  private let backlog = Locked<(updates: [@Sendable (inout LocalStoreState) -> Void], drainScheduled: Bool, watched: Bool)>(
+    ([], false, false))
   /// The snapshots-in-sync listeners, called after a round of snapshots was delivered.
   private let syncListeners = Locked<[Int: @Sendable () -> Void]>([:])
   private let nextSyncListenerID = Locked(0)
@@ -80,6 +84,7 @@ final class LocalStore: Sendable {
   /// Runs `body` on the state under the lock, after the backlog; then, when a view
   /// delivered a snapshot and the round is over, calls the snapshots-in-sync listeners.
   private func withState<T: Sendable>(endsRound: Bool = true, _ body: @Sendable (inout LocalStoreState) -> T) -> T {
+    var drainsBacklog = false
     let (result, inSync, limboChanged) = state.withLock { s in
       let waiting = backlog.withLock { b in
         defer { b.updates.removeAll() }
@@ -89,12 +94,21 @@ final class LocalStore: Sendable {
       let result = body(&s)
       let unacknowledged = s.batches.contains { !$0.isAcknowledged }
       stateHasUnacknowledgedBatches.withLock { $0 = unacknowledged }
+      // An update that came while the first view was added found the state unwatched.
+      let watched = !s.views.isEmpty
+      drainsBacklog = backlog.withLock { b in
+        defer { b.watched = watched }
+        guard watched, !b.watched, !b.updates.isEmpty, !b.drainScheduled else { return false }
+        b.drainScheduled = true
+        return true
+      }
       let limboChanged = s.limboNamesChanged
       s.limboNamesChanged = false
       guard endsRound, s.deliveredSinceSync else { return (result, false, limboChanged) }
       s.deliveredSinceSync = false
       return (result, true, limboChanged)
     }
+    if drainsBacklog { drainBacklog(after: Self.backlogDelay) }
     if limboChanged { limboObserver.withLock { $0 }?() }
     if inSync { notifySync() }
     return result
@@ -106,28 +120,46 @@ final class LocalStore: Sendable {
     withState { _ in }
   }
 
-  /// How long the backlog may wait for its background task: reads a few round trips apart
-  /// share one task (a task per read, woken while the caller reads on, costs the read more
-  /// than the cache learning itself), and a persistent cache one transaction.
+  /// How long the backlog may wait for its background task while a listener is open:
+  /// reads a few round trips apart share one task (a task per read, woken while the caller
+  /// reads on, costs the read more than the cache learning itself), and a persistent cache
+  /// one transaction.
   static let backlogDelay: Duration = .milliseconds(5)
 
-  /// Queues `update` for the backlog, and a task that applies it after ``backlogDelay``
-  /// unless someone else's access does first. One task at a time: an access that empties
-  /// the backlog leaves the task on its way, which the next update then rides.
+  /// How many updates may wait for the next look at the state while no listener is open:
+  /// then a task applies them at once. Reads that nobody watches cost no timer and one task
+  /// per this many, and what waits stays small.
+  static let unwatchedBacklog = 8
+
+  /// Queues `update` for the backlog, and a task that applies it (see the type's
+  /// documentation) unless someone else's access does first. One task at a time: an access
+  /// that empties the backlog leaves the task on its way, which the next update then rides.
   private func later(_ update: @escaping @Sendable (inout LocalStoreState) -> Void) {
-    let schedule = backlog.withLock { b in
+    let schedule = backlog.withLock { b -> (delay: Bool, now: Bool) in
       b.updates.append(update)
-      defer { b.drainScheduled = true }
-      return !b.drainScheduled
+      guard !b.drainScheduled, b.watched || b.updates.count >= Self.unwatchedBacklog else { return (false, false) }
+      b.drainScheduled = true
+      return (b.watched, true)
     }
-    guard schedule else { return }
+    guard schedule.now else { return }
+    drainBacklog(after: schedule.delay ? Self.backlogDelay : nil)
+  }
+
+  /// Applies the backlog in a task of its own, after `delay`.
+  private func drainBacklog(after delay: Duration?) {
     Task.detached(priority: .utility) { [weak self] in
-      try? await Task.sleep(for: Self.backlogDelay)
+      if let delay { try? await Task.sleep(for: delay) }
       guard let self else { return }
       // Cleared before the backlog is taken, so that an update queued after that gets a task.
       self.backlog.withLock { $0.drainScheduled = false }
       self.withState { _ in }
     }
+  }
+
+  /// How many updates wait in the backlog, and whether a task to apply them is on its way
+  /// (for tests).
+  var backlogState: (waiting: Int, drainScheduled: Bool) {
+    backlog.withLock { ($0.updates.count, $0.drainScheduled) }
   }
 
   /// Queues `update` for the backlog without a task of its own: for a caller that applies
