@@ -6,25 +6,37 @@
   import Darwin
 #endif
 
-/// A pipe that wakes a thread sleeping in `poll` on ``readDescriptor``: any thread may
-/// ``signal()`` it, without a lock, and the sleeper ``drain()``s it once awake.
+/// A pair of connected descriptors that wakes a thread sleeping in `poll` on
+/// ``readDescriptor``: any thread may ``signal()`` it, without a lock, and the sleeper
+/// ``drain()``s it once awake.
 ///
-/// Both ends are non-blocking, so a signal never waits on a full pipe (a full pipe is
+/// Both ends are non-blocking, so a signal never waits on a full buffer (a full one is
 /// readable anyway), and closed on `exec`. Package-internal: not part of the public API.
 package final class WakePipe: Sendable {
+  /// The pair could not be opened (the process is out of descriptors).
+  package struct OpenError: Error {
+    /// `strerror`'s text.
+    package var message: String
+  }
+
   /// The end to poll for readability.
   package let readDescriptor: Int32
   private let writeDescriptor: Int32
 
-  /// Opens the pipe.
-  /// - Throws: the `errno` text when the process is out of descriptors.
-  package init() throws(WakePipeError) {
+  /// Opens the pair.
+  package init() throws(OpenError) {
     var descriptors: [Int32] = [-1, -1]
-    guard pipe(&descriptors) == 0 else { throw WakePipeError(message: POSIXSocket.errnoText) }
-    for descriptor in descriptors {
-      POSIXSocket.setCloseOnExec(descriptor)
-      _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-    }
+    #if canImport(Darwin)
+      guard pipe(&descriptors) == 0 else { throw OpenError(message: POSIXSocket.errnoText) }
+      for descriptor in descriptors {
+        POSIXSocket.setCloseOnExec(descriptor)
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+      }
+    #else
+      // Close-on-exec from the start: no child started meanwhile inherits them.
+      let type = POSIXSocket.streamType | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+      guard socketpair(AF_UNIX, type, 0, &descriptors) == 0 else { throw OpenError(message: POSIXSocket.errnoText) }
+    #endif
     readDescriptor = descriptors[0]
     writeDescriptor = descriptors[1]
   }
@@ -40,15 +52,10 @@ package final class WakePipe: Sendable {
     _ = write(writeDescriptor, &byte, 1)
   }
 
-  /// Empties the pipe, so that the next `poll` sleeps until the next ``signal()``.
+  /// Empties the pair, so that the next `poll` sleeps until the next ``signal()``. Whatever
+  /// a short read (or an interrupted one) leaves only makes that `poll` return at once.
   package func drain() {
     var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
     while withUnsafeMutableBytes(of: &buffer, { read(readDescriptor, $0.baseAddress, $0.count) }) == MemoryLayout.size(ofValue: buffer) {}
   }
-}
-
-/// A ``WakePipe`` could not be opened.
-package struct WakePipeError: Error, Sendable {
-  /// What the system said.
-  package let message: String
 }

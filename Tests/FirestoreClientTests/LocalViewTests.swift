@@ -1,5 +1,6 @@
 import FirestoreEngine
 import FirestorePlatform
+import FirestoreTestSupport
 import FirestoreWire
 import Foundation
 import Testing
@@ -331,21 +332,45 @@ struct LocalViewTests {
     #expect(delivered.last?.documents.count == 1 && delivered.last?.isFromCache == true)
   }
 
-  @Test("reads nobody watches wait for the next look, up to a few; then a task applies them", .timeLimit(.minutes(1)))
+  @Test("reads nobody watches wait for the next look, up to a few dozen documents; then a task applies them")
   func unwatchedReadsWait() async {
-    let store = store(.memory())
-    let names = (0..<LocalStore.unwatchedBacklog).map { "\(Self.root)/favorites/r\($0)" }
+    let store = store()
+    let limit = LocalStore.unwatchedBacklogDocuments
+    let names = (0..<limit).map { "\(Self.root)/favorites/r\($0)" }
     for (index, name) in names.dropLast().enumerated() { store.didRead([(name: name, document: document("r\(index)", at: 1))]) }
-    #expect(store.backlogState == (LocalStore.unwatchedBacklog - 1, false), "no task for a few reads nobody watches")
+    #expect(store.backlogState == (limit - 1, false), "no task for reads nobody watches")
+    #expect(store.backlogDrain == nil)
     // A view added now shows them at once: the look applies what waits.
     let (id, delivered) = addView(store, source: .cache)
-    #expect(delivered.last?.documents.count == LocalStore.unwatchedBacklog - 1)
+    #expect(delivered.last?.documents.count == limit - 1)
     #expect(store.backlogState.waiting == 0)
     store.removeView(id)
-    // Unwatched again: reads wait until there are enough for a task of their own.
-    for name in names { store.didRead([(name: name, document: nil)]) }
-    while store.backlogState.waiting > 0 { await Task.yield() }
-    #expect(!store.isCached(names[0]))
+    // Unwatched again: what waits is counted in documents, and the one that makes enough
+    // starts a task.
+    store.didRead(names.dropLast().map { (name: $0, document: nil) })
+    #expect(store.backlogState == (1, false))
+    store.didRead([(name: names[limit - 1], document: nil)])
+    await store.backlogDrain?.value
+    #expect(store.backlogState == (0, false))
+  }
+
+  @Test("with a listener open, a read reaches a cache-only view without anyone looking")
+  func watchedReadsReachViews() async {
+    let store = store()
+    let (_, delivered) = addView(store, source: .cache)
+    store.didRead([(name: "\(Self.root)/favorites/x", document: document("x", at: 5))])
+    await store.backlogDrain?.value
+    #expect(delivered.last?.documents.map(\.name) == ["\(Self.root)/favorites/x"])
+  }
+
+  @Test("a persistent cache gets a task for a single read, so that the file keeps up")
+  func persistentCacheKeepsUp() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = store(.persistent(directory: directory))
+    store.didRead([(name: "\(Self.root)/favorites/x", document: document("x", at: 5))])
+    await store.backlogDrain?.value
+    #expect(store.backlogState == (0, false))
   }
 
   @Test("eager garbage collection keeps only what views show and pending writes touch")

@@ -29,10 +29,10 @@ struct WakePipeTests {
     #expect(!isReadable(pipe))
   }
 
-  @Test("more signals than the pipe holds never block, and one drain empties them all")
+  @Test("more signals than the buffer holds never block, and one drain empties them all")
   func fullPipe() throws {
     let pipe = try WakePipe()
-    // Linux pipes hold 64 KiB by default: these fill it, and the rest are dropped.
+    // More than the kernel buffers: these fill it, and the rest are dropped.
     for _ in 0..<100_000 { pipe.signal() }
     #expect(isReadable(pipe))
     pipe.drain()

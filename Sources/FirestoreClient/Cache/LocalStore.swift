@@ -16,19 +16,27 @@ import Foundation
 /// documents of an acknowledged write) is not stored on the caller's path: it waits in a
 /// backlog that is applied, in order, before anything else reads or changes the state.
 /// Whoever looks sees what they would have seen had it been stored at once. While a
-/// listener is open, a background task applies it a few milliseconds later, so that the
-/// listener sees the documents without anyone looking; with none open, a task applies it
-/// once a few reads wait.
+/// listener is open, and always for a persistent cache, a background task applies it a few
+/// milliseconds later, so that listeners see the documents without anyone looking and the
+/// file keeps up; otherwise a task applies it once a few dozen documents wait.
 ///
 /// The queue of writes (``MutationQueue``) lives here too, so that a write is queued and
 /// shown in one step; ``WritePipeline`` does the sending.
 final class LocalStore: Sendable {
   private let state: Locked<LocalStoreState>
-  /// Updates waiting to be applied to the state (see the type's documentation), whether a
-  /// task to apply them is on its way, and whether the state has views (listeners), which
-  /// want the updates soon.
-  private let backlog = Locked<(updates: [@Sendable (inout LocalStoreState) -> Void], drainScheduled: Bool, watched: Bool)>(
-    ([], false, false))
+  /// Updates waiting to be applied to the state (see the type's documentation).
+  private struct Backlog {
+    var updates: [@Sendable (inout LocalStoreState) -> Void] = []
+    /// The documents the waiting updates carry.
+    var documents = 0
+    /// A task to apply them is on its way.
+    var drainScheduled = false
+    /// The state has views (listeners), which want the updates soon.
+    var watched = false
+  }
+  private let backlog = Locked(Backlog())
+  /// The task that applies the backlog, once started (for tests).
+  private let drainTask = Locked<Task<Void, Never>?>(nil)
   /// The snapshots-in-sync listeners, called after a round of snapshots was delivered.
   private let syncListeners = Locked<[Int: @Sendable () -> Void]>([:])
   private let nextSyncListenerID = Locked(0)
@@ -82,12 +90,16 @@ final class LocalStore: Sendable {
   }
 
   /// Runs `body` on the state under the lock, after the backlog; then, when a view
-  /// delivered a snapshot and the round is over, calls the snapshots-in-sync listeners.
+  /// delivered a snapshot and the round is over, calls the snapshots-in-sync listeners. When
+  /// the state gains its first view while updates wait, a task is started to apply them.
   private func withState<T: Sendable>(endsRound: Bool = true, _ body: @Sendable (inout LocalStoreState) -> T) -> T {
     var drainsBacklog = false
     let (result, inSync, limboChanged) = state.withLock { s in
       let waiting = backlog.withLock { b in
-        defer { b.updates.removeAll() }
+        defer {
+          b.updates.removeAll()
+          b.documents = 0
+        }
         return b.updates
       }
       for update in waiting { update(&s) }
@@ -120,26 +132,30 @@ final class LocalStore: Sendable {
     withState { _ in }
   }
 
-  /// How long the backlog may wait for its background task while a listener is open:
-  /// reads a few round trips apart share one task (a task per read, woken while the caller
-  /// reads on, costs the read more than the cache learning itself), and a persistent cache
-  /// one transaction.
+  /// How long the backlog may wait for its background task while a listener is open, or
+  /// for a persistent cache: reads a few round trips apart share one task (a task per read,
+  /// woken while the caller reads on, costs the read more than the cache learning itself),
+  /// and a persistent cache one transaction.
   static let backlogDelay: Duration = .milliseconds(5)
 
-  /// How many updates may wait for the next look at the state while no listener is open:
-  /// then a task applies them at once. Reads that nobody watches cost no timer and one task
-  /// per this many, and what waits stays small.
-  static let unwatchedBacklog = 8
+  /// How many documents may wait for the next look at a memory cache while no listener is
+  /// open: then a task applies them at once. Reads that nobody watches cost no timer, single
+  /// reads one task per this many, and what waits stays small.
+  static let unwatchedBacklogDocuments = 64
 
-  /// Queues `update` for the backlog, and a task that applies it (see the type's
-  /// documentation) unless someone else's access does first. One task at a time: an access
-  /// that empties the backlog leaves the task on its way, which the next update then rides.
-  private func later(_ update: @escaping @Sendable (inout LocalStoreState) -> Void) {
-    let schedule = backlog.withLock { b -> (delay: Bool, now: Bool) in
+  /// Queues `update`, which carries `documents` documents, for the backlog, and a task that
+  /// applies it (see the type's documentation) unless someone else's access does first. One
+  /// task at a time: an access that empties the backlog leaves the task on its way, which
+  /// the next update then rides.
+  private func later(documents: Int, _ update: @escaping @Sendable (inout LocalStoreState) -> Void) {
+    let timed = filePath != nil
+    let schedule = backlog.withLock { b -> (now: Bool, delay: Bool) in
       b.updates.append(update)
-      guard !b.drainScheduled, b.watched || b.updates.count >= Self.unwatchedBacklog else { return (false, false) }
+      b.documents += max(1, documents)
+      let due = b.watched || timed || b.documents >= Self.unwatchedBacklogDocuments
+      guard due, !b.drainScheduled else { return (false, false) }
       b.drainScheduled = true
-      return (b.watched, true)
+      return (true, b.watched || timed)
     }
     guard schedule.now else { return }
     drainBacklog(after: schedule.delay ? Self.backlogDelay : nil)
@@ -147,13 +163,14 @@ final class LocalStore: Sendable {
 
   /// Applies the backlog in a task of its own, after `delay`.
   private func drainBacklog(after delay: Duration?) {
-    Task.detached(priority: .utility) { [weak self] in
+    let task = Task.detached(priority: .utility) { [weak self] in
       if let delay { try? await Task.sleep(for: delay) }
       guard let self else { return }
       // Cleared before the backlog is taken, so that an update queued after that gets a task.
       self.backlog.withLock { $0.drainScheduled = false }
       self.withState { _ in }
     }
+    drainTask.withLock { $0 = task }
   }
 
   /// How many updates wait in the backlog, and whether a task to apply them is on its way
@@ -161,6 +178,9 @@ final class LocalStore: Sendable {
   var backlogState: (waiting: Int, drainScheduled: Bool) {
     backlog.withLock { ($0.updates.count, $0.drainScheduled) }
   }
+
+  /// The task that applies the backlog, once one started (for tests, which await it).
+  var backlogDrain: Task<Void, Never>? { drainTask.withLock { $0 } }
 
   /// Queues `update` for the backlog without a task of its own: for a caller that applies
   /// the backlog itself soon after (``flush()``).
@@ -226,7 +246,7 @@ final class LocalStore: Sendable {
 
   /// Documents read from the server (`nil`: found missing); the cache learns them.
   func didRead(_ documents: [(name: String, document: Document?)]) {
-    later { s in
+    later(documents: documents.count) { s in
       s.store(documents)
       s.collectGarbage()
     }
@@ -236,7 +256,7 @@ final class LocalStore: Sendable {
   /// result is not cut by a limit or cursor (`isComplete`), cached documents that match
   /// `query` locally but were not returned are dropped as stale.
   func didRunQuery(_ query: ViewQuery, results: [Document], isComplete: Bool) {
-    later { s in
+    later(documents: results.count) { s in
       var updates = results.map { (name: $0.name, document: Optional($0)) }
       if isComplete {
         for name in s.staleMatches(query, returned: Set(results.map(\.name))) { updates.append((name, nil)) }
@@ -377,7 +397,7 @@ final class LocalStore: Sendable {
     batch.commitTime = commitTime
     batch.acknowledgements = results.map { .init(updateTime: $0.updateTime, transformResults: $0.transformResults) }
     let committed = batch
-    later { $0.storeCommitted(committed) }
+    later(documents: writes.count) { $0.storeCommitted(committed) }
   }
 
   // MARK: - Listeners

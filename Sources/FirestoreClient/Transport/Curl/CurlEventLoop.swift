@@ -8,10 +8,12 @@ import FirestorePlatform
   /// One thread that drives every transfer of a ``CurlTransport`` through a libcurl multi
   /// handle: it takes commands from other threads (add, abort, resume, trade a deadline for an idle one),
   /// lets libcurl do the I/O, hands back what finished, and sleeps in `curl_multi_poll`
-  /// until a socket, a libcurl timer, a deadline or `curl_multi_wakeup` needs it.
+  /// until a socket, a libcurl timer, a deadline or a command (through its ``WakePipe``)
+  /// needs it.
   ///
-  /// Only this thread touches the multi handle and the easy handles in it; other threads
-  /// talk to it through ``post(_:)``.
+  /// Only this thread touches the multi handle and the easy handles in it (but for
+  /// ``shutDown()`` freeing a multi handle the thread never started on); other threads talk
+  /// to it through ``post(_:)``.
   final class CurlEventLoop: @unchecked Sendable {
     enum Command {
       case add(CurlExchange)
@@ -33,7 +35,7 @@ import FirestorePlatform
 
     /// Replaced only on the loop thread, which alone uses it once the loop started.
     private var multi: UnsafeMutableRawPointer
-    /// What other threads hand the loop. `wake` is made with the loop thread, which sleeps
+    /// What other threads hand the loop thread. `wake` is made with the thread, which sleeps
     /// polling it as well as libcurl's sockets. `sleeping`: the loop is in (or about to
     /// enter) that poll with no command waiting, so the next command must wake it;
     /// otherwise it takes commands before it sleeps again, and waking it would cost a write
@@ -44,6 +46,7 @@ import FirestorePlatform
       var stopped = false
       var sleeping = false
     }
+    /// Shared by the loop thread and every thread that posts.
     private let inbox = Locked(Inbox())
     let statistics = Locked(CurlTransport.Statistics())
 
@@ -75,10 +78,11 @@ import FirestorePlatform
       let outcome = inbox.withLock { inbox -> Outcome in
         if inbox.stopped { return .refused(FirestoreError(.cancelled, "the transport was shut down")) }
         guard let wake = inbox.wake else {
-          do throws(WakePipeError) {
+          do throws(WakePipe.OpenError) {
             inbox.wake = try WakePipe()
           } catch {
-            return .refused(FirestoreError(.resourceExhausted, "the transport could not start its event loop: \(error.message)"))
+            let failure = FirestoreError(.resourceExhausted, "the transport could not start its event loop: \(error.message)")
+            return .refused(failure.with { $0.requestNotSent = true })
           }
           inbox.commands.append(command)
           return .start(inbox.wake!)
