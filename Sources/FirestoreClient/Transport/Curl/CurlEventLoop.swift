@@ -78,14 +78,16 @@ import FirestorePlatform
       let outcome = inbox.withLock { inbox -> Outcome in
         if inbox.stopped { return .refused(FirestoreError(.cancelled, "the transport was shut down")) }
         guard let wake = inbox.wake else {
+          let wake: WakePipe
           do throws(WakePipe.OpenError) {
-            inbox.wake = try WakePipe()
+            wake = try WakePipe()
           } catch {
             let failure = FirestoreError(.resourceExhausted, "the transport could not start its event loop: \(error.message)")
             return .refused(failure.with { $0.requestNotSent = true })
           }
+          inbox.wake = wake
           inbox.commands.append(command)
-          return .start(inbox.wake!)
+          return .start(wake)
         }
         inbox.commands.append(command)
         guard inbox.sleeping else { return .queued }
