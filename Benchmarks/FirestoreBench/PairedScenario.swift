@@ -3,12 +3,13 @@ import FirestoreClient
 import Foundation
 
 /// The targets of s1, s4, s5a, s7a, s7b and s7c timed in pairs: each run of the client call
-/// (public API, default settings) sits beside one of the same requests sent curl's way
-/// (``CurlEasyBaseline``) and one through a bare `CurlTransport`, in a rotating order. The
-/// requests are the client's own, recorded from one run of the call. A machine whose speed
-/// drifts by a fifth within minutes (the emulator shares its two cores) then slows all
-/// three alike, and the median of the per-run ratios holds still where ratios of medians
-/// taken minutes apart do not.
+/// (public API, default settings) sits beside the same requests sent curl's way
+/// (``CurlEasyBaseline``), sent so from a thread of their own that the caller awaits
+/// (``CurlHandOffBaseline``: an async client's floor), and sent through a bare
+/// `CurlTransport`, in a rotating order. The requests are the client's own, recorded from
+/// one run of the call. A machine whose speed drifts by a fifth within minutes (the
+/// emulator shares its two cores) then slows all four alike, and the median of the per-run
+/// ratios holds still where ratios of medians taken minutes apart do not.
 enum PairedScenario {
   /// One target: its peer-benchmark name, its scenario, and a maker of its client call
   /// (fresh state, such as the write counter, per client).
@@ -63,6 +64,7 @@ enum PairedScenario {
       let call = target.call(articles)
       let transport = CurlTransport()
       let curl = try CurlEasyBaseline()
+      let handOff = try CurlHandOffBaseline()
       let sides: [() async throws -> Void] = [
         { try await call(db) },
         { try await TransportProbe.send(requests, through: transport, for: target.name) },
@@ -70,6 +72,12 @@ enum PairedScenario {
           for request in requests {
             let status = try curl.send(request)
             guard status == 200 else { throw ToolFailure("\(target.name): HTTP \(status) through curl") }
+          }
+        },
+        {
+          for request in requests {
+            let status = try await handOff.send(request)
+            guard status == 200 else { throw ToolFailure("\(target.name): HTTP \(status) through curl, handed over") }
           }
         },
       ]
@@ -94,7 +102,8 @@ enum PairedScenario {
         samples: samples[0])
       result.figures += [
         ("curl_ms", .number(Statistics.median(samples[2]))), ("transport_ms", .number(Statistics.median(samples[1]))),
-        ("x_curl", .number(ratio(0))), ("transport_x_curl", .number(ratio(1))), ("requests", .integer(requests.count)),
+        ("handoff_ms", .number(Statistics.median(samples[3]))), ("x_curl", .number(ratio(0))),
+        ("transport_x_curl", .number(ratio(1))), ("handoff_x_curl", .number(ratio(3))), ("requests", .integer(requests.count)),
       ]
       return result
     }

@@ -1,0 +1,51 @@
+#if canImport(CCurl)
+  import BenchmarkSupport
+  import FirestoreClient
+  import Foundation
+
+  /// curl's way with the two hand-overs that any client whose callers `await` must make:
+  /// the request goes to a thread of its own, which sends it with ``CurlEasyBaseline`` and
+  /// resumes the waiting task. Nothing else is done: no chain, no parsing, no event loop
+  /// beyond one blocking transfer at a time.
+  ///
+  /// It is the floor of an async client that never blocks a thread of the cooperative pool
+  /// (which the app and an embedded server share): curl's time plus the two wake-ups.
+  ///
+  /// Unchecked: `job` is read and written under `condition`, and only the thread uses the
+  /// easy handle.
+  final class CurlHandOffBaseline: @unchecked Sendable {
+    private let curl: CurlEasyBaseline
+    private let condition = NSCondition()
+    /// The one job waiting, guarded by `condition`.
+    private var job: (() -> Void)?
+
+    /// Starts the thread, which keeps the baseline for the life of the process.
+    init() throws {
+      curl = try CurlEasyBaseline()
+      let thread = Thread { self.serve() }
+      thread.name = "bench-handoff"
+      thread.start()
+    }
+
+    private func serve() {
+      while true {
+        condition.lock()
+        while job == nil { condition.wait() }
+        let next = job
+        job = nil
+        condition.unlock()
+        next?()
+      }
+    }
+
+    /// Sends `request` on the thread, awaiting its status.
+    func send(_ request: HTTPRequest) async throws -> Int {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
+        condition.lock()
+        job = { [curl] in continuation.resume(with: Result { try curl.send(request) }) }
+        condition.unlock()
+        condition.signal()
+      }
+    }
+  }
+#endif
