@@ -63,16 +63,16 @@ final class NetworkGate: Transport {
   }
 
   /// The error of a request made in `mode`, or `nil` when it may go out.
-  static func refusal(_ mode: Mode, what: String) -> FirestoreError? {
+  static func refusal(_ mode: Mode, what: @autoclosure () -> String) -> FirestoreError? {
     switch mode {
     case .enabled:
       return nil
     case .disabled:
-      return FirestoreError(.unavailable, "\(what) was not sent: the network is disabled (Firestore.disableNetwork())").with {
+      return FirestoreError(.unavailable, "\(what()) was not sent: the network is disabled (Firestore.disableNetwork())").with {
         $0.requestNotSent = true
       }
     case .terminated:
-      return FirestoreError(.failedPrecondition, "the Firestore instance was terminated; \(what) was not sent")
+      return FirestoreError(.failedPrecondition, "the Firestore instance was terminated; \(what()) was not sent")
     }
   }
 

@@ -19,11 +19,14 @@ import FirestorePlatform
     private let loop: CurlEventLoop
     private let method: String
     private let isIdempotent: Bool
-    /// The host and `host:port`, for messages.
+    /// The request's URL; its parts are read for messages only.
+    private let url: URL
+    /// The host, for messages.
     private let host: String
-    private let endpoint: String
+    /// `host:port`, for messages.
+    private var endpoint: String { "\(host):\(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))" }
     /// The URL path without the query, for messages.
-    private let path: String
+    private var path: String { url.path }
     private let uploadBody: Data?
     /// The body goes out in the head's write, and libcurl keeps a copy of it: one send
     /// instead of two, and one read on the server's side. Only for a request that may go
@@ -82,6 +85,7 @@ import FirestorePlatform
       isIdempotent = request.isIdempotent
       deadline = request.deadline
       let url = request.url
+      self.url = url
       let scheme = url.scheme?.lowercased()
       guard scheme == "http" || scheme == "https" else {
         throw FirestoreError(.invalidArgument, "cannot send to \(url.absoluteString): only http and https are supported")
@@ -90,10 +94,8 @@ import FirestorePlatform
         throw FirestoreError(.invalidArgument, "the URL \(url.absoluteString) has no host")
       }
       self.host = host
-      endpoint = "\(host):\(url.port ?? (scheme == "https" ? 443 : 80))"
-      path = url.path
       guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-        throw FirestoreError(.invalidArgument, "cannot send \(method) \(path): invalid request method")
+        throw FirestoreError(.invalidArgument, "cannot send \(method) \(url.path): invalid request method")
       }
       uploadBody = request.body
       sendsBodyWithHead = request.isIdempotent && (1..<Self.maximumBodyWithHead).contains(request.body?.count ?? 0)

@@ -31,9 +31,12 @@ struct ResponseHeadReader: Sendable {
     started = true
     if bytes.starts(with: "HTTP/".utf8) {
       // `HTTP/1.1 200 OK` or `HTTP/2 200`: the code is the second word.
-      let words = bytes.split(separator: UInt8(ascii: " "), maxSplits: 2)
-      status = words.count >= 2 ? Int(String(decoding: words[1], as: UTF8.self)) : nil
-      headers = [:]
+      status = nil
+      if let space = bytes.firstIndex(of: UInt8(ascii: " ")) {
+        let code = bytes[space...].drop { $0 == UInt8(ascii: " ") }.prefix { $0 != UInt8(ascii: " ") }
+        status = Int(String(decoding: code, as: UTF8.self))
+      }
+      headers.removeAll(keepingCapacity: true)
       return false
     }
     guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return false }
