@@ -292,8 +292,7 @@ final class WritePipeline: Sendable {
     case .rejected: waiter?(.failure(failure ?? FirestoreError(.unknown, "the write was not applied")))
     case .retry, .otherUser: break
     }
-    // The cache learns the acknowledged documents here, after the caller was answered.
-    store.flush()
+    if case .acknowledged(let results) = result { store.answered(acknowledgedWrites: results.count) }
     resumeSettledWaiters()
     perform(next)
   }
