@@ -165,10 +165,13 @@ struct AppleSpellingTests {
     let sync = db.addSnapshotsInSyncListener { events.withLock { $0.append("sync") } }
     try await eventually("the sync event at registration") { events.withLock { $0.last } == "sync" }
     events.withLock { $0 = [] }
+    // A round that ended before the write may still call the sync listener once more:
+    // such calls come before the write's listener events.
+    let afterWrite = { events.withLock { Array($0.drop { $0 == "sync" }) } }
     func write() { items.document("d").setData(["even": true]) }
     write()
-    try await eventually("both listeners and a sync event") { events.withLock { $0.contains("sync") } }
-    let seen = events.withLock { $0 }
+    try await eventually("both listeners and a sync event") { afterWrite().contains("sync") }
+    let seen = afterWrite()
     #expect(Array(seen.prefix(3)).sorted() == ["all 1", "even 1", "sync"].sorted() && seen[2] == "sync", "\(seen)")
     sync.remove()
     all.remove()
