@@ -78,26 +78,6 @@ struct WritePipelineTests {
     #expect(senders.dropFirst().allSatisfy { $0 != caller })
   }
 
-  @Test("an acknowledged write nobody watches reaches the cache at the next look; with a listener open, before the call returns")
-  func acknowledgementReachesCache() async throws {
-    let transport = CommitTransport()
-    let db = Offline.firestore(transport)
-    try await db.document("a/one").setData(["n": 1])
-    #expect(db.localStore.backlogState == (1, false), "the caller did not store what the server acknowledged")
-    #expect(db.localStore.backlogDrain == nil)
-    // The next look applies it: the server's version, no pending write.
-    let cached = try await db.document("a/one").getDocument(source: .cache)
-    #expect(cached.data()?["n"] as? Int == 1)
-    #expect(!cached.metadata.hasPendingWrites)
-    #expect(db.localStore.backlogState.waiting == 0)
-    // With a listener open, the sender applies the acknowledgement itself.
-    let registration = db.document("a/two").addSnapshotListener(options: SnapshotListenOptions().withSource(.cache)) { _, _ in }
-    defer { registration.remove() }
-    try await db.document("a/two").setData(["n": 2])
-    #expect(db.localStore.backlogState == (0, false))
-    #expect(db.localStore.backlogDrain == nil)
-  }
-
   @Test("a caller cancelled while its write is under way gets cancelled; the write stays queued and is sent again")
   func cancelledCaller() async throws {
     let transport = CommitTransport(holding: [1])

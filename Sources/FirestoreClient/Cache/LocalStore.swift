@@ -12,14 +12,16 @@ import Foundation
 /// are seen in one order. Snapshots are handed to listeners under the lock (their streams
 /// only buffer them), which keeps each listener's snapshots in order.
 ///
-/// What the cache learns from a server answer the caller already has (documents read, the
-/// documents of an acknowledged write) is not stored on the caller's path: it waits in a
-/// backlog that is applied, in order, before anything else reads or changes the state.
-/// Whoever looks sees what they would have seen had it been stored at once. While a
-/// listener is open, and always for a persistent cache, a background task applies it a few
-/// milliseconds later (an acknowledged write's sender applies its own at once), so that
-/// listeners see the documents without anyone looking and the file keeps up; otherwise a
-/// task applies it once a few dozen documents wait.
+/// What the cache learns from a read the caller already has is not stored on the caller's
+/// path: it waits in a backlog that is applied, in order, before anything else reads or
+/// changes the state. Whoever looks sees what they would have seen had it been stored at
+/// once. While a listener is open, and always for a persistent cache, a background task
+/// applies it a few milliseconds later, so that listeners see the documents without anyone
+/// looking and the file keeps up; otherwise a task applies it once a few dozen documents
+/// wait. An acknowledged write's documents go through the backlog too, and its sender
+/// applies them as soon as it has answered the caller (for an awaited single write, the
+/// sender is the caller's own task): until then the batch counts as pending, and a read
+/// that meets a pending batch applies the backlog first.
 ///
 /// The queue of writes (``MutationQueue``) lives here too, so that a write is queued and
 /// shown in one step; ``WritePipeline`` does the sending.
@@ -149,15 +151,9 @@ final class LocalStore: Sendable {
   /// task at a time: an access that empties the backlog leaves the task on its way, which
   /// the next update then rides.
   private func later(documents: Int, _ update: @escaping @Sendable (inout LocalStoreState) -> Void) {
-    backlogGrew(by: documents, adding: update)
-  }
-
-  /// Counts `documents` more in the backlog (which `update` joins, when given) and starts
-  /// the task that applies it when it is due (see ``later(documents:_:)``).
-  private func backlogGrew(by documents: Int, adding update: (@Sendable (inout LocalStoreState) -> Void)?) {
     let timed = filePath != nil
     let schedule = backlog.withLock { b -> (now: Bool, delay: Bool) in
-      if let update { b.updates.append(update) }
+      b.updates.append(update)
       b.documents += max(1, documents)
       let due = b.watched || timed || b.documents >= Self.unwatchedBacklogDocuments
       guard due, !b.drainScheduled else { return (false, false) }
@@ -350,28 +346,16 @@ final class LocalStore: Sendable {
   /// Whether batches are waiting for a user to be known (see ``switchUser(to:)``).
   var awaitsUser: Bool { withState { $0.user == nil && !$0.parked.isEmpty } }
 
-  /// Records how sending batch `id` ended; returns what to send next. The sender calls
-  /// ``answered(acknowledgedWrites:)`` once it has answered whoever waits for the batch.
+  /// Records how sending batch `id` ended; returns what to send next. The caller calls
+  /// ``flush()`` once it has answered whoever waits for the batch.
   func finishSend(_ id: Int, _ result: LocalStoreState.SendResult) -> [MutationQueue.Action] {
     withState { s in
       // An acknowledged batch leaves the file before the caller is answered, so that it is
       // never sent again; the cache learns its documents from the backlog, queued in the
-      // same step so that nobody sees one without the other.
+      // same step so that nobody sees one without the other. The sender flushes it right
+      // after answering, so it needs no task of its own.
       if case .acknowledged(let results) = result { postpone { $0.acknowledgeBatch(id, results: results) } }
       return s.finishSend(id, result)
-    }
-  }
-
-  /// The sender of an acknowledged batch of `acknowledgedWrites` writes answered its
-  /// caller. With a listener open, or a persistent cache, the sender applies the batch's
-  /// acknowledgement now, in its own task: the views show it without waiting for one, and
-  /// the file keeps up. Otherwise it waits in the backlog as a read's documents do, off
-  /// the path of an awaited write, whose caller may be this very task.
-  func answered(acknowledgedWrites: Int) {
-    if filePath != nil || backlog.withLock({ $0.watched }) {
-      flush()
-    } else {
-      backlogGrew(by: acknowledgedWrites, adding: nil)
     }
   }
 

@@ -292,7 +292,8 @@ final class WritePipeline: Sendable {
     case .rejected: waiter?(.failure(failure ?? FirestoreError(.unknown, "the write was not applied")))
     case .retry, .otherUser: break
     }
-    if case .acknowledged(let results) = result { store.answered(acknowledgedWrites: results.count) }
+    // The cache learns the acknowledged documents here, after the caller was answered.
+    store.flush()
     resumeSettledWaiters()
     perform(next)
   }
