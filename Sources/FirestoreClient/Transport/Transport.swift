@@ -76,7 +76,8 @@ public struct HTTPResponse: Sendable {
   /// a streamed one, counted after decompression. ``collectBody(limit:)``'s default.
   public static let maximumBodyBytes = 256 << 20
 
-  /// The whole body, failing with `resourceExhausted` past `limit` bytes.
+  /// The whole body, failing with `resourceExhausted` past `limit` bytes. Its indices start
+  /// at 0.
   public func collectBody(limit: Int = HTTPResponse.maximumBodyBytes) async throws -> Data {
     // The announced length, trusted only as far as a reservation no larger than
     // `reservedBodyBytes`: a body that comes in pieces is then copied once, not once per
@@ -84,8 +85,9 @@ public struct HTTPResponse: Sendable {
     let announced = headers["content-length"].flatMap(Int.init).map { min(max($0, 0), limit, Self.reservedBodyBytes) } ?? 0
     var data = Data()
     for try await chunk in body {
-      if data.isEmpty, chunk.count >= announced {
-        // A body that came in one piece (most replies) is that piece, not a copy of it.
+      if data.isEmpty, chunk.count >= announced, chunk.startIndex == 0 {
+        // A body that came in one piece (most replies) is that piece, not a copy of it
+        // (unless a transport handed out a slice, whose indices would not start at 0).
         data = chunk
       } else {
         if data.isEmpty { data.reserveCapacity(announced) }
@@ -97,7 +99,7 @@ public struct HTTPResponse: Sendable {
   }
 
   /// The most ``collectBody(limit:)`` reserves ahead of the bytes, on the server's word.
-  static let reservedBodyBytes = 16 << 20
+  static let reservedBodyBytes = 4 << 20
 
   /// The error for a reply (or, of a streamed reply, `what`) past `limit` bytes.
   static func bodyTooLarge(limit: Int, what: String = "response body") -> FirestoreError {

@@ -17,12 +17,26 @@ struct CollectBodyTests {
 
   @Test(
     "the pieces are joined, the announced length only a hint",
-    arguments: [nil, "11", "5", "0", "-3", "not a number", "99999999999999"] as [String?])
+    arguments: [nil, "11", "5", "0", "-3", "+5", "not a number", "99999999999999", "99999999999999999999"] as [String?])
   func joined(contentLength: String?) async throws {
     for pieces in [["hello world"], ["hello", " ", "world"], []] {
       let body = try await response(pieces, contentLength: contentLength).collectBody()
       #expect(String(decoding: body, as: UTF8.self) == pieces.joined())
     }
+  }
+
+  @Test("a piece handed over as a slice comes back with indices from 0")
+  func slice() async throws {
+    let whole = Data("xxhello".utf8)
+    let response = HTTPResponse(
+      status: 200, headers: ["content-length": "5"],
+      body: AsyncThrowingStream { continuation in
+        continuation.yield(whole[2...])
+        continuation.finish()
+      })
+    let body = try await response.collectBody()
+    #expect(body.startIndex == 0)
+    #expect(body == Data("hello".utf8))
   }
 
   @Test("a body past the limit fails, however short the head said it was")

@@ -23,8 +23,10 @@ import FirestorePlatform
     private let url: URL
     /// The host, for messages.
     private let host: String
+    /// The scheme's port, when the URL names none.
+    private let defaultPort: Int
     /// `host:port`, for messages.
-    private var endpoint: String { "\(host):\(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))" }
+    private var endpoint: String { "\(host):\(url.port ?? defaultPort)" }
     /// The URL path without the query, for messages.
     private var path: String { url.path }
     private let uploadBody: Data?
@@ -94,6 +96,7 @@ import FirestorePlatform
         throw FirestoreError(.invalidArgument, "the URL \(url.absoluteString) has no host")
       }
       self.host = host
+      defaultPort = scheme == "https" ? 443 : 80
       guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
         throw FirestoreError(.invalidArgument, "cannot send \(method) \(url.path): invalid request method")
       }

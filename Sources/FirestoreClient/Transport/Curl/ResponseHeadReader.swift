@@ -22,7 +22,7 @@ struct ResponseHeadReader: Sendable {
       if (100..<200).contains(status) {
         // An interim response (`100 Continue`): the real one follows.
         self.status = nil
-        headers = [:]
+        headers.removeAll(keepingCapacity: true)
         return false
       }
       completedStatus = status
