@@ -42,6 +42,7 @@
     func send(_ request: HTTPRequest) async throws -> Int {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
         condition.lock()
+        precondition(job == nil, "one request at a time")
         job = { [curl] in continuation.resume(with: Result { try curl.send(request) }) }
         condition.unlock()
         condition.signal()

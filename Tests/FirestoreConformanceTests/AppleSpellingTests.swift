@@ -165,8 +165,8 @@ struct AppleSpellingTests {
     let sync = db.addSnapshotsInSyncListener { events.withLock { $0.append("sync") } }
     try await eventually("the sync event at registration") { events.withLock { $0.last } == "sync" }
     events.withLock { $0 = [] }
-    // A round that ended before the write may still call the sync listener once more:
-    // such calls come before the write's listener events.
+    // Rounds that ended around the sync listener's registration may still call it after
+    // the events were cleared: such calls come before the write's listener events.
     let afterWrite = { events.withLock { Array($0.drop { $0 == "sync" }) } }
     func write() { items.document("d").setData(["even": true]) }
     write()
