@@ -131,6 +131,29 @@ import Testing
     #expect(seen.withLock { $0 }.allSatisfy { $0.contains("\r\nConnection: close\r\n") })
   }
 
+  @Test("headers go out as given; framing headers, in any case, and a kept-alive `Connection` are left to libcurl")
+  func headersOnTheWire() async throws {
+    let seen = Locked<String?>(nil)
+    let server = try RawHTTPServer { connection, _ in
+      guard let request = connection.readRequest() else { return }
+      seen.withLock { $0 = request }
+      connection.write(Self.ok)
+    }
+    defer { server.stop() }
+    let headers = [
+      "X-Empty": "", "HOST": "elsewhere.example", "content-LENGTH": "99", "Transfer-Encoding": "chunked", "EXPECT": "100-continue",
+      "Connection": "keep-alive", "x-goog-request-params": "project_id=p&database_id=(default)",
+    ]
+    let response = try await CurlTransport().send(
+      HTTPRequest(method: "POST", url: server.url("/h"), headers: headers, body: Data("{}".utf8)))
+    #expect(try await body(response) == "ok")
+    let request = try #require(seen.withLock { $0 }).lowercased()
+    #expect(request.contains("\r\nx-empty:\r\n"))
+    #expect(request.contains("\r\nx-goog-request-params: project_id=p&database_id=(default)\r\n"))
+    #expect(request.contains("\r\ncontent-length: 2\r\n"))
+    for absent in ["elsewhere.example", "content-length: 99", "chunked", "expect:", "keep-alive"] { #expect(!request.contains(absent)) }
+  }
+
   @Test func requestLineKeepsPercentEncodingAndSendsLength() async throws {
     let seen = Locked<String?>(nil)
     let server = try RawHTTPServer { connection, _ in

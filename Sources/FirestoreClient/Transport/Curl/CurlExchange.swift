@@ -35,7 +35,7 @@ import FirestorePlatform
     /// twice (libcurl sends such a body again on a reused connection that died, with no
     /// seek callback to refuse it) and a body small enough for libcurl to join to the head.
     private let sendsBodyWithHead: Bool
-    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var headerList = CurlHeaderList([])
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private let channel: BodyChannel
     /// The head waits for the body's end (``HTTPRequest/readsWholeBody``), or for the
@@ -113,7 +113,7 @@ import FirestorePlatform
 
     deinit {
       curl_easy_cleanup(easy)
-      curl_slist_free_all(headerList)
+      headerList.deallocate()
       errorBuffer.deallocate()
     }
 
@@ -176,30 +176,41 @@ import FirestorePlatform
       }
 
       // No `Expect: 100-continue` round trip before a body.
-      var lines = ["Expect:"]
+      var lines = [CurlHeaderList.Line(name: "Expect", value: "")]
+      lines.reserveCapacity(request.headers.count + 1)
       for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
-        let lower = name.lowercased()
-        if lower == "host" || lower == "content-length" || lower == "transfer-encoding" || lower == "expect" { continue }
+        if Self.isNamed(name, "host") || Self.isNamed(name, "content-length") || Self.isNamed(name, "transfer-encoding")
+          || Self.isNamed(name, "expect")
+        {
+          continue
+        }
         guard !name.isEmpty, !name.utf8.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 >= 0x7F }),
           !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
         else {
           throw FirestoreError(.invalidArgument, "header \"\(name.prefix(40))\" has a name or value that would break the request")
         }
-        if lower == "connection" {
+        if Self.isNamed(name, "connection") {
           // Only `close` passes: the caller wants a connection of its own, used once.
           // (HTTP/2 has no such header; libcurl leaves it out there.)
-          guard value.lowercased() == "close" else { continue }
+          guard Self.isNamed(value, "close") else { continue }
           if cleartext {
             setLong(CURLOPT_FRESH_CONNECT, 1)
             setLong(CURLOPT_FORBID_REUSE, 1)
           }
-          lines.append("Connection: close")
+          lines.append(CurlHeaderList.Line(name: "Connection", value: "close"))
           continue
         }
-        lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
+        lines.append(CurlHeaderList.Line(name: name, value: value, sentEmpty: value.isEmpty))
       }
-      for line in lines { headerList = curl_slist_append(headerList, line) }
-      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList)
+      headerList = CurlHeaderList(lines)
+      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList.first)
+    }
+
+    /// Whether `text` is `lowercaseName` in any case (ASCII), without lowercasing a copy.
+    private static func isNamed(_ text: String, _ lowercaseName: StaticString) -> Bool {
+      let name = UnsafeBufferPointer(start: lowercaseName.utf8Start, count: lowercaseName.utf8CodeUnitCount)
+      return text.utf8.count == name.count
+        && zip(text.utf8, name).allSatisfy { $0 == $1 || ($0 | 0x20 == $1 && (0x61...0x7A).contains($1)) }
     }
 
     private func setLong(_ option: CURLoption, _ value: Int) {
