@@ -148,4 +148,18 @@ struct LocalCacheTests {
     #expect(ServerTimestampSentinel.contains(fields))
     #expect(!ServerTimestampSentinel.contains(["a": .map(["b": .integer(1)])]))
   }
+
+  @Test(
+    "a document's cache path is its name below this database's root, and only that",
+    arguments: [
+      ("projects/p/databases/(default)/documents/users/ada", "users/ada"),
+      ("projects/p/databases/(default)/documents/cités/é/x", "cités/é/x"),
+      ("projects/p/databases/(default)/documents/", nil), ("projects/p/databases/(default)/documents", nil),
+      ("projects/p/databases/(default)/documentsX/users/ada", nil), ("projects/q/databases/(default)/documents/users/ada", nil),
+    ] as [(String, String?)])
+  func cachePath(name: String, path: String?) {
+    let state = LocalStoreState(
+      settings: .none, filePath: nil, documentsRoot: "projects/p/databases/(default)/documents", owner: "test", user: nil, log: { _ in })
+    #expect(state.path(of: name) == path)
+  }
 }

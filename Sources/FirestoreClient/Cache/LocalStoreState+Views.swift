@@ -71,6 +71,7 @@ extension LocalStoreState {
 
   /// Recomputes the views that can show any of `names`.
   mutating func refreshViews(showing names: Set<String>) {
+    guard !views.isEmpty else { return }
     let paths = names.compactMap { path(of: $0) }
     for id in views.keys.sorted() where paths.contains(where: { views[id]!.query.covers(path: $0) }) {
       refresh(id)

@@ -278,6 +278,7 @@ extension LocalStoreState {
       updates.append((name, document))
     }
     // The cache keeps the last state of each document.
+    guard updates.count > 1 else { return store(updates) }
     var seen = Set<String>()
     let last = updates.reversed().filter { seen.insert($0.name).inserted }
     store(Array(last.reversed()))

@@ -140,8 +140,11 @@ struct LocalStoreState {
   /// The path below the database root of a document's resource name, or `nil` for a name
   /// outside this database.
   func path(of name: String) -> String? {
-    guard let path = name.removingBytePrefix(documentsRoot + "/"), !path.isEmpty else { return nil }
-    return path
+    // The root and its slash checked apart: no joined prefix made on every call.
+    guard name.hasBytePrefix(documentsRoot) else { return nil }
+    let rest = name.utf8.dropFirst(documentsRoot.utf8.count)
+    guard rest.first == UInt8(ascii: "/"), rest.count > 1 else { return nil }
+    return String(Substring(rest.dropFirst()))
   }
 
   /// The cached server version of a document.
@@ -170,7 +173,7 @@ struct LocalStoreState {
       }
       return !changes.isEmpty
     }
-    if stored { refreshCacheViews(showing: Set(documents.map(\.name))) }
+    if stored, !views.isEmpty { refreshCacheViews(showing: Set(documents.map(\.name))) }
   }
 
   /// The documents eviction must keep: those active listeners show and those with writes

@@ -45,13 +45,15 @@ struct MutationBatch: Sendable {
     self.commitBody = commitBody
     self.incrementBases = incrementBases
     isIdempotent = WriteBuilder.isIdempotent(writes)
+    documentNames = Set(writes.lazy.map(\.documentName))
   }
 
   /// Whether the server has accepted the batch.
   var isAcknowledged: Bool { commitTime != nil }
 
-  /// The document names the batch writes.
-  var documentNames: Set<String> { Set(writes.map(\.documentName)) }
+  /// The document names the batch writes: made once, since the store asks for them at
+  /// each step of the batch's life.
+  let documentNames: Set<String>
 
   /// The document after write `index` of this batch, applied to `base`.
   func apply(_ index: Int, to base: Document?) -> Document? {
