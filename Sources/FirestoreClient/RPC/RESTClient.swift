@@ -195,7 +195,9 @@ final class RESTClient: Sendable {
   /// The secrets `request` carries: its bearer token, which a server's error body, a
   /// proxy's page or a transport's message may echo and which must not reach an error.
   static func redaction(of request: HTTPRequest) -> SecretRedaction {
-    let authorization = request.headers.first { $0.key.lowercased() == "authorization" }?.value ?? ""
+    // The client's own spelling first: no header name lowercased on every call.
+    let authorization =
+      request.headers["Authorization"] ?? request.headers.first { $0.key.lowercased() == "authorization" }?.value ?? ""
     let token = authorization.hasPrefix("Bearer ") ? String(authorization.dropFirst("Bearer ".count)) : authorization
     return SecretRedaction(secrets: [token])
   }
