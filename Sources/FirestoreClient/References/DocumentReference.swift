@@ -17,11 +17,15 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
   public let firestore: Firestore
   let resourcePath: ResourcePath
   let pathError: FirestoreError?
+  /// The full resource name, `projects/{p}/databases/{d}/documents/{path}`: made once, as
+  /// every request, cache key and reply check about the document asks for it.
+  let name: String
 
   init(firestore: Firestore, resourcePath: ResourcePath, pathError: FirestoreError? = nil) {
     self.firestore = firestore
     self.resourcePath = resourcePath
     self.pathError = pathError
+    name = firestore.documentsRoot + "/" + resourcePath.string
   }
 
   /// Resolves `relative` below `base`, recording any problem instead of trapping.
@@ -46,9 +50,6 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
   public func collection(_ collectionPath: String) -> CollectionReference {
     CollectionReference.resolve(firestore: firestore, base: resourcePath, baseError: pathError, relative: collectionPath)
   }
-
-  /// The full resource name, `projects/{p}/databases/{d}/documents/{path}`.
-  var name: String { firestore.documentsRoot + "/" + resourcePath.string }
 
   /// The reference, or the error recorded when it was made.
   func validated() throws(FirestoreError) -> DocumentReference {
