@@ -234,8 +234,13 @@ final class LocalStore: Sendable {
   /// (latency compensation, as every read of the Apple SDK has it), matched, ordered and
   /// limited again; also the names shown with pending writes. `nil` when no pending write
   /// touches the query: the answer stands as it is.
-  func withPendingWrites(_ query: ViewQuery, serverResults: [Document]) -> (documents: [Document], pending: Set<String>)? {
+  func withPendingWrites(
+    _ makeQuery: @autoclosure () -> ViewQuery, serverResults makeResults: @autoclosure () -> [Document]
+  ) -> (documents: [Document], pending: Set<String>)? {
+    // The query and the results are made only when a write waits: most reads have none.
     guard stateHasUnacknowledgedBatches.value else { return nil }
+    let query = makeQuery()
+    let serverResults = makeResults()
     return withState { s in
       let touches = s.batches.indices.contains { b in
         !s.batches[b].isAcknowledged

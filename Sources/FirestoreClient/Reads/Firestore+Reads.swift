@@ -181,7 +181,7 @@ extension DocumentReference {
     } catch let error as FirestoreError where error.serverStatus == "NOT_FOUND" {
       document = nil
     }
-    if let document { try Firestore.checkReplyNames(document.name, asked: [name]) }
+    if let document, document.name != name { try Firestore.checkReplyNames(document.name, asked: [name]) }
     firestore.localStore.didRead([(name, document)])
     // This client's writes the server has not applied yet show, as in every Apple SDK read.
     if let local = firestore.localStore.withPendingWrites(.document(name: name, path: path), serverResults: document.map { [$0] } ?? []) {
