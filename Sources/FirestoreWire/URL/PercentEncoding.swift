@@ -21,13 +21,17 @@ package enum PercentEncoding {
   /// `%`, `?`, `#`, spaces and non-ASCII reach the server inside the part, and `+` is never
   /// read as a space (which would corrupt base64 tokens and session IDs).
   package static func encode(_ text: some StringProtocol) -> String {
+    // Most IDs need no escape: the text is the encoding.
+    if text.utf8.allSatisfy(isKept) { return String(text) }
     var out: [UInt8] = []
-    out.reserveCapacity(text.utf8.count)
+    out.reserveCapacity(text.utf8.count * 3)
     for byte in text.utf8 {
       if isKept(byte) {
         out.append(byte)
       } else {
-        out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+        out.append(UInt8(ascii: "%"))
+        out.append(hex[Int(byte >> 4)])
+        out.append(hex[Int(byte & 0xF)])
       }
     }
     return String(decoding: out, as: UTF8.self)
