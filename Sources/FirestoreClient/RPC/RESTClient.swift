@@ -149,15 +149,16 @@ final class RESTClient: Sendable {
     let clock = ContinuousClock()
     let timeout = call.timeout ?? settings.timeout
     let deadline = clock.now + timeout
-    // Made only when needed: an error is not free to make, and most calls succeed.
-    let path = urlPath(call)
+    // Made only when needed, the path too: an error is not free to make, and most calls
+    // succeed.
     let expired: @Sendable () -> FirestoreError = {
-      FirestoreError(
+      let path = self.urlPath(call)
+      return FirestoreError(
         .deadlineExceeded,
         "\(call.method) \(path) did not finish within \(timeout)\(call.timeout == nil ? " (FirestoreSettings.timeout)" : "")",
         requestMethod: call.method, requestPath: path)
     }
-    let cancelled = { FirestoreError(.cancelled, "the call was cancelled", requestMethod: call.method, requestPath: path) }
+    let cancelled = { FirestoreError(.cancelled, "the call was cancelled", requestMethod: call.method, requestPath: self.urlPath(call)) }
     let loop = RetryLoop(
       retryClass: call.rpc.retryClass, policy: settings.retryPolicy, deadline: deadline, hasTokenProvider: settings.tokenProvider != nil)
     return try await loop.run(cancelled: cancelled()) { refreshCredentials in
