@@ -7,6 +7,11 @@ struct PercentEncodingTests {
   func encode() {
     #expect(PercentEncoding.encode("a b%c?d#e+f/é=&:@$,;") == "a%20b%25c%3Fd%23e%2Bf%2F%C3%A9%3D%26%3A%40%24%2C%3B")
     #expect(PercentEncoding.encode("AZaz09-._~(default)!*'") == "AZaz09-._~(default)!*'")
+    // A substring takes the same rule.
+    let path = "users/a b/é"
+    #expect(PercentEncoding.encode(path.split(separator: "/")[1]) == "a%20b")
+    #expect(PercentEncoding.encode(path.split(separator: "/")[2]) == "%C3%A9")
+    #expect(PercentEncoding.encode(path.split(separator: "/")[0]) == "users")
   }
 
   @Test("decoding: either hex case; + is a space only in a form field; bad escapes and bad UTF-8 give nil")

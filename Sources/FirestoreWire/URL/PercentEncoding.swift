@@ -21,8 +21,14 @@ package enum PercentEncoding {
   /// `%`, `?`, `#`, spaces and non-ASCII reach the server inside the part, and `+` is never
   /// read as a space (which would corrupt base64 tokens and session IDs).
   package static func encode(_ text: some StringProtocol) -> String {
+    encode(String(decoding: text.utf8, as: UTF8.self))
+  }
+
+  /// The same for a `String`, the common case: no generic dispatch on every byte, and no
+  /// copy when nothing needs escaping.
+  package static func encode(_ text: String) -> String {
     // Most IDs need no escape: the text is the encoding.
-    if text.utf8.allSatisfy(isKept) { return String(text) }
+    if text.utf8.allSatisfy(isKept) { return text }
     var out: [UInt8] = []
     out.reserveCapacity(text.utf8.count * 3)
     for byte in text.utf8 {
