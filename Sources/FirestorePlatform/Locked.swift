@@ -21,15 +21,17 @@
 ///
 /// The lock is not recursive: calling `withLock` again from inside its body deadlocks.
 package final class Locked<Value>: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private var value: Value
+  // Usable from inlined code: every module locks on its hot paths, and a generic call across
+  // modules would run unspecialized, the body's closure and its types passed at run time.
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline var protected: Value
 
   /// Creates a lock guarding `initialValue`.
   package init(_ initialValue: consuming sending Value) {
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     pthread_mutex_init(mutex, nil)
-    value = initialValue
+    protected = initialValue
   }
 
   deinit {
@@ -39,15 +41,17 @@ package final class Locked<Value>: @unchecked Sendable {
   }
 
   /// Runs `body` with the value while holding the lock, and returns what it returns.
+  @inlinable
   package func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
-    return try body(&value)
+    return try body(&protected)
   }
 }
 
 extension Locked where Value: Sendable {
   /// A copy of the current value, read under the lock.
+  @inlinable
   package var value: Value { withLock { $0 } }
 }
 
