@@ -140,11 +140,7 @@ struct LocalStoreState {
   /// The path below the database root of a document's resource name, or `nil` for a name
   /// outside this database.
   func path(of name: String) -> String? {
-    // The root and its slash checked apart: no joined prefix made on every call.
-    guard name.hasBytePrefix(documentsRoot) else { return nil }
-    let rest = name.utf8.dropFirst(documentsRoot.utf8.count)
-    guard rest.first == UInt8(ascii: "/"), rest.count > 1 else { return nil }
-    return String(Substring(rest.dropFirst()))
+    name.pathBelow(documentsRoot)
   }
 
   /// The cached server version of a document.

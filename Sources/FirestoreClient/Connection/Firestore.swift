@@ -305,10 +305,9 @@ public final class Firestore: Sendable {
 
   /// Parses a full resource name of a document in this database into a reference.
   func reference(forName name: String) throws(FirestoreError) -> DocumentReference {
-    guard let relative = name.removingBytePrefix(documentsRoot + "/") else {
+    guard let relative = name.pathBelow(documentsRoot) else {
       throw FirestoreError(.internal, "server returned document \"\(name)\" outside \(documentsRoot)")
     }
-    let path = ResourcePath(segments: relative.slashSegments)
-    return DocumentReference(firestore: self, resourcePath: path)
+    return DocumentReference(firestore: self, resourcePath: ResourcePath(segments: relative.slashSegments), name: name)
   }
 }

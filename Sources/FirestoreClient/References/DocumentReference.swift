@@ -21,11 +21,13 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
   /// every request, cache key and reply check about the document asks for it.
   let name: String
 
-  init(firestore: Firestore, resourcePath: ResourcePath, pathError: FirestoreError? = nil) {
+  /// - Parameter name: the resource name when it is known already (a server's document),
+  ///   so that it is not joined again from the path.
+  init(firestore: Firestore, resourcePath: ResourcePath, pathError: FirestoreError? = nil, name: String? = nil) {
     self.firestore = firestore
     self.resourcePath = resourcePath
     self.pathError = pathError
-    name = firestore.documentsRoot + "/" + resourcePath.string
+    self.name = name ?? firestore.documentsRoot + "/" + resourcePath.string
   }
 
   /// Resolves `relative` below `base`, recording any problem instead of trapping.

@@ -28,6 +28,17 @@ extension StringProtocol {
     return utf8.starts(with: prefix.utf8)
   }
 
+  /// The path below `root` in a resource name (`root/a/b` gives `a/b`), compared and cut on
+  /// UTF-8; `nil` when `self` is not below `root` or names `root` itself. The root and its
+  /// slash are checked apart, so no joined prefix is made on every call.
+  @inlinable
+  package func pathBelow(_ root: some StringProtocol) -> String? {
+    guard hasBytePrefix(root) else { return nil }
+    let rest = utf8.dropFirst(root.utf8.count)
+    guard rest.first == UInt8(ascii: "/"), rest.count > 1 else { return nil }
+    return String(decoding: rest.dropFirst(), as: UTF8.self)
+  }
+
   /// What follows `prefix`, compared and cut on UTF-8 (see ``hasBytePrefix(_:)``), or `nil`
   /// when `self` does not begin with it. (`dropFirst(prefix.count)` counts `Character`s,
   /// and would also drop a combining mark that follows the prefix's last slash.)
