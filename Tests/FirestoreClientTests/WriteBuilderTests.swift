@@ -91,6 +91,29 @@ struct WriteBuilderTests {
     #expect(throws: FirestoreError.self) { try WriteBuilder.set(ref, ["big": UInt64.max], merge: .none) }
   }
 
+  @Test("the field an error or a transform names is the value's own, whatever siblings were read before it")
+  func pathsAmongSiblings() throws {
+    struct Opaque: Sendable {}
+    let ref = db.document("a/b")
+    let siblings: [String: any Sendable] = Dictionary(
+      uniqueKeysWithValues: (0..<8).map { ("s\($0)", ["x": [1, 2]] as [String: any Sendable] as any Sendable) })
+    func error(_ data: [String: any Sendable]) -> String {
+      (#expect(throws: FirestoreError.self) { try WriteBuilder.set(ref, data, merge: .none) })?.message ?? ""
+    }
+    var data: [String: any Sendable] = siblings
+    data["m"] = siblings.merging(["bad": Opaque()]) { a, _ in a }
+    #expect(error(data).contains("field \"m.bad\" has unsupported type"))
+    data["m"] = siblings.merging(["list": [1, 2, Opaque()] as [any Sendable]]) { a, _ in a }
+    #expect(error(data).contains("field \"m.list.[2]\" has unsupported type"))
+    data["m"] = ["list": [1, FieldValue.serverTimestamp()] as [any Sendable]]
+    #expect(error(data).contains("(field \"m.list.[1]\")"))
+    data["m"] = siblings.merging(["at": FieldValue.serverTimestamp()]) { a, _ in a }
+    let write = try WriteBuilder.set(ref, data, merge: .all)
+    #expect(write.updateTransforms == [FieldTransform(fieldPath: "m.at", kind: .serverTimestamp)])
+    #expect(write.updateMask?.count == 16, "one leaf per sibling map, twice")
+    #expect(write.updateMask?.contains("m.s3.x") == true && write.updateMask?.contains("s7.x") == true)
+  }
+
   @Test("idempotency decides whether a failed commit may be retried")
   func idempotency() throws {
     let ref = db.document("a/b")

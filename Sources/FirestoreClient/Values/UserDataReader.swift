@@ -32,8 +32,13 @@ struct UserDataReader {
   var transforms: [(FieldPath, FieldTransform.Kind)] = []
   /// Paths that hold `FieldValue.delete()`.
   var deletes: [FieldPath] = []
-  /// Leaf paths of ordinary values (used as the mask of a merging set).
+  /// Leaf paths of ordinary values, kept when merging (the mask of a merging set).
   var leafPaths: [FieldPath] = []
+  /// The field names down to the value being read (`[i]` for an array's element), pushed
+  /// and popped on the way down: a ``FieldPath`` is made only where one is kept or named.
+  private var segments: [String] = []
+  /// The path of the value being read.
+  private var path: FieldPath { FieldPath(segments) }
 
   init(firestore: Firestore, context: Context) {
     self.firestore = firestore
@@ -44,11 +49,14 @@ struct UserDataReader {
   mutating func readFields(_ data: [String: any Sendable], under prefix: FieldPath = FieldPath([])) throws(FirestoreError) -> [String:
     Value]
   {
+    segments = prefix.segments
     var fields: [String: Value] = [:]
+    fields.reserveCapacity(data.count)
     for (key, raw) in data {
-      let path = FieldPath(prefix.segments + [key])
+      segments.append(key)
       try Self.validateFieldName(key, path: path)
-      if let value = try read(raw, path: path, depth: 1, inArray: false) { fields[key] = value }
+      if let value = try readHere(raw, depth: 1, inArray: false) { fields[key] = value }
+      segments.removeLast()
     }
     return fields
   }
@@ -60,6 +68,12 @@ struct UserDataReader {
   /// the transforms and deletes), as in the official clients: written as an empty map it
   /// would replace what a merge means to keep. A map the caller wrote empty stays `{}`.
   mutating func read(_ raw: any Sendable, path: FieldPath, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
+    segments = path.segments
+    return try readHere(raw, depth: depth, inArray: inArray)
+  }
+
+  /// ``read(_:path:depth:inArray:)`` at the path of ``segments``.
+  private mutating func readHere(_ raw: any Sendable, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
     // Firestore counts maps and arrays, not the scalars inside them: a top-level map
     // is level 1, and 20 levels of maps with a number at the bottom are accepted.
     if depth > Self.maximumDepth, Self.isContainer(raw) {
@@ -69,11 +83,11 @@ struct UserDataReader {
       try readSentinel(sentinel, path: path, inArray: inArray)
       return nil
     }
-    guard let value = try readPlain(raw, path: path, depth: depth, inArray: inArray) else { return nil }
-    if case .map(let m) = value, !m.isEmpty {
-    } else if !inArray {
-      leafPaths.append(path)
-    }
+    guard let value = try readPlain(raw, depth: depth, inArray: inArray) else { return nil }
+    guard case .mergeSet = context, !inArray else { return value }
+    // A non-empty map is masked by its own leaves.
+    if case .map(let m) = value, !m.isEmpty { return value }
+    leafPaths.append(path)
     return value
   }
 
@@ -92,7 +106,7 @@ struct UserDataReader {
 
   /// Reads a value that is not itself a sentinel; `nil` for a non-empty map whose entries
   /// all turned out to be sentinels.
-  private mutating func readPlain(_ raw: any Sendable, path: FieldPath, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
+  private mutating func readPlain(_ raw: any Sendable, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
     // Before the Swift types: Foundation would bridge an NSNumber 1 to `true`, and 2.0 to `2`.
     if let number = NumberBridge.number(raw) {
       guard let value = NumberBridge.value(of: number) else { throw outOfRange(number.uint64Value, path) }
@@ -115,27 +129,30 @@ struct UserDataReader {
       var values: [Value] = []
       values.reserveCapacity(a.count)
       for (i, element) in a.enumerated() {
-        let elementPath = FieldPath(path.segments + ["[\(i)]"])
+        segments.append("[\(i)]")
         if let sentinel = element as? FieldValue {
-          throw .invalidArgument("\(sentinel.methodName) is not supported inside arrays (field \(describe(elementPath)))")
+          throw .invalidArgument("\(sentinel.methodName) is not supported inside arrays (field \(describe(path)))")
         }
-        if let v = try read(element, path: elementPath, depth: depth + 1, inArray: true) { values.append(v) }
+        if let v = try readHere(element, depth: depth + 1, inArray: true) { values.append(v) }
+        segments.removeLast()
       }
       return .array(values)
     case let m as [String: any Sendable]:
       var fields: [String: Value] = [:]
+      fields.reserveCapacity(m.count)
       for (key, element) in m {
-        let childPath = FieldPath(path.segments + [key])
-        try Self.validateFieldName(key, path: childPath)
-        if let v = try read(element, path: childPath, depth: depth + 1, inArray: inArray) { fields[key] = v }
+        segments.append(key)
+        try Self.validateFieldName(key, path: path)
+        if let v = try readHere(element, depth: depth + 1, inArray: inArray) { fields[key] = v }
+        segments.removeLast()
       }
       if fields.isEmpty && !m.isEmpty { return nil }
       return .map(fields)
-    case let v as Value: return try readWire(v, path: path, depth: depth, inArray: inArray)
+    case let v as Value: return try readWire(v, depth: depth, inArray: inArray)
     case let o as any OptionalValue:
       // The optional arrived as `any Sendable`, so what it wraps is Sendable too.
       guard let wrapped = o.wrappedValue else { return .null }
-      return try readPlain(UserData.sendable(wrapped), path: path, depth: depth, inArray: inArray)
+      return try readPlain(UserData.sendable(wrapped), depth: depth, inArray: inArray)
     case let b as Bool: return .boolean(b)
     case let s as Substring: return .string(String(s))
     case let i as Int64: return .integer(i)
@@ -178,21 +195,21 @@ struct UserDataReader {
 
   /// A value given already in wire form (REST JSON, extended JSON, a `Value`) passes the
   /// same checks as the Swift value it stands for.
-  private mutating func readWire(_ value: Value, path: FieldPath, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
+  private mutating func readWire(_ value: Value, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
     switch value {
     case .array(let elements):
-      return try readPlain(elements.map { $0 as any Sendable }, path: path, depth: depth, inArray: inArray)
+      return try readPlain(elements.map { $0 as any Sendable }, depth: depth, inArray: inArray)
     case .map where value.isVector:
       // A tagged vector map is checked by the server, which names the problem itself.
       return value
     case .map(let fields):
-      return try readPlain(fields.mapValues { $0 as any Sendable }, path: path, depth: depth, inArray: inArray)
-    case .geoPoint(let g): return try readPlain(g, path: path, depth: depth, inArray: inArray)
+      return try readPlain(fields.mapValues { $0 as any Sendable }, depth: depth, inArray: inArray)
+    case .geoPoint(let g): return try readPlain(g, depth: depth, inArray: inArray)
     case .timestamp(let t): return try timestamp(t, path)
     case .reference(let name):
       let prefix = firestore.documentsRoot + "/"
       if name.hasPrefix(prefix) {
-        return try readPlain(firestore.document(String(name.dropFirst(prefix.count))), path: path, depth: depth, inArray: inArray)
+        return try readPlain(firestore.document(String(name.dropFirst(prefix.count))), depth: depth, inArray: inArray)
       }
       // A wire reference may name a document of another database (an export imported
       // elsewhere keeps its references), as the server accepts; it must still name one.
@@ -253,9 +270,9 @@ struct UserDataReader {
     return values
   }
 
-  private func timestamp(_ t: Timestamp, _ path: FieldPath) throws(FirestoreError) -> Value {
+  private func timestamp(_ t: Timestamp, _ path: @autoclosure () -> FieldPath) throws(FirestoreError) -> Value {
     guard t.isInFirestoreRange else {
-      throw .invalidArgument("field \(describe(path)) has timestamp \(t.seconds)s outside Firestore's range (years 1 to 9999)")
+      throw .invalidArgument("field \(describe(path())) has timestamp \(t.seconds)s outside Firestore's range (years 1 to 9999)")
     }
     return .timestamp(t)
   }
@@ -270,8 +287,8 @@ struct UserDataReader {
   }
 
   /// Rejects map keys Firestore refuses: empty, or reserved `__…__` names.
-  static func validateFieldName(_ key: String, path: FieldPath) throws(FirestoreError) {
-    if key.isEmpty { throw .invalidArgument("field names must not be empty (at \"\(path.description)\")") }
+  static func validateFieldName(_ key: String, path: @autoclosure () -> FieldPath) throws(FirestoreError) {
+    if key.isEmpty { throw .invalidArgument("field names must not be empty (at \"\(path().description)\")") }
     if FieldPath.isReserved(key) {
       throw .invalidArgument("field name \"\(key)\" is reserved (names matching __.*__ are not allowed)")
     }
