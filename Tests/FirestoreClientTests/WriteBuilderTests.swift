@@ -88,6 +88,7 @@ struct WriteBuilderTests {
     #expect(throws: FirestoreError.self) { try WriteBuilder.set(ref, ["__x__": 1], merge: .none) }
     #expect(throws: FirestoreError.self) { try WriteBuilder.set(ref, ["": 1], merge: .none) }
     #expect(throws: FirestoreError.self) { try WriteBuilder.set(ref, ["a": [[1]] as [any Sendable]], merge: .none) }
+    #expect(throws: FirestoreError.self) { try WriteBuilder.set(ref, ["a": [["x"]] as [any Sendable]], merge: .none) }
     #expect(throws: FirestoreError.self) { try WriteBuilder.set(ref, ["big": UInt64.max], merge: .none) }
   }
 

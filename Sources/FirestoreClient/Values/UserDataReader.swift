@@ -119,13 +119,20 @@ struct UserDataReader {
     if let d = raw as? Double { return .double(d) }
     // What `data()` hands out for a timestamp, as it would be written back.
     if let t = raw as? Timestamp { return try timestamp(t, path) }
+    // A `Date` and an array of strings by their exact types: the casts below try every
+    // other type (and a protocol's conformances) first.
+    if type(of: raw) == Date.self, let d = raw as? Date { return try timestamp(Timestamp(date: d), path) }
+    if type(of: raw) == [String].self, let strings = raw as? [String] {
+      if inArray { throw arrayInArray() }
+      return .array(strings.map(Value.string))
+    }
     // `NSNull` by its class, and arrays and maps before the types Foundation bridges
     // (`Bool`, `Data`, `Date`): a cast of an array or a dictionary to one of those
     // first turns the whole container into a Foundation object to find out.
     if type(of: raw) is NSNull.Type { return .null }
     switch raw {
     case let a as [any Sendable]:
-      if inArray { throw .invalidArgument("field \(describe(path)) holds an array inside an array, which Firestore does not support") }
+      if inArray { throw arrayInArray() }
       var values: [Value] = []
       values.reserveCapacity(a.count)
       for (i, element) in a.enumerated() {
@@ -275,6 +282,10 @@ struct UserDataReader {
       throw .invalidArgument("field \(describe(path())) has timestamp \(t.seconds)s outside Firestore's range (years 1 to 9999)")
     }
     return .timestamp(t)
+  }
+
+  private func arrayInArray() -> FirestoreError {
+    .invalidArgument("field \(describe(path)) holds an array inside an array, which Firestore does not support")
   }
 
   private func outOfRange(_ value: some BinaryInteger, _ path: FieldPath) -> FirestoreError {
