@@ -83,6 +83,10 @@ struct TimestampTests {
     #expect(Timestamp(seconds: -1, nanoseconds: 0).rfc3339 == "1969-12-31T23:59:59Z")
     #expect(Timestamp(seconds: Timestamp.minimumSeconds, nanoseconds: 0).rfc3339 == "0001-01-01T00:00:00Z")
     #expect(Timestamp(seconds: Timestamp.maximumSeconds, nanoseconds: 999_999_999).rfc3339 == "9999-12-31T23:59:59.999999999Z")
+    // Outside Firestore's range (never sent): every digit of the year, and its sign.
+    #expect(Timestamp(seconds: Timestamp.maximumSeconds + 1, nanoseconds: 0).rfc3339 == "10000-01-01T00:00:00Z")
+    #expect(Timestamp(seconds: -62_167_219_200, nanoseconds: 7).rfc3339 == "0000-01-01T00:00:00.000000007Z")
+    #expect(Timestamp(seconds: -62_198_755_200, nanoseconds: 0).rfc3339 == "-0001-01-01T00:00:00Z")
     #expect(try Timestamp(rfc3339: "2024-01-02t03:04:05.1z").nanoseconds == 100_000_000)
   }
 

@@ -133,24 +133,62 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     let secOfDay = seconds - days * 86_400
     let (y, m, d) = Self.civilFromDays(days)
-    var out = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
-    out += pad(secOfDay / 3600, 2) + ":" + pad(secOfDay / 60 % 60, 2) + ":" + pad(secOfDay % 60, 2)
-    if nanoseconds != 0 {
-      let n = Int64(nanoseconds)
-      if n % 1_000_000 == 0 {
-        out += "." + pad(n / 1_000_000, 3)
-      } else if n % 1000 == 0 {
-        out += "." + pad(n / 1000, 6)
+    // The shortest of 3, 6 or 9 fraction digits that holds the nanoseconds; none for 0.
+    var fraction = Int64(nanoseconds)
+    var fractionDigits = 0
+    if fraction != 0 {
+      if fraction % 1_000_000 == 0 {
+        (fraction, fractionDigits) = (fraction / 1_000_000, 3)
+      } else if fraction % 1000 == 0 {
+        (fraction, fractionDigits) = (fraction / 1000, 6)
       } else {
-        out += "." + pad(n, 9)
+        fractionDigits = 9
       }
     }
-    return out + "Z"
-  }
-
-  private func pad(_ v: Int64, _ width: Int) -> String {
-    let s = String(v)
-    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    // Years outside 0...9999 (beyond Firestore's range) are written with as many digits
+    // as they need, and a sign.
+    var yearDigits = 4
+    var tens: UInt64 = 10_000
+    while y.magnitude >= tens && yearDigits < 19 {
+      yearDigits += 1
+      tens = tens &* 10
+    }
+    let length = (y < 0 ? 1 : 0) + yearDigits + 16 + (fractionDigits > 0 ? fractionDigits + 1 : 0)
+    // Written as bytes into the string's own storage: a timestamp is formatted for every
+    // one written, and joined strings made a dozen of them each time.
+    return String(unsafeUninitializedCapacity: length) { out in
+      var i = 0
+      func put(_ character: Unicode.Scalar) {
+        out[i] = UInt8(ascii: character)
+        i += 1
+      }
+      func put(_ value: UInt64, digits: Int) {
+        var rest = value
+        for k in stride(from: i + digits - 1, through: i, by: -1) {
+          out[k] = UInt8(ascii: "0") + UInt8(rest % 10)
+          rest /= 10
+        }
+        i += digits
+      }
+      if y < 0 { put("-") }
+      put(y.magnitude, digits: yearDigits)
+      put("-")
+      put(UInt64(m), digits: 2)
+      put("-")
+      put(UInt64(d), digits: 2)
+      put("T")
+      put(UInt64(secOfDay / 3600), digits: 2)
+      put(":")
+      put(UInt64(secOfDay / 60 % 60), digits: 2)
+      put(":")
+      put(UInt64(secOfDay % 60), digits: 2)
+      if fractionDigits > 0 {
+        put(".")
+        put(UInt64(fraction), digits: fractionDigits)
+      }
+      put("Z")
+      return i
+    }
   }
 
   private static func daysIn(month: Int64, year: Int64) -> Int64 {
