@@ -107,25 +107,27 @@ struct UserDataReader {
   /// Reads a value that is not itself a sentinel; `nil` for a non-empty map whose entries
   /// all turned out to be sentinels.
   private mutating func readPlain(_ raw: any Sendable, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
-    // Before the Swift types: Foundation would bridge an NSNumber 1 to `true`, and 2.0 to `2`.
+    // The commonest types first, by their exact type: a cast that fails costs a lookup in
+    // the runtime (a protocol's conformances, a bridge to a Foundation class), and the
+    // casts below try many. (An `NSNumber` is none of these types.)
+    let dynamicType = type(of: raw)
+    if dynamicType == String.self, let s = raw as? String { return .string(s) }
+    if dynamicType == Int.self, let i = raw as? Int { return .integer(Int64(i)) }
+    if dynamicType == Double.self, let d = raw as? Double { return .double(d) }
+    if dynamicType == Date.self, let d = raw as? Date { return try timestamp(Timestamp(date: d), path) }
+    // What `data()` hands out for a timestamp, as it would be written back.
+    if dynamicType == Timestamp.self, let t = raw as? Timestamp { return try timestamp(t, path) }
+    if dynamicType == [String].self, let strings = raw as? [String] {
+      if inArray { throw arrayInArray() }
+      return .array(strings.map(Value.string))
+    }
+    // Before the other Swift types: Foundation would bridge an NSNumber 1 to `true`, and
+    // 2.0 to `2`.
     if let number = NumberBridge.number(raw) {
       guard let value = NumberBridge.value(of: number) else { throw outOfRange(number.uint64Value, path) }
       return value
     }
-    // The commonest types first: each cast that fails below costs a lookup in the runtime
-    // (a protocol's conformances, a bridge to a Foundation class).
     if let s = raw as? String { return .string(s) }
-    if let i = raw as? Int { return .integer(Int64(i)) }
-    if let d = raw as? Double { return .double(d) }
-    // What `data()` hands out for a timestamp, as it would be written back.
-    if let t = raw as? Timestamp { return try timestamp(t, path) }
-    // A `Date` and an array of strings by their exact types: the casts below try every
-    // other type (and a protocol's conformances) first.
-    if type(of: raw) == Date.self, let d = raw as? Date { return try timestamp(Timestamp(date: d), path) }
-    if type(of: raw) == [String].self, let strings = raw as? [String] {
-      if inArray { throw arrayInArray() }
-      return .array(strings.map(Value.string))
-    }
     // `NSNull` by its class, and arrays and maps before the types Foundation bridges
     // (`Bool`, `Data`, `Date`): a cast of an array or a dictionary to one of those
     // first turns the whole container into a Foundation object to find out.
