@@ -1,3 +1,4 @@
+import FirestorePlatform
 import Foundation
 import Testing
 
@@ -88,6 +89,24 @@ struct TimestampTests {
     #expect(Timestamp(seconds: -62_167_219_200, nanoseconds: 7).rfc3339 == "0000-01-01T00:00:00.000000007Z")
     #expect(Timestamp(seconds: -62_198_755_200, nanoseconds: 0).rfc3339 == "-0001-01-01T00:00:00Z")
     #expect(try Timestamp(rfc3339: "2024-01-02t03:04:05.1z").nanoseconds == 100_000_000)
+  }
+
+  @Test("timestamps across Firestore's range read back as written, with the fewest fraction digits")
+  func roundTrip() throws {
+    var random = SplitMix64(seed: 0x7157_3339)
+    for _ in 0..<2_000 {
+      let seconds = Int64.random(in: Timestamp.minimumSeconds...Timestamp.maximumSeconds, using: &random)
+      // Whole seconds, milliseconds, microseconds and nanoseconds alike.
+      let unit = [Int32(1_000_000_000), 1_000_000, 1000, 1].randomElement(using: &random)!
+      let nanoseconds = unit == 1_000_000_000 ? 0 : Int32.random(in: 0..<(1_000_000_000 / unit), using: &random) * unit
+      let timestamp = Timestamp(seconds: seconds, nanoseconds: nanoseconds)
+      let text = timestamp.rfc3339
+      #expect(try Timestamp(rfc3339: text) == timestamp, "\(text)")
+      let fraction = text.split(separator: ".").dropFirst().first.map { $0.count - 1 } ?? 0
+      let fewest = nanoseconds == 0 ? 0 : nanoseconds % 1_000_000 == 0 ? 3 : nanoseconds % 1000 == 0 ? 6 : 9
+      #expect(fraction == fewest, "\(text)")
+      #expect(text.utf8.count == 20 + (fewest == 0 ? 0 : fewest + 1), "\(text)")
+    }
   }
 
   @Test(
