@@ -46,10 +46,8 @@ struct UserDataReader {
   }
 
   /// Reads a document's top-level data. Sentinels are removed from the result.
-  mutating func readFields(_ data: [String: any Sendable], under prefix: FieldPath = FieldPath([])) throws(FirestoreError) -> [String:
-    Value]
-  {
-    segments = prefix.segments
+  mutating func readFields(_ data: [String: any Sendable]) throws(FirestoreError) -> [String: Value] {
+    segments = []
     var fields: [String: Value] = [:]
     fields.reserveCapacity(data.count)
     for (key, raw) in data {
@@ -127,6 +125,7 @@ struct UserDataReader {
       guard let value = NumberBridge.value(of: number) else { throw outOfRange(number.uint64Value, path) }
       return value
     }
+    // A bridged `NSString`, or a string in an optional.
     if let s = raw as? String { return .string(s) }
     // `NSNull` by its class, and arrays and maps before the types Foundation bridges
     // (`Bool`, `Data`, `Date`): a cast of an array or a dictionary to one of those

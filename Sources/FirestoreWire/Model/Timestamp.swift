@@ -153,7 +153,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
       yearDigits += 1
       tens = tens &* 10
     }
-    let length = (y < 0 ? 1 : 0) + yearDigits + 16 + (fractionDigits > 0 ? fractionDigits + 1 : 0)
+    // The year, "-MM-DDTHH:MM:SS" (15 bytes), the fraction and "Z".
+    let length = (y < 0 ? 1 : 0) + yearDigits + 15 + (fractionDigits > 0 ? fractionDigits + 1 : 0) + 1
     // Written as bytes into the string's own storage: a timestamp is formatted for every
     // one written, and joined strings made a dozen of them each time.
     return String(unsafeUninitializedCapacity: length) { out in
