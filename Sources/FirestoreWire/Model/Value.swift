@@ -4,7 +4,9 @@ import Foundation
 ///
 /// Equality is structural, with one Firestore rule: `NaN` equals `NaN`. An integer never
 /// equals a double here, although Firestore queries compare numbers across the two kinds.
-public indirect enum Value: Sendable, Hashable {
+public enum Value: Sendable, Hashable {
+  // Not `indirect`: each payload sits in the enum itself, so a document's values take one
+  // allocation per map or array rather than a box each.
   case null
   case boolean(Bool)
   case integer(Int64)
