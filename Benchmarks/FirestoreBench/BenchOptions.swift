@@ -33,6 +33,11 @@ struct BenchOptions {
   var front: String?
   /// `get-concurrent.h2`: the PEM file of the front certificate's CA.
   var caFile: String?
+  /// `paired`: the one side to run alone (``PairedScenario/sideNames``), or `nil` for all
+  /// four in turn.
+  var pairedSide: String?
+  /// `paired`: the targets to run (`s4`, `s7a`...), or `nil` for every one.
+  var pairedTargets: [String]?
 
   /// The runs a scenario makes: `reps` when given, else its count at bench-peer's
   /// `SCALE=1` times ``scale`` (at least 3, as `bench_python.reps` rounds).
@@ -81,6 +86,9 @@ struct BenchOptions {
       --seconds N           listen-hold: seconds to hold the listener (default 20)
       --front HOST:PORT     get-concurrent.h2: a TLS + HTTP/2 front (nghttpx) of the seeded emulator
       --ca-file PEM         get-concurrent.h2: the CA that issued the front's certificate
+      --side SIDE           paired: run one side alone (client, transport, curl or
+                            handoff), its calls back to back, with its CPU per call
+      --target T[,T...]     paired: only these targets (s1, s4, s5a, s7a, s7b, s7c)
       -h, --help            show this help
 
     Exit status: 0 when every scenario ran, 1 when one failed, 2 for a bad command line.
@@ -90,7 +98,7 @@ struct BenchOptions {
   /// The options `firestore-bench` accepts, each with a value (``usage`` explains them).
   static let specs = [
     "--emulator", "--reps", "--scale", "--body", "--json", "--mock-server", "--bulk-n", "--bulk-mode", "--bulk-concurrency",
-    "--seconds", "--front", "--ca-file",
+    "--seconds", "--front", "--ca-file", "--side", "--target",
   ].map { OptionSpec($0, "VALUE") }
 
   /// Parses the arguments after the program name; `nil` means `--help`.
@@ -129,6 +137,20 @@ struct BenchOptions {
     options.holdSeconds = try parsed.positiveInteger("--seconds") ?? options.holdSeconds
     options.front = parsed.value("--front")
     options.caFile = parsed.value("--ca-file")
+    if let side = parsed.value("--side") {
+      guard PairedScenario.sideNames.contains(side) else {
+        throw UsageError("--side takes one of \(PairedScenario.sideNames.joined(separator: ", ")), not \"\(side)\"")
+      }
+      options.pairedSide = side
+    }
+    if let list = parsed.value("--target") {
+      let names = list.split(separator: ",").map(String.init)
+      let known = PairedScenario.targets.map(\.name)
+      if names.isEmpty || names.contains(where: { !known.contains($0) }) {
+        throw UsageError("--target takes paired targets separated by commas (\(known.joined(separator: ", "))), not \"\(list)\"")
+      }
+      options.pairedTargets = names
+    }
     do {
       options.scenarios = try ScenarioCatalog.expand(parsed.positionals)
     } catch let failure as ToolFailure {

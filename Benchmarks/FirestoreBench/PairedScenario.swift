@@ -16,7 +16,15 @@ import Foundation
 /// to the one document it just wrote faster than one to a document of a cycle (libcurl's
 /// time from request sent to first reply byte: 443 against 500 µs), which would time curl
 /// on a lighter load than the client.
+///
+/// With `--side`, one side runs alone, its calls back to back as a scenario's own loop makes
+/// them, and its row gives the process CPU per call: what a side costs, apart from the
+/// caches and cores the others leave it.
 enum PairedScenario {
+  /// The sides, in the order of a run: the client's call, the bare transport, curl's way,
+  /// and curl's way handed off.
+  static let sideNames = ["client", "transport", "curl", "handoff"]
+
   /// One target: its peer-benchmark name, its scenario, and a maker of its client call
   /// (fresh state, such as the write counter, per client).
   struct Target {
@@ -57,7 +65,9 @@ enum PairedScenario {
       var rows: [BenchResult] = []
       // One for all targets: its thread and its connection last as long as the process.
       let handOff = try CurlHandOffBaseline()
-      for target in targets { rows.append(try await run(target, articles: articles, handOff: handOff, options)) }
+      for target in targets where options.pairedTargets?.contains(target.name) ?? true {
+        rows.append(try await run(target, articles: articles, handOff: handOff, options))
+      }
       return rows
     #else
       throw ToolFailure("the paired scenarios need libcurl")
@@ -105,19 +115,32 @@ enum PairedScenario {
       let runs = options.runs(target.countAtScaleOne)
       var samples = [[Double]](repeating: [], count: sides.count)
       let warmups = max(2, runs / 10)
+      let alone = options.pairedSide.flatMap { sideNames.firstIndex(of: $0) }
+      // Process CPU within the timed calls of the side alone.
+      var cpu = 0.0
       for run in -warmups..<runs {
         var times = [Double](repeating: 0, count: sides.count)
         // A rotating order: no side always goes first after the others' writes.
         for step in 0..<sides.count {
           let side = (step + max(run, 0)) % sides.count
+          if let alone, side != alone { continue }
           let requests = replays(
             of: recorded, renaming: target.cycledDocumentID, side: side, call: run + warmups)
+          let cpuBefore = alone == nil ? 0 : ProcessCPUTime.now()
           let start = clock.now
           try await sides[side](requests)
           times[side] = Statistics.milliseconds(clock.now - start)
+          if run >= 0, alone != nil { cpu += ProcessCPUTime.now() - cpuBefore }
         }
         guard run >= 0 else { continue }
         for side in sides.indices { samples[side].append(times[side]) }
+      }
+      if let alone {
+        var result = BenchResult(
+          scenario: "\(target.scenario).\(sideNames[alone])",
+          label: "\(target.name): the \(sideNames[alone]) side alone, its calls back to back", samples: samples[alone])
+        result.figures += [("cpu_ms", .number(cpu / Double(runs))), ("requests", .integer(recorded.count))]
+        return result
       }
       let ratio = { (side: Int) in Statistics.median(zip(samples[side], samples[2]).map { $0 / $1 }) }
       var result = BenchResult(

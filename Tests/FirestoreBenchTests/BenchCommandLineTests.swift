@@ -34,6 +34,12 @@ struct BenchCommandLineTests {
     let noEmulator = try await Bench.run(["s1"])
     #expect(noEmulator.status == 2)
     #expect(noEmulator.stderr.contains("needs a Firestore emulator"), "\(noEmulator)")
+    let badSide = try await Bench.run(["paired", "--side", "python"])
+    #expect(badSide.status == 2)
+    #expect(badSide.stderr.contains("--side takes one of client, transport, curl, handoff, not \"python\""), "\(badSide)")
+    let badTarget = try await Bench.run(["paired", "--target", "s4,s9"])
+    #expect(badTarget.status == 2)
+    #expect(badTarget.stderr.contains("--target takes paired targets separated by commas"), "\(badTarget)")
   }
 
   @Test("decode --body decodes the file and --json writes one object per variant")
