@@ -326,6 +326,33 @@ struct ListenChannelTests {
     }
   }
 
+  @Test("ending the back channels also ends one that arrived before but starts streaming after")
+  func endReachesBackChannelsThatArrivedBefore() async throws {
+    try await withServer { server in
+      let client = try await listenToCities(server)
+      // The reopened back channel is held after it arrived, as a busy server's thread
+      // would leave it, until the channels were ended.
+      server.faults.add(FaultRule(route: "GET /google.firestore.v1.Firestore/Listen/channel", fault: .hold("late"), remaining: 1))
+      let params = WebChannelURL.backChannel(
+        database: client.database, sessionID: client.sessionID, lastArrayID: client.lastArrayID, zx: "zx")
+      let late = try await RawHTTPClient(port: server.port)
+      try await late.send("GET \(WebChannelURL.path)?\(WebChannelURL.query(params)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+      try await eventually("the reopened back channel to reach the hold") { server.faults.arrivals(at: "late") == 1 }
+      server.endListenBackChannels()
+      server.faults.release("late")
+
+      #expect(try await late.readHead().status == 200)
+      try await client.commit([client.set("cities/c1", pop: 1)])
+      var body: [UInt8] = []
+      while let chunk = try await late.readChunk() { body += chunk }
+      #expect(body.isEmpty, "the late back channel streamed: \(String(decoding: body, as: UTF8.self))")
+
+      // The session goes on: a back channel opened now delivers the change.
+      try await client.openBackChannel()
+      #expect(try await changedName(client.next()) == client.documentsRoot + "/cities/c1")
+    }
+  }
+
   @Test func closeSessionFaultForgetsSession() async throws {
     try await withServer { server in
       server.faults.add(FaultRule(route: "GET /google.firestore.v1.Firestore/Listen/channel", fault: .closeSessionAfterFrames(1)))

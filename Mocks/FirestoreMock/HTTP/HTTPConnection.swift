@@ -69,8 +69,9 @@ final class HTTPConnection {
       return .closeQuietly
     }
 
+    // Taken before the faults are picked: see ``MockHTTPRequest/arrival``.
     var request = MockHTTPRequest(
-      method: head.method, rawPath: head.rawPath, path: head.path, query: head.query, headers: head.headers, body: body)
+      method: head.method, rawPath: head.rawPath, path: head.path, query: head.query, headers: head.headers, body: body, arrival: .now)
     let exempt = configuration.faultExemptPathPrefix.map { request.path.hasPrefix($0) } ?? false
     let faults = exempt ? [] : runtime.faults.consumeFaults(method: request.method, path: request.path, query: head.rawQuery)
     request.faults = faults

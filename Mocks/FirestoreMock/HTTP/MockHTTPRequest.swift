@@ -16,13 +16,18 @@ public struct MockHTTPRequest: Sendable {
   /// itself; handlers act on the ones only they can apply, such as
   /// ``Fault/dropAfterFrames(_:)``).
   public var faults: [Fault]
+  /// When the server had read the request, before it picked its faults: a call that ends
+  /// the requests under way (``MockFirestoreServer/endListenBackChannels()``) ends the ones
+  /// that arrived before it, however late their thread gets to them.
+  public var arrival: ContinuousClock.Instant
 
   /// Creates a request.
   public init(
     method: String, rawPath: String, path: String, query: [(name: String, value: String)] = [],
-    headers: [(name: String, value: String)] = [], body: [UInt8] = [], faults: [Fault] = []
+    headers: [(name: String, value: String)] = [], body: [UInt8] = [], faults: [Fault] = [], arrival: ContinuousClock.Instant = .now
   ) {
     self.faults = faults
+    self.arrival = arrival
     self.method = method
     self.rawPath = rawPath
     self.path = path

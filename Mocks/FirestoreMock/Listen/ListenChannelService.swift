@@ -85,6 +85,7 @@ struct ListenChannelService: Sendable {
     guard let generation = sessions.openBackChannel(id, acknowledged: acknowledged) else { return Self.empty(400) }
     let sessions = self.sessions
     let faults = request.faults
+    let arrival = request.arrival
     let cursor = acknowledged ?? 0
     return MockHTTPResponse(
       status: 200,
@@ -92,7 +93,7 @@ struct ListenChannelService: Sendable {
         ("content-type", "text/plain; charset=utf-8"), ("cache-control", "private, max-age=0"), ("x-content-type-options", "nosniff"),
       ],
       body: .streaming { writer in
-        try sessions.streamBackChannel(id, generation: generation, cursor: cursor, faults: faults, writer: writer)
+        try sessions.streamBackChannel(id, generation: generation, cursor: cursor, arrival: arrival, faults: faults, writer: writer)
       })
   }
 

@@ -16,10 +16,10 @@ final class ListenSessionTable: @unchecked Sendable {
   let condition = NSCondition()
   var sessions: [String: ListenSession] = [:]
   private var stopped = false
-  /// Bumped by ``cutBackChannels()``; a back channel opened under an older value is cut.
-  private var cutEpoch = 0
-  /// Bumped by ``endBackChannels()``; a back channel opened under an older value ends.
-  private var endEpoch = 0
+  /// When ``cutBackChannels()`` last ran: a back channel whose request arrived before is cut.
+  private var cutAt: ContinuousClock.Instant?
+  /// When ``endBackChannels()`` last ran: a back channel whose request arrived before ends.
+  private var endAt: ContinuousClock.Instant?
 
   /// The data the targets read.
   let store: MockStore
@@ -46,18 +46,22 @@ final class ListenSessionTable: @unchecked Sendable {
 
   /// Cuts every open back channel now, as a dropped connection would: no final chunk.
   /// Sessions survive, so clients reopen the back channel (or start anew) and resume.
+  ///
+  /// A back channel request that arrived before the call but is not streaming yet is cut
+  /// as soon as it starts: whichever thread serves it, it is one the call meant.
   func cutBackChannels() {
     condition.lock()
-    cutEpoch += 1
+    cutAt = .now
     condition.broadcast()
     condition.unlock()
   }
 
   /// Ends every open back channel now, cleanly (the last chunk is sent), as the server
   /// does after ``backChannelWait``; sessions survive and clients reopen the back channel.
+  /// As with ``cutBackChannels()``, one whose request arrived before the call ends too.
   func endBackChannels() {
     condition.lock()
-    endEpoch += 1
+    endAt = .now
     condition.broadcast()
     condition.unlock()
   }
@@ -134,13 +138,13 @@ final class ListenSessionTable: @unchecked Sendable {
   ///
   /// - Throws: when the client went away, or to cut the connection for
   ///   ``Fault/dropAfterFrames(_:)``.
-  func streamBackChannel(_ id: String, generation: Int, cursor start: Int, faults: [Fault], writer: any MockChunkWriter) throws {
+  func streamBackChannel(
+    _ id: String, generation: Int, cursor start: Int, arrival: ContinuousClock.Instant, faults: [Fault], writer: any MockChunkWriter
+  ) throws {
     let deadline = store.clock.now + backChannelWait
     var cursor = start
     var frames = 0
     condition.lock()
-    let epoch = cutEpoch
-    let ending = endEpoch
     setOpen(id, generation: generation, true)
     defer {
       setOpen(id, generation: generation, false)
@@ -148,8 +152,8 @@ final class ListenSessionTable: @unchecked Sendable {
     }
     while true {
       if try applyFrameFault(faults, frames: frames, id: id, generation: generation) { return }
-      if cutEpoch != epoch { throw ListenChannelDropped() }
-      if endEpoch != ending { return }
+      if let cutAt, arrival <= cutAt { throw ListenChannelDropped() }
+      if let endAt, arrival <= endAt { return }
       guard !stopped, let session = sessions[id], session.backChannelGeneration == generation else { return }
       let batch = session.queue.filter { $0.id > cursor }
       if batch.isEmpty {

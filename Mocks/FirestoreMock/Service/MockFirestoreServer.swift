@@ -41,11 +41,14 @@ public final class MockFirestoreServer: Sendable {
 
   /// Cuts every open Listen back channel at once, as a dropped connection would (no final
   /// chunk). Sessions survive; clients reopen the back channel or reconnect, and resume.
+  /// A back channel request that arrived before the call is cut too, once it is served.
   public func cutListenBackChannels() { sessions.cutBackChannels() }
 
   /// Ends every open Listen back channel cleanly, as the server does when a back channel
   /// has been open for `backChannelWait`: the response completes, the session survives, and
-  /// clients reopen the back channel in the same session.
+  /// clients reopen the back channel in the same session. A back channel request that
+  /// arrived before the call ends too, once it is served, without streaming: a fault rule
+  /// added before the call then meets the reopened one, however busy the machine.
   public func endListenBackChannels() { sessions.endBackChannels() }
 
   private init(http: MockHTTPServer, store: MockStore, sessions: ListenSessionTable) {
