@@ -134,10 +134,11 @@ final class ListenSessionTable: @unchecked Sendable {
 
   /// Streams a back channel: writes every queued array above `cursor` as frames as they
   /// come, until the session ends, a newer back channel replaces this one, the server
-  /// stops, or the first flush after ``backChannelWait``. Applies the Listen faults.
+  /// stops, ``endBackChannels()`` runs after `arrival` (the request's), or the first flush
+  /// after ``backChannelWait``. Applies the Listen faults.
   ///
-  /// - Throws: when the client went away, or to cut the connection for
-  ///   ``Fault/dropAfterFrames(_:)``.
+  /// - Throws: when the client went away, to cut the connection for
+  ///   ``Fault/dropAfterFrames(_:)``, or when ``cutBackChannels()`` runs after `arrival`.
   func streamBackChannel(
     _ id: String, generation: Int, cursor start: Int, arrival: ContinuousClock.Instant, faults: [Fault], writer: any MockChunkWriter
   ) throws {
