@@ -39,6 +39,9 @@ final class BodyChannel: Sendable {
     var end: Result<Void, any Error>?
     var waiter: CheckedContinuation<Data?, any Error>?
     var producer: Producer?
+    /// The body's announced length less what was offered, when known: what the first
+    /// buffered chunk makes room for.
+    var expected = 0
   }
 
   private let state = Locked(State())
@@ -63,9 +66,19 @@ final class BodyChannel: Sendable {
 
   // MARK: - Producer side
 
-  /// Offers a chunk; `false` means the buffer is full: the producer must pause and offer
-  /// the same bytes again once resumed.
-  func offer(_ chunk: Data) -> Bool {
+  /// The producer learned the body's length (`Content-Length`, before any decoding): the
+  /// bytes it buffers go into one piece of that size, so that a reader gathering the
+  /// whole body takes it without copying it again.
+  func expect(_ length: Int) {
+    state.withLock { $0.expected = max(0, length) }
+  }
+
+  /// Offers bytes, copied; `false` means the buffer is full: the producer must pause and
+  /// offer the same bytes again once resumed.
+  ///
+  /// While nobody waits, bytes join the last buffered chunk: a reply that comes in many
+  /// reads is buffered as one piece.
+  func offer(_ bytes: UnsafeRawBufferPointer) -> Bool {
     enum Outcome {
       case handOff(CheckedContinuation<Data?, any Error>)
       case buffered
@@ -75,19 +88,28 @@ final class BodyChannel: Sendable {
       if s.end != nil { return .buffered }  // over already: nothing reads it
       if let waiter = s.waiter {
         s.waiter = nil
+        s.expected = max(0, s.expected - bytes.count)
         return .handOff(waiter)
       }
       if s.buffered >= highWater {
         s.paused = true
         return .full
       }
-      s.chunks.append(chunk)
-      s.buffered += chunk.count
+      if s.chunks.count > s.first {
+        s.chunks[s.chunks.count - 1].append(contentsOf: bytes)
+      } else {
+        var chunk = Data()
+        chunk.reserveCapacity(max(bytes.count, min(s.expected, highWater, HTTPResponse.reservedBodyBytes)))
+        chunk.append(contentsOf: bytes)
+        s.chunks.append(chunk)
+      }
+      s.buffered += bytes.count
+      s.expected = max(0, s.expected - bytes.count)
       return .buffered
     }
     switch outcome {
     case .handOff(let waiter):
-      waiter.resume(returning: chunk)
+      waiter.resume(returning: Data(bytes))
       return true
     case .buffered: return true
     case .full: return false

@@ -76,6 +76,28 @@ import Testing
     #expect(try await response.collectBody().count == total)
   }
 
+  /// A reply of announced length that comes in many reads is buffered as one piece, so
+  /// that gathering it copies nothing again.
+  @Test func piecesOfAnAnnouncedReplyAreBufferedAsOne() async throws {
+    let piece = [UInt8](repeating: UInt8(ascii: "y"), count: 64 << 10)
+    let server = try RawHTTPServer { connection, _ in
+      guard connection.readRequest() != nil else { return }
+      connection.limitSendBuffer(16 << 10)
+      connection.write("HTTP/1.1 200 OK\r\nContent-Length: \(3 * piece.count)\r\n\r\n")
+      for _ in 0..<3 {
+        guard connection.write(bytes: piece) else { return }
+      }
+    }
+    defer { server.stop() }
+    var request = HTTPRequest(method: "GET", url: server.url("/pieces"))
+    request.readsWholeBody = true
+    let response = try await CurlTransport().send(request)
+    #expect(response.body.arrivedWhole)
+    var chunks: [Int] = []
+    for try await chunk in response.body { chunks.append(chunk.count) }
+    #expect(chunks == [3 * piece.count])
+  }
+
   /// A reply cut short reaches the reader of the body as an error, as for any request.
   @Test func replyCutShortFailsTheBody() async throws {
     let server = try RawHTTPServer { connection, _ in

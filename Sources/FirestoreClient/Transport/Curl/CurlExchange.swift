@@ -339,13 +339,15 @@ import FirestorePlatform
     /// One header line (or the status line, or the blank line that ends the head). A
     /// complete head is handed out by ``deliverHead()`` once the loop's round is over.
     fileprivate func headerLine(_ bytes: UnsafeRawBufferPointer) {
-      _ = head.append(bytes)
+      if head.append(bytes), let length = head.headers["content-length"].flatMap(Int.init) {
+        channel.expect(length)
+      }
     }
 
     /// Body bytes; `false` when the reader is behind and the transfer must pause.
     fileprivate func bodyBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
       if idleTimeout != nil { lastProgress = .now }
-      let taken = channel.offer(Data(bytes))
+      let taken = channel.offer(bytes)
       pausedForReader = !taken
       return taken
     }
