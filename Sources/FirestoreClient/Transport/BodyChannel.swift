@@ -39,9 +39,11 @@ final class BodyChannel: Sendable {
     var end: Result<Void, any Error>?
     var waiter: CheckedContinuation<Data?, any Error>?
     var producer: Producer?
-    /// The body's announced length less what was offered, when known: what the first
+    /// The body's announced length less what was offered, when known: what a new
     /// buffered chunk makes room for.
     var expected = 0
+    /// The bytes the last buffered chunk has room for without growing.
+    var room = 0
   }
 
   private let state = Locked(State())
@@ -76,8 +78,9 @@ final class BodyChannel: Sendable {
   /// Offers bytes, copied; `false` means the buffer is full: the producer must pause and
   /// offer the same bytes again once resumed.
   ///
-  /// While nobody waits, bytes join the last buffered chunk: a reply that comes in many
-  /// reads is buffered as one piece.
+  /// While nobody waits, bytes join the last buffered chunk when it has room for them: a
+  /// reply of announced length that comes in many reads is buffered as one piece, and no
+  /// chunk ever grows by copying.
   func offer(_ bytes: UnsafeRawBufferPointer) -> Bool {
     enum Outcome {
       case handOff(CheckedContinuation<Data?, any Error>)
@@ -95,13 +98,16 @@ final class BodyChannel: Sendable {
         s.paused = true
         return .full
       }
-      if s.chunks.count > s.first {
+      if s.chunks.count > s.first, bytes.count <= s.room {
         s.chunks[s.chunks.count - 1].append(contentsOf: bytes)
+        s.room -= bytes.count
       } else {
+        let capacity = max(bytes.count, min(s.expected, highWater, HTTPResponse.reservedBodyBytes))
         var chunk = Data()
-        chunk.reserveCapacity(max(bytes.count, min(s.expected, highWater, HTTPResponse.reservedBodyBytes)))
+        chunk.reserveCapacity(capacity)
         chunk.append(contentsOf: bytes)
         s.chunks.append(chunk)
+        s.room = capacity - bytes.count
       }
       s.buffered += bytes.count
       s.expected = max(0, s.expected - bytes.count)
