@@ -5,10 +5,10 @@ import Foundation
 /// The bounded buffer between a transfer that produces a response body and the task that
 /// reads it.
 ///
-/// The producer offers chunks; past ``highWater`` buffered bytes it is told to pause, and
-/// once the reader has taken the buffer down to ``lowWater`` the channel asks it to go on.
-/// When the last ``Reader`` goes away before the end, or the reading task is cancelled,
-/// the channel asks the producer to abort.
+/// The producer offers bytes as they arrive; past ``highWater`` buffered bytes it is told
+/// to pause, and once the reader has taken the buffer down to ``lowWater`` the channel asks
+/// it to go on. When the last ``Reader`` goes away before the end, or the reading task is
+/// cancelled, the channel asks the producer to abort.
 final class BodyChannel: Sendable {
   /// Buffered bytes past which the producer pauses, unless the channel is made with more.
   static let highWater = 512 << 10
