@@ -58,20 +58,11 @@ import Testing
   /// Past the buffer a whole-body read holds, the head is handed out with the transfer
   /// paused, and the rest streams to the reader.
   @Test func replyLargerThanTheBufferStreams() async throws {
-    let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64 << 10)
-    let total = CurlExchange.wholeBodyBuffer + 4 * chunk.count
-    let server = try RawHTTPServer { connection, _ in
-      guard connection.readRequest() != nil else { return }
-      connection.limitSendBuffer(64 << 10)
-      connection.write("HTTP/1.1 200 OK\r\nContent-Length: \(total)\r\n\r\n")
-      for _ in 0..<total / chunk.count {
-        guard connection.write(bytes: chunk) else { return }
-      }
-    }
+    let piece = 64 << 10
+    let total = CurlExchange.wholeBodyBuffer + 4 * piece
+    let server = try Self.announcingServer(pieces: total / piece, of: piece, sendBuffer: 64 << 10)
     defer { server.stop() }
-    var request = HTTPRequest(method: "GET", url: server.url("/large"))
-    request.readsWholeBody = true
-    let response = try await CurlTransport().send(request)
+    let response = try await Self.readWhole(server.url("/large"))
     #expect(response.body.transferIsPaused)
     #expect(try await response.collectBody().count == total)
   }
@@ -79,23 +70,35 @@ import Testing
   /// A reply of announced length that comes in many reads is buffered as one piece, so
   /// that gathering it copies nothing again.
   @Test func piecesOfAnAnnouncedReplyAreBufferedAsOne() async throws {
-    let piece = [UInt8](repeating: UInt8(ascii: "y"), count: 64 << 10)
-    let server = try RawHTTPServer { connection, _ in
-      guard connection.readRequest() != nil else { return }
-      connection.limitSendBuffer(16 << 10)
-      connection.write("HTTP/1.1 200 OK\r\nContent-Length: \(3 * piece.count)\r\n\r\n")
-      for _ in 0..<3 {
-        guard connection.write(bytes: piece) else { return }
-      }
-    }
+    let piece = 64 << 10
+    let server = try Self.announcingServer(pieces: 3, of: piece, sendBuffer: 16 << 10)
     defer { server.stop() }
-    var request = HTTPRequest(method: "GET", url: server.url("/pieces"))
-    request.readsWholeBody = true
-    let response = try await CurlTransport().send(request)
+    let response = try await Self.readWhole(server.url("/pieces"))
     #expect(response.body.arrivedWhole)
     var chunks: [Int] = []
     for try await chunk in response.body { chunks.append(chunk.count) }
-    #expect(chunks == [3 * piece.count])
+    #expect(chunks == [3 * piece])
+  }
+
+  /// A server that announces its reply's length and sends it in `pieces` writes of `size`
+  /// bytes through a send buffer of `sendBuffer`.
+  static func announcingServer(pieces: Int, of size: Int, sendBuffer: Int32) throws -> RawHTTPServer {
+    let piece = [UInt8](repeating: UInt8(ascii: "x"), count: size)
+    return try RawHTTPServer { connection, _ in
+      guard connection.readRequest() != nil else { return }
+      connection.limitSendBuffer(sendBuffer)
+      connection.write("HTTP/1.1 200 OK\r\nContent-Length: \(pieces * size)\r\n\r\n")
+      for _ in 0..<pieces {
+        guard connection.write(bytes: piece) else { return }
+      }
+    }
+  }
+
+  /// A GET of `url` that reads its whole body, as a unary call does.
+  static func readWhole(_ url: URL) async throws -> HTTPResponse {
+    var request = HTTPRequest(method: "GET", url: url)
+    request.readsWholeBody = true
+    return try await CurlTransport().send(request)
   }
 
   /// A reply cut short reaches the reader of the body as an error, as for any request.
@@ -105,9 +108,7 @@ import Testing
       connection.write("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc")
     }
     defer { server.stop() }
-    var request = HTTPRequest(method: "GET", url: server.url("/cut"))
-    request.readsWholeBody = true
-    let response = try await CurlTransport().send(request)
+    let response = try await Self.readWhole(server.url("/cut"))
     let error = await #expect(throws: FirestoreError.self) { _ = try await response.collectBody() }
     #expect(error?.code == .unavailable, "\(String(describing: error))")
   }
