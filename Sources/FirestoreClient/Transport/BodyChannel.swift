@@ -39,7 +39,7 @@ final class BodyChannel: Sendable {
     var end: Result<Void, any Error>?
     var waiter: CheckedContinuation<Data?, any Error>?
     var producer: Producer?
-    /// The body's announced length less what was offered, when known: what a new
+    /// The room reserved for the body (``expect(_:)``) less what was offered: what a new
     /// buffered chunk makes room for.
     var expected = 0
     /// The bytes the last buffered chunk has room for without growing.
@@ -68,11 +68,12 @@ final class BodyChannel: Sendable {
 
   // MARK: - Producer side
 
-  /// The producer learned the body's length (`Content-Length`, before any decoding): the
-  /// bytes it buffers go into one piece of that size, so that a reader gathering the
-  /// whole body takes it without copying it again.
-  func expect(_ length: Int) {
-    state.withLock { $0.expected = max(0, length) }
+  /// The producer learned how many bytes to reserve for the body
+  /// (``HTTPResponse/reservation(announcedIn:limit:)``): the bytes it buffers go into one
+  /// piece that large, so that a reader gathering the whole body takes it without copying
+  /// it again.
+  func expect(_ bytes: Int) {
+    state.withLock { $0.expected = max(0, bytes) }
   }
 
   /// Offers bytes, copied; `false` means the buffer is full: the producer must pause and
@@ -102,7 +103,7 @@ final class BodyChannel: Sendable {
         s.chunks[s.chunks.count - 1].append(contentsOf: bytes)
         s.room -= bytes.count
       } else {
-        let capacity = max(bytes.count, min(s.expected, highWater, HTTPResponse.reservedBodyBytes))
+        let capacity = max(bytes.count, s.expected)
         var chunk = Data()
         chunk.reserveCapacity(capacity)
         chunk.append(contentsOf: bytes)

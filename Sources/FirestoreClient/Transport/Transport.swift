@@ -79,10 +79,8 @@ public struct HTTPResponse: Sendable {
   /// The whole body, failing with `resourceExhausted` past `limit` bytes. Its indices start
   /// at 0.
   public func collectBody(limit: Int = HTTPResponse.maximumBodyBytes) async throws -> Data {
-    // The announced length, trusted only as far as a reservation no larger than
-    // `reservedBodyBytes`: a body that comes in pieces is then copied once, not once per
-    // doubling of the buffer.
-    let announced = headers["content-length"].flatMap(Int.init).map { min(max($0, 0), limit, Self.reservedBodyBytes) } ?? 0
+    // A body that comes in pieces is then copied once, not once per doubling of the buffer.
+    let announced = Self.reservation(announcedIn: headers, limit: limit)
     var data = Data()
     for try await chunk in body {
       if data.isEmpty, chunk.count >= announced, chunk.startIndex == 0 {
@@ -98,8 +96,14 @@ public struct HTTPResponse: Sendable {
     return data
   }
 
-  /// The most ``collectBody(limit:)`` reserves ahead of the bytes, on the server's word.
+  /// The most a reader reserves ahead of the bytes, on the server's word.
   static let reservedBodyBytes = 4 << 20
+
+  /// The bytes to reserve for a body whose head is `headers`: its `Content-Length`, trusted
+  /// only as far as `limit` and ``reservedBodyBytes``; 0 when it announces no valid length.
+  static func reservation(announcedIn headers: [String: String], limit: Int) -> Int {
+    headers["content-length"].flatMap(Int.init).map { min(max($0, 0), limit, reservedBodyBytes) } ?? 0
+  }
 
   /// The error for a reply (or, of a streamed reply, `what`) past `limit` bytes.
   static func bodyTooLarge(limit: Int, what: String = "response body") -> FirestoreError {

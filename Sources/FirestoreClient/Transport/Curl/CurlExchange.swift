@@ -339,8 +339,8 @@ import FirestorePlatform
     /// One header line (or the status line, or the blank line that ends the head). A
     /// complete head is handed out by ``deliverHead()`` once the loop's round is over.
     fileprivate func headerLine(_ bytes: UnsafeRawBufferPointer) {
-      if head.append(bytes), let length = head.headers["content-length"].flatMap(Int.init) {
-        channel.expect(length)
+      if head.append(bytes) {
+        channel.expect(HTTPResponse.reservation(announcedIn: head.headers, limit: channel.highWater))
       }
     }
 
