@@ -117,7 +117,7 @@ extension Firestore {
     if let collection {
       // Every name below the collection sorts from its smallest document ID up to, not
       // including, that ID in the next possible collection ID (the ID with a NUL after it).
-      let base = parent.segments.isEmpty ? documentsRoot : documentsRoot + "/" + parent.string
+      let base = parent.name(below: documentsRoot)
       let lower = "\(base)/\(collection)/\(Self.minimumDocumentID)"
       let upper = "\(base)/\(collection)\u{0}/\(Self.minimumDocumentID)"
       let key = FieldPath.documentID().canonicalString

@@ -26,7 +26,7 @@ extension Query {
         structured.startAt.map { .init(values: $0.values, before: !$0.before) }
       )
     }
-    let parent = parentPath.segments.isEmpty ? firestore.documentsRoot : firestore.documentsRoot + "/" + parentPath.string
+    let parent = parentPath.name(below: firestore.documentsRoot)
     return NamedQuery(
       name: name, parent: parent, structuredQuery: structured, limitType: lowered.reversesResults ? .last : .first, readTime: readTime)
   }

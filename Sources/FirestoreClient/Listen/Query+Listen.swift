@@ -100,7 +100,7 @@ extension Query {
     var view: ViewQuery?
     do throws(FirestoreError) {
       let lowered = try lowered()
-      let parentName = firestore.documentsRoot + (parentPath.segments.isEmpty ? "" : "/" + parentPath.string)
+      let parentName = parentPath.name(below: firestore.documentsRoot)
       kind = .success(.query(parent: parentName, lowered.structuredQuery))
       reverses = lowered.reversesResults
       // Listen has no offset; the view matches what the target returns.

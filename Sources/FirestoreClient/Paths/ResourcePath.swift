@@ -25,6 +25,11 @@ package struct ResourcePath: Sendable, Hashable {
   /// Splits at every `/` byte, as the server does, even one followed by a combining mark
   /// (which Swift would glue to the slash as one `Character`).
   package static func parse(_ text: String, what: String) throws(FirestoreError) -> ResourcePath {
+    // A lone ID (the common `document(id)`) is its own one segment: no split, no copies.
+    if !text.isEmpty, !text.utf8.contains(UInt8(ascii: "/")) {
+      try validateID(text, in: text, what: what)
+      return ResourcePath(segments: [text])
+    }
     var parts = text.slashSegments
     if parts.first == "" && parts.count > 1 { parts.removeFirst() }
     if parts.last == "" && parts.count > 1 { parts.removeLast() }
@@ -78,7 +83,7 @@ package struct ResourcePath: Sendable, Hashable {
 
   /// The path, if it is within Firestore's limits on name size and nesting depth.
   package func checkedLength() throws(FirestoreError) -> ResourcePath {
-    let bytes = string.utf8.count
+    let bytes = byteCount
     if bytes > Self.maximumPathBytes {
       throw .invalidArgument("path \"\(string.prefix(60))…\" is \(bytes) bytes; Firestore's limit is \(Self.maximumPathBytes)")
     }
@@ -103,4 +108,19 @@ package struct ResourcePath: Sendable, Hashable {
 
   /// The path as written, `a/b/c`.
   package var string: String { segments.joined(separator: "/") }
+
+  /// The resource name of the path below `root`, a database's documents root: `root` for
+  /// the empty path, `root/a/b` for `a/b`. Made in one buffer, as every reference makes one.
+  func name(below root: String) -> String {
+    var name = root
+    name.reserveCapacity(root.utf8.count + segments.count + byteCount)
+    for segment in segments {
+      name.append("/")
+      name.append(segment)
+    }
+    return name
+  }
+
+  /// The UTF-8 length of ``string``, without joining it.
+  var byteCount: Int { segments.reduce(max(segments.count - 1, 0)) { $0 + $1.utf8.count } }
 }

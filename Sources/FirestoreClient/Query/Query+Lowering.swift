@@ -197,7 +197,7 @@ extension Query {
       try ResourcePath.validateID(id, in: id, what: "document ID")
       path = parentPath.appending(ResourcePath(segments: [collectionID, id]))
     }
-    return .reference(firestore.documentsRoot + "/" + path.string)
+    return .reference(path.name(below: firestore.documentsRoot))
   }
 
   /// Rejects a cursor document the query cannot reach, as the server SDKs do: a

@@ -27,7 +27,7 @@ public struct DocumentReference: Sendable, Hashable, CustomStringConvertible {
     self.firestore = firestore
     self.resourcePath = resourcePath
     self.pathError = pathError
-    self.name = name ?? firestore.documentsRoot + "/" + resourcePath.string
+    self.name = name ?? resourcePath.name(below: firestore.documentsRoot)
   }
 
   /// Resolves `relative` below `base`, recording any problem instead of trapping.
