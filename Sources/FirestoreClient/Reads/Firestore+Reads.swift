@@ -45,6 +45,7 @@ extension Firestore {
       if seen.insert(ref.name).inserted { unique.append(ref.name) }
     }
     var found: [String: (Document?, Timestamp?)] = [:]
+    found.reserveCapacity(unique.count)
     var start = 0
     while start < unique.count {
       let chunk = Array(unique[start..<min(start + chunkSize, unique.count)])
@@ -52,7 +53,7 @@ extension Firestore {
       let request = BatchGetRequest(documents: chunk, mask: mask, consistency: consistency)
       let elements = try await rest.unary(
         .init(.batchGet, body: request.json), BatchGetResponse.decodeArray)
-      let asked = Set(chunk)
+      let asked = chunk.count == unique.count ? seen : Set(chunk)
       for response in elements {
         switch response.result {
         case .found(let doc):
