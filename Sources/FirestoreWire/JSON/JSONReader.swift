@@ -167,10 +167,10 @@ package struct JSONReader: ~Copyable {
   package mutating func withStringBytes<R>(_ member: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R {
     guard peek() == UInt8(ascii: "\"") else { throw mismatch(member) }
     let start = position + 1
-    let (end, plain) = scanPlainString(from: start)
+    let (end, plain, ascii) = scanPlainString(from: start)
     if plain {
       let bytes = UnsafeBufferPointer(start: base.unsafelyUnwrapped + start, count: end - start)
-      try validateUTF8(bytes, at: start)
+      if !ascii { try validateUTF8(bytes, at: start) }
       position = end + 1
       return try body(bytes)
     }
@@ -222,9 +222,9 @@ package struct JSONReader: ~Copyable {
       }
     case UInt8(ascii: "\""):
       let start = position + 1
-      let (end, plain) = scanPlainString(from: start)
+      let (end, plain, ascii) = scanPlainString(from: start)
       if plain {
-        try validateUTF8(UnsafeBufferPointer(start: base.unsafelyUnwrapped + start, count: end - start), at: start)
+        if !ascii { try validateUTF8(UnsafeBufferPointer(start: base.unsafelyUnwrapped + start, count: end - start), at: start) }
         position = end + 1
       } else {
         _ = try readEscapedString(from: start, plainUpTo: end)
@@ -275,13 +275,17 @@ package struct JSONReader: ~Copyable {
     }
   }
 
-  /// From just after an opening quote, finds the first byte that is a quote, a backslash,
-  /// a control character or the end. Returns its offset and whether the run before it is
-  /// a whole string with no escapes (ended by a quote). Eight bytes at a time where it can.
+  /// Where the run of a string's bytes that needs no decoding ends, from `start` (just
+  /// after the opening quote): at the closing quote (`plain`), or at a backslash or a
+  /// control character, or at the end of the input (not `plain`). `ascii` says whether
+  /// every byte of the run is below 0x80, so that a plain run needs no UTF-8 check.
+  ///
+  /// Eight bytes are tested at a time: a document's long texts are most of a large reply.
   @inline(__always)
-  private func scanPlainString(from start: Int) -> (end: Int, plain: Bool) {
+  private func scanPlainString(from start: Int) -> (end: Int, plain: Bool, ascii: Bool) {
     var index = start
     let raw = UnsafeRawPointer(base.unsafelyUnwrapped)
+    var seenBits: UInt64 = 0
     // A byte of a word is "special" when it is '"' (0x22), '\\' (0x5C) or below 0x20.
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
@@ -293,25 +297,27 @@ package struct JSONReader: ~Copyable {
       let special =
         ((quote &- ones) & ~quote & highs) | ((slash &- ones) & ~slash & highs) | ((word &- ones &* 0x20) & ~word & highs)
       if special != 0 { break }
+      seenBits |= word
       index += 8
     }
     while index < count {
       let b = byte(at: index)
-      if b == UInt8(ascii: "\"") { return (index, true) }
-      if b == UInt8(ascii: "\\") || b < 0x20 { return (index, false) }
+      if b == UInt8(ascii: "\"") { return (index, true, seenBits & highs == 0) }
+      if b == UInt8(ascii: "\\") || b < 0x20 { return (index, false, false) }
+      seenBits |= UInt64(b)
       index += 1
     }
-    return (index, false)
+    return (index, false, false)
   }
 
   /// Reads a string token starting at the current position (an opening quote).
   private mutating func readStringToken() throws -> String {
     let start = position + 1
-    let (end, plain) = scanPlainString(from: start)
+    let (end, plain, ascii) = scanPlainString(from: start)
     if plain {
       let bytes = UnsafeBufferPointer(start: base.unsafelyUnwrapped + start, count: end - start)
       position = end + 1
-      if isASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
+      if ascii { return String(decoding: bytes, as: UTF8.self) }
       guard let string = String(validating: bytes, as: UTF8.self) else {
         position = start
         throw error("string is not valid UTF-8")
