@@ -40,7 +40,10 @@ struct ResponseHeadReader: Sendable {
       return false
     }
     guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return false }
-    let name = String(decoding: Self.trimmed(bytes[..<colon]), as: UTF8.self).lowercased()
+    let nameBytes = Self.trimmed(bytes[..<colon])
+    var name = String(decoding: nameBytes, as: UTF8.self)
+    // Most servers send lower-case names already (HTTP/2 must): no copy for those.
+    if nameBytes.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || $0 >= 0x80 }) { name = name.lowercased() }
     let value = String(decoding: Self.trimmed(bytes[bytes.index(after: colon)...]), as: UTF8.self)
     if let existing = headers[name] {
       headers[name] = existing + ", " + value
