@@ -131,35 +131,7 @@ import FirestorePlatform
     private func run(_ wake: WakePipe) {
       var waitFor = curl_waitfd(fd: wake.readDescriptor, events: Int16(POLLIN), revents: 0)
       while true {
-        let commands = inbox.withLock { inbox -> [Command] in
-          inbox.sleeping = false
-          defer { inbox.commands.removeAll(keepingCapacity: true) }
-          return inbox.commands
-        }
-        for command in commands {
-          switch command {
-          case .add(let exchange): add(exchange)
-          case .abort(let exchange, let error): remove(exchange, error)
-          case .resume(let exchange):
-            if running[exchange.easy] != nil {
-              exchange.pausedForReader = false
-              exchange.lastProgress = .now
-              curl_easy_pause(exchange.easy, swiftfirestore_CURLPAUSE_CONT)
-            }
-          case .idleDeadline(let exchange, let idle):
-            exchange.deadline = nil
-            exchange.idleTimeout = idle
-            exchange.lastProgress = .now
-          case .closeIdleConnections(let done):
-            closeWhenIdle = true
-            closeConnectionsIfIdle()
-            done()
-          case .shutDown:
-            for exchange in Array(running.values) { remove(exchange, FirestoreError(.cancelled, "the transport was shut down")) }
-            curl_multi_cleanup(multi)
-            return
-          }
-        }
+        guard carryOutCommands() else { return }
         var active: Int32 = 0
         curl_multi_perform(multi, &active)
         collectFinished()
@@ -179,6 +151,42 @@ import FirestorePlatform
           if waitFor.revents != 0 { wake.drain() }
         }
       }
+    }
+
+    /// Carries out the commands posted since the last round; `false` once the loop is shut
+    /// down. The commands go with the call, so that no exchange they name is held while the
+    /// loop sleeps.
+    private func carryOutCommands() -> Bool {
+      let commands = inbox.withLock { inbox -> [Command] in
+        inbox.sleeping = false
+        defer { inbox.commands.removeAll(keepingCapacity: true) }
+        return inbox.commands
+      }
+      for command in commands {
+        switch command {
+        case .add(let exchange): add(exchange)
+        case .abort(let exchange, let error): remove(exchange, error)
+        case .resume(let exchange):
+          if running[exchange.easy] === exchange {
+            exchange.pausedForReader = false
+            exchange.lastProgress = .now
+            curl_easy_pause(exchange.easy, swiftfirestore_CURLPAUSE_CONT)
+          }
+        case .idleDeadline(let exchange, let idle):
+          exchange.deadline = nil
+          exchange.idleTimeout = idle
+          exchange.lastProgress = .now
+        case .closeIdleConnections(let done):
+          closeWhenIdle = true
+          closeConnectionsIfIdle()
+          done()
+        case .shutDown:
+          for exchange in Array(running.values) { remove(exchange, FirestoreError(.cancelled, "the transport was shut down")) }
+          curl_multi_cleanup(multi)
+          return false
+        }
+      }
+      return true
     }
 
     /// Closes the kept connections when asked and no transfer runs: libcurl closes them
@@ -203,7 +211,8 @@ import FirestorePlatform
 
     /// Takes a transfer out before its end and fails it with `error`.
     private func remove(_ exchange: CurlExchange, _ error: FirestoreError) {
-      if running.removeValue(forKey: exchange.easy) != nil {
+      if running[exchange.easy] === exchange {
+        running[exchange.easy] = nil
         curl_multi_remove_handle(multi, exchange.easy)
         record(exchange)
       }

@@ -71,6 +71,9 @@ import FirestorePlatform
       var aborted: FirestoreError?
       var added = false
       var finished = false
+      /// The transfer ran to a clean end and is out of the loop: the handle may serve
+      /// another request.
+      var handleReusable = false
     }
     private let shared = Locked(Shared())
 
@@ -102,17 +105,21 @@ import FirestorePlatform
       }
       uploadBody = request.body
       sendsBodyWithHead = request.isIdempotent && (1..<Self.maximumBodyWithHead).contains(request.body?.count ?? 0)
-      guard let easy = curl_easy_init() else {
+      guard let (easy, fresh) = transport.handles.take() else {
         throw FirestoreError(.resourceExhausted, "libcurl could not create a request handle")
       }
       self.easy = easy
       errorBuffer.initialize(to: 0)
       // On a throw, deinit frees what was made.
-      try configure(request, transport: transport, cleartext: scheme == "http")
+      try configure(request, transport: transport, cleartext: scheme == "http", fresh: fresh)
     }
 
     deinit {
-      curl_easy_cleanup(easy)
+      if shared.withLock({ $0.handleReusable }) {
+        transport.handles.put(easy)
+      } else {
+        curl_easy_cleanup(easy)
+      }
       headerList.deallocate()
       errorBuffer.deallocate()
     }
@@ -124,32 +131,48 @@ import FirestorePlatform
     /// The most bytes one write callback delivers.
     static let receiveBufferBytes = 100 << 10
 
-    private func configure(_ request: HTTPRequest, transport: CurlTransport, cleartext: Bool) throws {
+    /// Sets the handle's options for `request`. A `fresh` handle first gets those every
+    /// request of the transport shares; a kept one has them, and has the previous request's
+    /// method and body cleared.
+    private func configure(_ request: HTTPRequest, transport: CurlTransport, cleartext: Bool, fresh: Bool) throws {
       let me = Unmanaged.passUnretained(self).toOpaque()
-      setLong(CURLOPT_NOSIGNAL, 1)
+      if fresh {
+        setLong(CURLOPT_NOSIGNAL, 1)
+        setLong(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        setLong(CURLOPT_PIPEWAIT, 1)
+        // Every encoding this libcurl decodes; the body arrives decoded.
+        _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_ACCEPT_ENCODING, "")
+        setLong(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        setLong(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(transport.connectTimeout))
+        setLong(CURLOPT_TCP_NODELAY, 1)
+        // The curl tool's receive buffer: a large reply comes in a few pieces, not one per
+        // 16 KB (libcurl's default), and each piece is a hand-off to the reading task.
+        setLong(CURLOPT_BUFFERSIZE, Self.receiveBufferBytes)
+        if let trusted = transport.trustedCertificates {
+          _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_CAINFO, trusted)
+        }
+        if let proxy = transport.proxy {
+          _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_PROXY, proxy)
+        }
+        _ = swiftfirestore_curl_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, curlWrite)
+        _ = swiftfirestore_curl_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, curlHeader)
+      } else {
+        // Back to a plain GET with no body: the body's option first, since setting it
+        // makes the request a POST again.
+        _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_POSTFIELDS, nil)
+        _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_CUSTOMREQUEST, nil)
+        setLong(CURLOPT_HTTPGET, 1)
+        setLong(CURLOPT_FRESH_CONNECT, 0)
+        setLong(CURLOPT_FORBID_REUSE, 0)
+      }
       _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_URL, request.url.absoluteString)
       _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
       _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_PRIVATE, me)
-      setLong(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
-      setLong(CURLOPT_PIPEWAIT, 1)
-      // Every encoding this libcurl decodes; the body arrives decoded.
-      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_ACCEPT_ENCODING, "")
-      setLong(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
-      setLong(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(transport.connectTimeout))
-      setLong(CURLOPT_TCP_NODELAY, 1)
-      // The curl tool's receive buffer: a large reply comes in a few pieces, not one per
-      // 16 KB (libcurl's default), and each piece is a hand-off to the reading task.
-      setLong(CURLOPT_BUFFERSIZE, Self.receiveBufferBytes)
-      if let trusted = transport.trustedCertificates {
-        _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_CAINFO, trusted)
-      }
-      if let proxy = transport.proxy {
-        _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_PROXY, proxy)
-      }
-      _ = swiftfirestore_curl_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, curlWrite)
       _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, me)
-      _ = swiftfirestore_curl_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, curlHeader)
       _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, me)
+      // Also where no body is read: a kept handle's callbacks never reach an older exchange.
+      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_READDATA, me)
+      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_SEEKDATA, me)
 
       switch method.uppercased() {
       case "GET" where request.body == nil: setLong(CURLOPT_HTTPGET, 1)
@@ -166,9 +189,7 @@ import FirestorePlatform
         setLong(CURLOPT_POST, 1)
         _ = swiftfirestore_curl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
         _ = swiftfirestore_curl_setopt_read_function(easy, curlRead)
-        _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_READDATA, me)
         _ = swiftfirestore_curl_setopt_seek_function(easy, curlSeek)
-        _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_SEEKDATA, me)
       } else if ["POST", "PUT", "PATCH"].contains(method.uppercased()) {
         setLong(CURLOPT_POST, 1)
         _ = swiftfirestore_curl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0)
@@ -301,7 +322,11 @@ import FirestorePlatform
         finish(with: failure(CURLE_GOT_NOTHING))
         return
       }
-      shared.withLock { $0.finished = true }
+      // Out of the loop and done with: the next request of the transport may take it.
+      shared.withLock { s in
+        s.finished = true
+        s.handleReusable = true
+      }
       // The body is complete before the head is handed out: a small reply reaches its
       // reader in one hand-off, not one for the head and more for the body and its end.
       channel.finish()

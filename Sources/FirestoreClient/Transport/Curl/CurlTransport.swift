@@ -57,6 +57,8 @@
     public let connectTimeout: Duration
 
     let loop: CurlEventLoop
+    /// Handles of finished requests, for the next ones.
+    let handles = CurlHandlePool()
     /// The user names and passwords of the proxies requests may go through (``proxy``
     /// and the environment's), which no error may show.
     let proxyCredentials: [String]
