@@ -22,10 +22,10 @@ import FirestorePlatform
 
     private let idle = Locked<(handles: [Idle], made: Int)>(([], 0))
 
-    /// How many handles are kept now.
+    /// How many handles are kept now (for tests).
     var count: Int { idle.withLock { $0.handles.count } }
 
-    /// How many handles the pool has made.
+    /// How many handles the pool has made (for tests).
     var made: Int { idle.withLock { $0.made } }
 
     /// A kept handle, else a new one (`fresh`: it has no options set); `nil` when libcurl
