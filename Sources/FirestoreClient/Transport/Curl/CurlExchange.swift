@@ -116,6 +116,12 @@ import FirestorePlatform
 
     deinit {
       if shared.withLock({ $0.handleReusable }) {
+        // A kept handle points at nothing freed here: not the exchange, nor its buffers.
+        let pointers = [
+          CURLOPT_PRIVATE, CURLOPT_WRITEDATA, CURLOPT_HEADERDATA, CURLOPT_READDATA, CURLOPT_SEEKDATA, CURLOPT_ERRORBUFFER,
+          CURLOPT_HTTPHEADER,
+        ]
+        for option in pointers { _ = swiftfirestore_curl_setopt_pointer(easy, option, nil) }
         transport.handles.put(easy)
       } else {
         curl_easy_cleanup(easy)
@@ -170,9 +176,6 @@ import FirestorePlatform
       _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_PRIVATE, me)
       _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, me)
       _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, me)
-      // Also where no body is read: a kept handle's callbacks never reach an older exchange.
-      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_READDATA, me)
-      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_SEEKDATA, me)
 
       switch method.uppercased() {
       case "GET" where request.body == nil: setLong(CURLOPT_HTTPGET, 1)
@@ -189,7 +192,9 @@ import FirestorePlatform
         setLong(CURLOPT_POST, 1)
         _ = swiftfirestore_curl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
         _ = swiftfirestore_curl_setopt_read_function(easy, curlRead)
+        _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_READDATA, me)
         _ = swiftfirestore_curl_setopt_seek_function(easy, curlSeek)
+        _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_SEEKDATA, me)
       } else if ["POST", "PUT", "PATCH"].contains(method.uppercased()) {
         setLong(CURLOPT_POST, 1)
         _ = swiftfirestore_curl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0)
