@@ -116,12 +116,7 @@ import FirestorePlatform
 
     deinit {
       if shared.withLock({ $0.handleReusable }) {
-        // A kept handle points at nothing freed here: not the exchange, nor its buffers.
-        let pointers = [
-          CURLOPT_PRIVATE, CURLOPT_WRITEDATA, CURLOPT_HEADERDATA, CURLOPT_READDATA, CURLOPT_SEEKDATA, CURLOPT_ERRORBUFFER,
-          CURLOPT_HTTPHEADER,
-        ]
-        for option in pointers { _ = swiftfirestore_curl_setopt_pointer(easy, option, nil) }
+        clearRequestOptions()
         transport.handles.put(easy)
       } else {
         curl_easy_cleanup(easy)
@@ -137,9 +132,28 @@ import FirestorePlatform
     /// The most bytes one write callback delivers.
     static let receiveBufferBytes = 100 << 10
 
+    /// The options that point into an exchange: its callbacks' data, its error buffer and
+    /// its header list.
+    private static let requestPointers = [
+      CURLOPT_PRIVATE, CURLOPT_WRITEDATA, CURLOPT_HEADERDATA, CURLOPT_READDATA, CURLOPT_SEEKDATA, CURLOPT_ERRORBUFFER,
+      CURLOPT_HTTPHEADER,
+    ]
+
+    /// Leaves the handle as a kept one must be: a plain GET with no body that points at
+    /// nothing freed with this exchange, holding only what every request of the transport
+    /// shares.
+    private func clearRequestOptions() {
+      for option in Self.requestPointers { _ = swiftfirestore_curl_setopt_pointer(easy, option, nil) }
+      // The body's option first: setting it makes the request a POST again.
+      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_POSTFIELDS, nil)
+      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_CUSTOMREQUEST, nil)
+      setLong(CURLOPT_HTTPGET, 1)
+      setLong(CURLOPT_FRESH_CONNECT, 0)
+      setLong(CURLOPT_FORBID_REUSE, 0)
+    }
+
     /// Sets the handle's options for `request`. A `fresh` handle first gets those every
-    /// request of the transport shares; a kept one has them, and has the previous request's
-    /// method and body cleared.
+    /// request of the transport shares; a kept one has them (see ``clearRequestOptions()``).
     private func configure(_ request: HTTPRequest, transport: CurlTransport, cleartext: Bool, fresh: Bool) throws {
       let me = Unmanaged.passUnretained(self).toOpaque()
       if fresh {
@@ -162,14 +176,6 @@ import FirestorePlatform
         }
         _ = swiftfirestore_curl_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, curlWrite)
         _ = swiftfirestore_curl_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, curlHeader)
-      } else {
-        // Back to a plain GET with no body: the body's option first, since setting it
-        // makes the request a POST again.
-        _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_POSTFIELDS, nil)
-        _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_CUSTOMREQUEST, nil)
-        setLong(CURLOPT_HTTPGET, 1)
-        setLong(CURLOPT_FRESH_CONNECT, 0)
-        setLong(CURLOPT_FORBID_REUSE, 0)
       }
       _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_URL, request.url.absoluteString)
       _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
