@@ -332,6 +332,23 @@ struct LocalViewTests {
     #expect(delivered.last?.documents.count == 1 && delivered.last?.isFromCache == true)
   }
 
+  @Test("a complete query result drops the cached matches it left out, but not those with a write in flight; a cut one drops none")
+  func completeResultDropsWhatItLeftOut() {
+    let store = store()
+    let name = { (id: String) in "\(Self.root)/favorites/\(id)" }
+    store.didRead(["a", "b", "c", "d"].map { (name: name($0), document: document($0, at: 1)) })
+    _ = store.enqueue([write("c")], body: Data(), user: nil)
+    // A result cut by a limit says nothing of what it left out.
+    store.didRunQuery(Self.view, results: [document("a", at: 2)], isComplete: false)
+    store.flush()
+    #expect(["a", "b", "c", "d"].allSatisfy { store.isCached(name($0)) })
+    store.didRunQuery(Self.view, results: [document("a", at: 2), document("d", at: 2)], isComplete: true)
+    store.flush()
+    #expect(store.isCached(name("a")) && store.isCached(name("d")), "returned")
+    #expect(!store.isCached(name("b")), "left out: changed or deleted on the server")
+    #expect(store.isCached(name("c")), "left out, but a queued write builds on it")
+  }
+
   @Test("reads nobody watches wait for the next look, up to a few dozen documents; then a task applies them")
   func unwatchedReadsWait() async {
     let store = store()

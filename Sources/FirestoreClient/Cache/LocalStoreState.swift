@@ -289,9 +289,9 @@ struct LocalStoreState {
     let cached = withStorage([]) { storage throws(CacheStorageError) in
       try storage.documents(parent: parent, collectionID: collectionID, allDescendants: allDescendants)
     }
-    // A complete result has no bounds, so membership is the question, not order.
-    return QueryEvaluator.unboundedMatches(structured, over: cached).map(\.name).filter {
-      !returned.contains($0) && !written.contains($0)
-    }
+    // A complete result has no bounds, so membership is the question, not order; only the
+    // documents neither returned nor written need the query's test.
+    let candidates = cached.filter { !returned.contains($0.name) && !written.contains($0.name) }
+    return QueryEvaluator.unboundedMatches(structured, over: candidates).map(\.name)
   }
 }

@@ -25,9 +25,15 @@ final class MemoryCacheStorage: CacheStorage {
   }
 
   func document(at path: String) -> Document? {
-    guard entries[path] != nil else { return nil }
-    entries[path]!.lastUse = tick()
-    return entries[path]!.document
+    guard let index = entries.index(forKey: path) else { return nil }
+    return use(at: index, now: tick())
+  }
+
+  /// The document at `index`, marked as used at `now`: one hash lookup for the caller's
+  /// find, none here.
+  private func use(at index: [String: Entry].Index, now: UInt64) -> Document {
+    entries.values[index].lastUse = now
+    return entries.values[index].document
   }
 
   func updateTime(at path: String) -> Timestamp? { entries[path]?.document.updateTime }
@@ -48,9 +54,8 @@ final class MemoryCacheStorage: CacheStorage {
     let now = tick()
     for collection in collections {
       for path in byCollection[collection] ?? [] {
-        guard entries[path] != nil else { continue }
-        entries[path]!.lastUse = now
-        result.append(entries[path]!.document)
+        guard let index = entries.index(forKey: path) else { continue }
+        result.append(use(at: index, now: now))
       }
     }
     return result
