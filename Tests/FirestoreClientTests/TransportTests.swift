@@ -48,6 +48,27 @@ struct TransportTests {
     #expect(deadline > before && deadline <= ContinuousClock.now + .seconds(60))
   }
 
+  @Test("every read goes to its own document's URL, also past the number of URLs the client keeps made")
+  func eachReadItsOwnURL() async throws {
+    /// Answers every GET with the document its path names, and keeps the paths.
+    final class Mirror: Transport {
+      let paths = Locked<[String]>([])
+      func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let path = request.url.path
+        paths.withLock { $0.append(path) }
+        let name = String(path.dropFirst("/v1/".count))
+        let body = #"{"name":"\#(name)","fields":{},"createTime":"2024-01-01T00:00:00Z","updateTime":"2024-01-01T00:00:00Z"}"#
+        return HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: Data(body.utf8))
+      }
+    }
+    let transport = Mirror()
+    let db = Offline.firestore(transport)
+    // More documents than the client keeps URLs for, then the first ones again.
+    let ids = (0..<300).map { "d\($0)" } + (0..<5).map { "d\($0)" }
+    for id in ids { #expect(try await db.collection("c").document(id).getDocument().documentID == id) }
+    #expect(transport.paths.withLock { $0 } == ids.map { Offline.root + "/c/" + $0 })
+  }
+
   @Test("reads give up after maximumAttempts with the last error")
   func readGivesUp() async throws {
     let transport = ScriptedTransport(Array(repeating: .init(method: "GET", path: Offline.root + "/c/d1", response: unavailable), count: 3))

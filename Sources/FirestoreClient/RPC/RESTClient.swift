@@ -47,9 +47,40 @@ final class RESTClient: Sendable {
   let configurationError: FirestoreError?
   /// Hears whom each token fetched stands for (the write queue follows the user).
   private let tokenUserObserver = Locked<(@Sendable (TokenUser) -> Void)?>(nil)
-  /// The last token fetched and its user: a token is read (a JWT decoded, a digest taken)
+  /// What the last token fetched makes, for the calls after it that carry the same token
+  /// (nearly all): a token is read (a JWT decoded, a digest taken) once, and its headers made
   /// once, not on every call.
-  private let lastTokenUser = Locked<(token: String?, user: TokenUser)?>(nil)
+  private let lastSigning = Locked<Signing?>(nil)
+  /// What every call carries when there is no token provider.
+  private let unsigned: Signing
+  /// URLs made for calls, by their text: finding one costs less than parsing it, and most
+  /// calls go to one of a few (the database's `:commit`, `:runQuery` and `:batchGet`, the
+  /// documents an app reads again). Emptied when it holds ``urlMemoLimit``.
+  private let urls = Locked<[String: URL]>([:])
+  private static let urlMemoLimit = 128
+
+  /// A token with what it makes: the user it stands for, the headers that carry it (with
+  /// and without a JSON body), and the redaction that keeps it out of errors.
+  private struct Signing: Sendable {
+    let token: String?
+    let user: TokenUser
+    let headers: [String: String]
+    let jsonHeaders: [String: String]
+    /// The secrets the request carries: its bearer token, which a server's error body, a
+    /// proxy's page or a transport's message may echo and which must not reach an error.
+    let redaction: SecretRedaction
+
+    init(token: String?, user: TokenUser, credentials: RequestCredentials) {
+      var headers = credentials.headers
+      if let token { headers["Authorization"] = "Bearer " + token }
+      self.token = token
+      self.user = user
+      self.headers = headers
+      headers["Content-Type"] = "application/json"
+      jsonHeaders = headers
+      redaction = SecretRedaction(secrets: [token ?? ""])
+    }
+  }
 
   /// Calls `observer` with the user of every token fetched for a call from now on.
   func observeTokenUsers(_ observer: @escaping @Sendable (TokenUser) -> Void) {
@@ -64,6 +95,7 @@ final class RESTClient: Sendable {
     urlPrefix = settings.baseURL + databasePath + "/"
     // `/v1/projects/p/databases/d` → `projects/p/databases/d`, for routing headers.
     credentials = RequestCredentials(database: String(databasePath.dropFirst(4)), tokenProvider: settings.tokenProvider)
+    unsigned = Signing(token: nil, user: .unauthenticated, credentials: credentials)
   }
 
   /// Sends a call and returns its JSON reply (an object or an array).
@@ -166,9 +198,9 @@ final class RESTClient: Sendable {
         guard clock.now < deadline else { throw expired() }
         // The token is fetched within the deadline too: a token endpoint that hangs must
         // not hold the call past it.
-        var request = try await makeRequest(call, forceRefresh: refreshCredentials, deadline: deadline, expired: expired)
+        let (made, redaction) = try await makeRequest(call, forceRefresh: refreshCredentials, deadline: deadline, expired: expired)
+        var request = made
         request.readsWholeBody = readsWholeBody
-        let redaction = Self.redaction(of: request)
         do {
           return try await Deadline.send(request, through: transport, by: deadline, expired: expired) { response in
             guard (200..<300).contains(response.status) else {
@@ -193,29 +225,12 @@ final class RESTClient: Sendable {
 
   func urlPath(_ call: Call) -> String { databasePath + "/" + call.rpc.path }
 
-  /// The secrets `request` carries: its bearer token, which a server's error body, a
-  /// proxy's page or a transport's message may echo and which must not reach an error.
-  static func redaction(of request: HTTPRequest) -> SecretRedaction {
-    // The client's own spelling first: no header name lowercased on every call.
-    let authorization =
-      request.headers["Authorization"] ?? request.headers.first { $0.key.lowercased() == "authorization" }?.value ?? ""
-    let token = authorization.hasPrefix("Bearer ") ? String(authorization.dropFirst("Bearer ".count)) : authorization
-    return SecretRedaction(secrets: [token])
-  }
-
+  /// The request for one attempt at `call`, and the redaction of the token it carries.
   private func makeRequest(
     _ call: Call, forceRefresh: Bool, deadline: ContinuousClock.Instant, expired: @escaping @Sendable () -> FirestoreError
-  ) async throws -> HTTPRequest {
-    var text = urlPrefix + call.rpc.path
-    if !call.rpc.query.isEmpty {
-      text += "?" + call.rpc.query.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }.joined(separator: "&")
-    }
-    guard let url = URL(string: text) else {
-      throw FirestoreError(.invalidArgument, "cannot form a URL from host \"\(settings.host)\" and path \(urlPath(call))")
-    }
-    var headers = credentials.headers
-    if call.body != nil { headers["Content-Type"] = "application/json" }
-    var user = TokenUser.unauthenticated
+  ) async throws -> (HTTPRequest, SecretRedaction) {
+    let url = try url(for: call)
+    var signing = unsigned
     if let provider = credentials.tokenProvider {
       let token: String?
       do {
@@ -223,14 +238,14 @@ final class RESTClient: Sendable {
       } catch is CancellationError {
         throw FirestoreError(.cancelled, "the call was cancelled", requestMethod: call.method, requestPath: urlPath(call))
       }
-      if let token { headers["Authorization"] = "Bearer " + token }
-      if let last = lastTokenUser.value, last.token == token {
-        user = last.user
+      if let last = lastSigning.value, last.token == token {
+        signing = last
       } else {
-        user = provider.user(for: token)
-        lastTokenUser.withLock { $0 = (token, user) }
+        signing = Signing(token: token, user: provider.user(for: token), credentials: credentials)
+        lastSigning.withLock { $0 = signing }
       }
     }
+    let user = signing.user
     tokenUserObserver.value?(user)
     if let required = call.requiredUser, required != user {
       throw FirestoreError(
@@ -241,7 +256,29 @@ final class RESTClient: Sendable {
         $0.otherUser = true
       }
     }
-    return HTTPRequest(method: call.method, url: url, headers: headers, body: call.body, isIdempotent: call.idempotent)
+    let headers = call.body == nil ? signing.headers : signing.jsonHeaders
+    return (HTTPRequest(method: call.method, url: url, headers: headers, body: call.body, isIdempotent: call.idempotent), signing.redaction)
+  }
+
+  /// The URL of `call`, from ``urls`` when it was made before; a call with query parameters
+  /// (a page token) is not kept.
+  private func url(for call: Call) throws(FirestoreError) -> URL {
+    var text = urlPrefix + call.rpc.path
+    if !call.rpc.query.isEmpty {
+      text += "?" + call.rpc.query.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }.joined(separator: "&")
+    } else if let url = urls.withLock({ $0[text] }) {
+      return url
+    }
+    guard let url = URL(string: text) else {
+      throw FirestoreError(.invalidArgument, "cannot form a URL from host \"\(settings.host)\" and path \(urlPath(call))")
+    }
+    if call.rpc.query.isEmpty {
+      urls.withLock { memo in
+        if memo.count >= Self.urlMemoLimit { memo.removeAll(keepingCapacity: true) }
+        memo[text] = url
+      }
+    }
+    return url
   }
 
   /// Reads an error response into a ``FirestoreError``; non-JSON bodies are tolerated.
