@@ -150,26 +150,19 @@ final class BodyChannel: Sendable {
 
   /// The next chunk, `nil` at the end; cancelling the calling task aborts the transfer.
   func next() async throws -> Data? {
-    try await withTaskCancellationHandler {
+    // What is here already is taken without a continuation (a reply read whole is here
+    // before its reader asks); a cancelled reader goes the waiting way, which aborts.
+    if !Task.isCancelled {
+      let (ready, resume) = state.withLock { s in take(&s) }
+      resume?.resume()
+      if let ready { return try ready.get() }
+    }
+    return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
-        let (result, resume): (Result<Data?, any Error>?, Producer?) = state.withLock { s in
-          if s.first < s.chunks.count {
-            let chunk = s.chunks[s.first]
-            // Let go of it here: a reader that gathers the body holds it once, not twice.
-            s.chunks[s.first] = Data()
-            s.first += 1
-            s.buffered -= chunk.count
-            if s.first == s.chunks.count {
-              s.chunks.removeAll(keepingCapacity: true)
-              s.first = 0
-            }
-            return (.success(chunk), takeResume(&s))
-          }
-          if let end = s.end {
-            return (end.map { nil }, nil)
-          }
-          s.waiter = continuation
-          return (nil, takeResume(&s))
+        let (result, resume) = state.withLock { s in
+          let taken = take(&s)
+          if taken.result == nil { s.waiter = continuation }
+          return taken
         }
         resume?.resume()
         if let result { continuation.resume(with: result) }
@@ -177,6 +170,25 @@ final class BodyChannel: Sendable {
     } onCancel: {
       abort(FirestoreError(.cancelled, "the request was cancelled"))
     }
+  }
+
+  /// The next buffered chunk, or the end once every chunk was taken, with the producer to
+  /// resume now that the buffer is lower; no result while the reader must wait for more.
+  private func take(_ s: inout State) -> (result: Result<Data?, any Error>?, resume: Producer?) {
+    if s.first < s.chunks.count {
+      let chunk = s.chunks[s.first]
+      // Let go of it here: a reader that gathers the body holds it once, not twice.
+      s.chunks[s.first] = Data()
+      s.first += 1
+      s.buffered -= chunk.count
+      if s.first == s.chunks.count {
+        s.chunks.removeAll(keepingCapacity: true)
+        s.first = 0
+      }
+      return (.success(chunk), takeResume(&s))
+    }
+    if let end = s.end { return (end.map { nil }, nil) }
+    return (nil, takeResume(&s))
   }
 
   /// The producer to resume, when it is paused and the buffer is down to ``lowWater``.

@@ -1,0 +1,43 @@
+import FirestorePlatform
+import Foundation
+import Testing
+
+@testable import FirestoreClient
+
+@Suite("Body channel: what a reader takes, and when the transfer stops")
+struct BodyChannelTests {
+  /// A channel whose producer's abort requests are kept.
+  private func channel() -> (BodyChannel, Locked<[FirestoreError]>) {
+    let aborts = Locked<[FirestoreError]>([])
+    let channel = BodyChannel()
+    channel.connect(.init(resume: {}, abort: { error in aborts.withLock { $0.append(error) } }, keepIdleDeadline: { _ in }))
+    return (channel, aborts)
+  }
+
+  private func offer(_ text: String, to channel: BodyChannel) {
+    _ = Data(text.utf8).withUnsafeBytes { channel.offer($0) }
+  }
+
+  @Test("chunks that arrived before the reader asked are handed out in order, then the end")
+  func bufferedThenEnd() async throws {
+    let (channel, aborts) = channel()
+    offer("ab", to: channel)
+    channel.finish()
+    #expect(try await channel.next() == Data("ab".utf8))
+    #expect(try await channel.next() == nil)
+    #expect(try await channel.next() == nil)
+    #expect(aborts.withLock { $0.isEmpty })
+  }
+
+  @Test("a reader whose task is cancelled stops the transfer, also when bytes wait for it")
+  func cancelledReaderAborts() async throws {
+    let (channel, aborts) = channel()
+    offer("ab", to: channel)
+    let reader = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await channel.next()
+    }
+    _ = try? await reader.value
+    #expect(aborts.withLock { $0.map(\.code) } == [.cancelled])
+  }
+}
