@@ -50,37 +50,14 @@ final class RESTClient: Sendable {
   /// What the last token fetched makes, for the calls after it that carry the same token
   /// (nearly all): a token is read (a JWT decoded, a digest taken) once, and its headers made
   /// once, not on every call.
-  private let lastSigning = Locked<Signing?>(nil)
+  private let lastSigned = Locked<RequestCredentials.Signed?>(nil)
   /// What every call carries when there is no token provider.
-  private let unsigned: Signing
+  private let unsigned: RequestCredentials.Signed
   /// URLs made for calls, by their text: finding one costs less than parsing it, and most
   /// calls go to one of a few (the database's `:commit`, `:runQuery` and `:batchGet`, the
   /// documents an app reads again). Emptied when it holds ``urlMemoLimit``.
   private let urls = Locked<[String: URL]>([:])
   private static let urlMemoLimit = 128
-
-  /// A token with what it makes: the user it stands for, the headers that carry it (with
-  /// and without a JSON body), and the redaction that keeps it out of errors.
-  private struct Signing: Sendable {
-    let token: String?
-    let user: TokenUser
-    let headers: [String: String]
-    let jsonHeaders: [String: String]
-    /// The secrets the request carries: its bearer token, which a server's error body, a
-    /// proxy's page or a transport's message may echo and which must not reach an error.
-    let redaction: SecretRedaction
-
-    init(token: String?, user: TokenUser, credentials: RequestCredentials) {
-      var headers = credentials.headers
-      if let token { headers["Authorization"] = "Bearer " + token }
-      self.token = token
-      self.user = user
-      self.headers = headers
-      headers["Content-Type"] = "application/json"
-      jsonHeaders = headers
-      redaction = SecretRedaction(secrets: [token ?? ""])
-    }
-  }
 
   /// Calls `observer` with the user of every token fetched for a call from now on.
   func observeTokenUsers(_ observer: @escaping @Sendable (TokenUser) -> Void) {
@@ -95,7 +72,7 @@ final class RESTClient: Sendable {
     urlPrefix = settings.baseURL + databasePath + "/"
     // `/v1/projects/p/databases/d` → `projects/p/databases/d`, for routing headers.
     credentials = RequestCredentials(database: String(databasePath.dropFirst(4)), tokenProvider: settings.tokenProvider)
-    unsigned = Signing(token: nil, user: .unauthenticated, credentials: credentials)
+    unsigned = credentials.signed(token: nil, user: .unauthenticated)
   }
 
   /// Sends a call and returns its JSON reply (an object or an array).
@@ -230,7 +207,7 @@ final class RESTClient: Sendable {
     _ call: Call, forceRefresh: Bool, deadline: ContinuousClock.Instant, expired: @escaping @Sendable () -> FirestoreError
   ) async throws -> (HTTPRequest, SecretRedaction) {
     let url = try url(for: call)
-    var signing = unsigned
+    var signed = unsigned
     if let provider = credentials.tokenProvider {
       let token: String?
       do {
@@ -238,14 +215,14 @@ final class RESTClient: Sendable {
       } catch is CancellationError {
         throw FirestoreError(.cancelled, "the call was cancelled", requestMethod: call.method, requestPath: urlPath(call))
       }
-      if let last = lastSigning.value, last.token == token {
-        signing = last
+      if let last = lastSigned.value, last.token == token {
+        signed = last
       } else {
-        signing = Signing(token: token, user: provider.user(for: token), credentials: credentials)
-        lastSigning.withLock { $0 = signing }
+        signed = credentials.signed(token: token, user: provider.user(for: token))
+        lastSigned.withLock { $0 = signed }
       }
     }
-    let user = signing.user
+    let user = signed.user
     tokenUserObserver.value?(user)
     if let required = call.requiredUser, required != user {
       throw FirestoreError(
@@ -256,27 +233,30 @@ final class RESTClient: Sendable {
         $0.otherUser = true
       }
     }
-    let headers = call.body == nil ? signing.headers : signing.jsonHeaders
-    return (HTTPRequest(method: call.method, url: url, headers: headers, body: call.body, isIdempotent: call.idempotent), signing.redaction)
+    let headers = call.body == nil ? signed.headers : signed.jsonHeaders
+    return (HTTPRequest(method: call.method, url: url, headers: headers, body: call.body, isIdempotent: call.idempotent), signed.redaction)
   }
 
-  /// The URL of `call`, from ``urls`` when it was made before; a call with query parameters
-  /// (a page token) is not kept.
+  /// The URL of `call`, from ``urls`` when it was made before.
   private func url(for call: Call) throws(FirestoreError) -> URL {
-    var text = urlPrefix + call.rpc.path
-    if !call.rpc.query.isEmpty {
-      text += "?" + call.rpc.query.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }.joined(separator: "&")
-    } else if let url = urls.withLock({ $0[text] }) {
-      return url
+    let text = urlPrefix + call.rpc.path
+    // A call with query parameters (a page token) is not kept.
+    guard call.rpc.query.isEmpty else {
+      let query = call.rpc.query.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }
+      return try parseURL(text + "?" + query.joined(separator: "&"), of: call)
     }
+    if let url = urls.withLock({ $0[text] }) { return url }
+    let url = try parseURL(text, of: call)
+    urls.withLock { memo in
+      if memo.count >= Self.urlMemoLimit { memo.removeAll(keepingCapacity: true) }
+      memo[text] = url
+    }
+    return url
+  }
+
+  private func parseURL(_ text: String, of call: Call) throws(FirestoreError) -> URL {
     guard let url = URL(string: text) else {
       throw FirestoreError(.invalidArgument, "cannot form a URL from host \"\(settings.host)\" and path \(urlPath(call))")
-    }
-    if call.rpc.query.isEmpty {
-      urls.withLock { memo in
-        if memo.count >= Self.urlMemoLimit { memo.removeAll(keepingCapacity: true) }
-        memo[text] = url
-      }
     }
     return url
   }

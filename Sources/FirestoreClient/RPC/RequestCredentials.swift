@@ -10,6 +10,28 @@ struct RequestCredentials: Sendable {
   /// it against a timer.
   private let providerKeepsDeadlines: Bool
 
+  /// A token with what it makes for a REST call: the user it stands for, the headers that
+  /// carry it (with and without a JSON body), and the redaction that keeps it out of
+  /// errors. Made once per token, not per call.
+  struct Signed: Sendable {
+    let token: String?
+    let user: TokenUser
+    let headers: [String: String]
+    let jsonHeaders: [String: String]
+    /// The secrets the request carries: its bearer token, which a server's error body, a
+    /// proxy's page or a transport's message may echo and which must not reach an error.
+    let redaction: SecretRedaction
+  }
+
+  /// What `token`, which stands for `user`, makes (see ``Signed``).
+  func signed(token: String?, user: TokenUser) -> Signed {
+    var bearing = headers
+    if let token { bearing["Authorization"] = "Bearer " + token }
+    var json = bearing
+    json["Content-Type"] = "application/json"
+    return Signed(token: token, user: user, headers: bearing, jsonHeaders: json, redaction: SecretRedaction(secrets: [token ?? ""]))
+  }
+
   /// The credentials of requests to `database` (`projects/{p}/databases/{d}`).
   init(database: String, tokenProvider: (any TokenProvider)?) {
     headers = [
