@@ -56,7 +56,7 @@ enum ClientCostScenarios {
     }
     // Article-shaped, as the seeded ones: a 40-character title, 2 KB of content, a category,
     // a timestamp, a count and three tags.
-    let articles: [[String: any Sendable]] = (0..<500).map { i in
+    let articles: [[String: Any]] = (0..<500).map { i in
       [
         "title": "Article \(i): " + String(repeating: "t", count: 26), "content": String(repeating: "c", count: 2048),
         "category": "tech", "publishedAt": Date(timeIntervalSince1970: 1_700_000_000 + Double(i) * 2220), "views": i * 37,

@@ -33,7 +33,7 @@ enum PairedScenario {
     /// The scenario whose call it times (`get-all`).
     var scenario: String
     /// Makes the call from the seeded articles.
-    var call: ([[String: any Sendable]]) -> (Firestore) async throws -> Void
+    var call: ([[String: Any]]) -> (Firestore) async throws -> Void
     /// Timed runs at `--scale 1`.
     var countAtScaleOne: Int
     /// The ID of the document the recorded call writes, when each call writes the next of
@@ -44,8 +44,8 @@ enum PairedScenario {
   static var targets: [Target] {
     [
       Target(name: "s1", scenario: "query-full", call: { _ in QueryScenarios.fullQuery }, countAtScaleOne: 30),
-      Target(name: "s4", scenario: "get-all", call: { _ in GetScenarios.getAllOnce }, countAtScaleOne: 100),
-      Target(name: "s5a", scenario: "get-sequential", call: { _ in GetScenarios.getSequentialOnce }, countAtScaleOne: 50),
+      Target(name: "s4", scenario: "get-all", call: { _ in GetScenarios.getAllCalls() }, countAtScaleOne: 100),
+      Target(name: "s5a", scenario: "get-sequential", call: { _ in GetScenarios.getSequentialCalls() }, countAtScaleOne: 50),
       Target(
         name: "s7a", scenario: "set-small", call: { _ in WriteScenarios.smallSets() }, countAtScaleOne: 200,
         cycledDocumentID: WriteScenarios.name("w", 1, 4)),
@@ -76,7 +76,7 @@ enum PairedScenario {
 
   #if canImport(CCurl)
     private static func run(
-      _ target: Target, articles: [[String: any Sendable]], handOff: CurlHandOffBaseline, _ options: BenchOptions
+      _ target: Target, articles: [[String: Any]], handOff: CurlHandOffBaseline, _ options: BenchOptions
     ) async throws -> BenchResult {
       let host = try options.emulatorHost()
       // The requests, as the client sends them.

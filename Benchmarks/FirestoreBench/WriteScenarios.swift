@@ -47,7 +47,7 @@ enum WriteScenarios {
   }
 
   /// batch-500's `WriteBatch`, filled and not committed.
-  static func filledBatch500(_ db: Firestore, _ articles: [[String: any Sendable]]) -> WriteBatch {
+  static func filledBatch500(_ db: Firestore, _ articles: [[String: Any]]) -> WriteBatch {
     let batch = db.batch()
     let collection = db.collection("bench_batch")
     for i in 0..<500 { batch.setData(articles[i], forDocument: collection.document(name("b", i, 3))) }
@@ -55,7 +55,7 @@ enum WriteScenarios {
   }
 
   /// One run of batch-500: the batch filled and committed.
-  static func commitBatch500(_ db: Firestore, _ articles: [[String: any Sendable]]) async throws {
+  static func commitBatch500(_ db: Firestore, _ articles: [[String: Any]]) async throws {
     let results = try await filledBatch500(db, articles).commit()
     try PeerDataset.expect(results.count, 500, "batch-500 write results")
   }
@@ -66,14 +66,14 @@ enum WriteScenarios {
   }
 
   /// set-article's calls: the next seeded article on `bench_writes/wNNNN`.
-  static func articleSets(_ articles: [[String: any Sendable]]) -> (Firestore) async throws -> Void {
+  static func articleSets(_ articles: [[String: Any]]) -> (Firestore) async throws -> Void {
     cyclingSets(in: "bench_writes") { articles[$0 % articles.count] }
   }
 
   /// Single `setData()` calls on `collection/wNNNN`, cycling over 1000 documents, the n-th
   /// call (from 1) setting `data(n)`.
   private static func cyclingSets(
-    in collection: String, data: @escaping (Int) -> [String: any Sendable]
+    in collection: String, data: @escaping (Int) -> [String: Any]
   ) -> (Firestore) async throws -> Void {
     var counter = 0
     return { db in
