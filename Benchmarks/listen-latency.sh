@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Write -> snapshot latency of our listener beside the official Python client's on_snapshot,
-# in one run against one emulator, alternating the two ROUNDS times (default 4).
+# Write -> snapshot latency of our listener beside the official Python client's on_snapshot
+# and beside WebChannel's floor on this emulator (peer/webchannel_floor.py: curl reading the
+# back channel, no client), in one run against one emulator, the three in turn ROUNDS times
+# (default 4).
 #
 #   FIRESTORE_EMULATOR_HOST=127.0.0.1:8091 bash Benchmarks/listen-latency.sh
 #
@@ -25,8 +27,17 @@ PY="$PEER_DIR/.venv/bin/python"
 "$BENCH" listen-latency --reps 10 >/dev/null
 
 for ((r = 1; r <= ROUNDS; r++)); do
-  if ((r % 2 == 1)); then order="py swift"; else order="swift py"; fi
+  case $((r % 3)) in
+    1) order="py swift floor" ;;
+    2) order="swift floor py" ;;
+    *) order="floor py swift" ;;
+  esac
   for what in $order; do
+    if [[ $what == floor ]]; then
+      (cd "$PEER_DIR" && "$PY" webchannel_floor.py 100) | sed -n 's/.*median \([0-9.]*\) ms p95 \([0-9.]*\) ms.*/\1 \2/p' >>"$OUT/floor.txt"
+      echo "round $r webchannel floor: $(tail -n 1 "$OUT/floor.txt")"
+      continue
+    fi
     if [[ $what == py ]]; then
       (cd "$PEER_DIR" && "$PY" bench_python.py --only s6 --scale 2 --json "$OUT/py$r.json" >/dev/null)
       "$PY" - "$OUT/py$r.json" <<'PY' >>"$OUT/py.txt"
@@ -47,13 +58,14 @@ PY
   done
 done
 
-"$PY" - "$OUT/py.txt" "$OUT/swift.txt" <<'PY'
+"$PY" - "$OUT/py.txt" "$OUT/swift.txt" "$OUT/floor.txt" <<'PY'
 import statistics, sys
 def load(p):
     rows = [tuple(map(float, l.split())) for l in open(p) if l.strip()]
     return statistics.median(r[0] for r in rows), statistics.median(r[1] for r in rows)
-py, sw = load(sys.argv[1]), load(sys.argv[2])
+py, sw, floor = load(sys.argv[1]), load(sys.argv[2]), load(sys.argv[3])
 print(f"write->snapshot, median of per-round values: swift median {sw[0]:.2f} ms (p95 {sw[1]:.2f}), "
-      f"python median {py[0]:.2f} ms (p95 {py[1]:.2f}); swift/python median {sw[0]/py[0]:.2f}x, p95 {sw[1]/py[1]:.2f}x")
+      f"python median {py[0]:.2f} ms (p95 {py[1]:.2f}), webchannel floor median {floor[0]:.2f} ms (p95 {floor[1]:.2f}); "
+      f"swift/python median {sw[0]/py[0]:.2f}x, p95 {sw[1]/py[1]:.2f}x; swift/floor p95 {sw[1]/floor[1]:.2f}x")
 PY
 rm -rf "$OUT"
