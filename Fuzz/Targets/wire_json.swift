@@ -109,4 +109,5 @@ private func checkByteDecoders(_ bytes: [UInt8], parsed: JSONValue?) {
     guard let elements = json.arrayValue else { throw WireFormatError("not an array") }
     return try elements.map(BatchGetResponse.init(json:))
   }
+  agree("commit reply", CommitResponse.init(jsonBytes:), CommitResponse.init(json:))
 }

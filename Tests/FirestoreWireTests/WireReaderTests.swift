@@ -138,4 +138,36 @@ struct WireReaderTests {
     #expect(throws: WireFormatError.self) { try Array("[{}]".utf8).withUnsafeBufferPointer { try BatchGetResponse.decodeArray($0) } }
     #expect(throws: WireFormatError.self) { try Array("{}".utf8).withUnsafeBufferPointer { try RunQueryResponse.decodeArray($0) } }
   }
+
+  /// Commit replies: a transaction's empty commit, one write, a write with transform
+  /// results, members repeated and unknown.
+  static let commitReplies = [
+    "{}",
+    #"{"writeResults":[{"updateTime":"2026-12-05T23:17:26.316151Z"}],"commitTime":"2026-12-05T23:17:26.316151Z"}"#,
+    #"""
+    {"commitTime": "2026-12-05T23:17:26Z", "writeResults": [{}, {"updateTime": "2026-12-05T23:17:26.5Z",
+     "transformResults": [{"integerValue": "3"}, {"timestampValue": "2026-12-05T23:17:26Z"}, {"nullValue": null}]}],
+     "writeResults": 7, "commitTime": [], "extra": {"k": [1, "x"]}}
+    """#,
+  ]
+
+  @Test("a commit reply decodes as the tree decoder decodes it", arguments: commitReplies)
+  func commitReply(text: String) throws {
+    let fromReader = try Array(text.utf8).withUnsafeBufferPointer { try CommitResponse(jsonBytes: $0) }
+    #expect(fromReader == (try CommitResponse(json: JSONParser.parse(text))))
+  }
+
+  /// Replies no Firestore server sends, whose results must not be taken for the writes'.
+  static let rejectedCommitReplies = [
+    "[]", #"{"writeResults":{}}"#, #"{"writeResults":[1]}"#, #"{"writeResults":[null]}"#,
+    #"{"writeResults":[{"updateTime":5}]}"#, #"{"writeResults":[{"transformResults":[{}]}]}"#,
+    #"{"commitTime":"yesterday"}"#, #"{"writeResults":[{"updateTime":"2026-12-05T23:17:26Z"}]"#,
+    #"{"writeResults":[]} []"#,
+  ]
+
+  @Test("rejects the commit replies the tree decoder rejects", arguments: rejectedCommitReplies)
+  func rejectedCommitReply(text: String) {
+    #expect(throws: (any Error).self) { try Array(text.utf8).withUnsafeBufferPointer { try CommitResponse(jsonBytes: $0) } }
+    #expect(throws: (any Error).self) { try CommitResponse(json: JSONParser.parse(text)) }
+  }
 }

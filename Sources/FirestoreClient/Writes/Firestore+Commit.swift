@@ -78,8 +78,7 @@ extension Firestore {
     var call = RESTClient.Call(
       .commit(inTransaction: transaction != nil, repeatable: WriteBuilder.isIdempotent(writes)), encodedBody: body)
     call.requiredUser = user
-    let reply = try await rest.unary(call)
-    let response = try decodeReply("commit response") { try CommitResponse(json: reply) }
+    let response = try await rest.unary(call) { try CommitResponse(jsonBytes: $0) }
     guard response.writeResults.count == writes.count || writes.isEmpty else {
       throw FirestoreError(.internal, "commit returned \(response.writeResults.count) results for \(writes.count) writes")
     }
@@ -91,11 +90,6 @@ extension Firestore {
 
   /// Runs a wire decoding step, turning its failure into `internal` with the thing named.
   func decode<T>(_ what: String, _ body: () throws -> T) throws -> T {
-    try Self.decodeReply(what, body)
-  }
-
-  /// Runs a wire decoding step, turning its failure into `internal` with the thing named.
-  static func decodeReply<T>(_ what: String, _ body: () throws -> T) throws -> T {
     do {
       return try body()
     } catch let error as FirestoreError {

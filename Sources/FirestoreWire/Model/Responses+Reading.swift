@@ -83,3 +83,67 @@ extension BatchGetResponse {
     try JSONReader.decodeArray(bytes, "a batchGet reply") { try BatchGetResponse(reading: &$0) }
   }
 }
+
+extension CommitResponse {
+  /// Reads a `:commit` reply straight from JSON text, as ``init(json:)`` reads it from a
+  /// parsed tree: every write's result without a tree of the whole reply first.
+  package init(reading reader: inout JSONReader) throws {
+    guard reader.peek() == UInt8(ascii: "{") else {
+      throw WireFormatError("CommitResponse must be a JSON object, got \(reader.nextKindName())")
+    }
+    var writeResults: [WriteResult]?
+    var commitTime: Timestamp?
+    if try reader.beginObject() {
+      repeat {
+        switch try reader.readKey() {
+        // A repeated member is checked and skipped: the first one counts.
+        case "writeResults" where writeResults == nil:
+          writeResults = try Self.readArray(&reader, "writeResults") { try WriteResult(reading: &$0) }
+        case "commitTime" where commitTime == nil: commitTime = try reader.readTimestamp("commitTime")
+        default: try reader.skipValue()
+        }
+      } while try reader.nextMember()
+    }
+    self.init(writeResults: writeResults ?? [], commitTime: commitTime)
+  }
+
+  /// Decodes a whole `:commit` reply.
+  package init(jsonBytes bytes: UnsafeBufferPointer<UInt8>) throws {
+    var reader = JSONReader(bytes)
+    self = try CommitResponse(reading: &reader)
+    try reader.finish()
+  }
+
+  /// The elements of the array member `member`, each read by `element`.
+  fileprivate static func readArray<Element>(
+    _ reader: inout JSONReader, _ member: String, element: (inout JSONReader) throws -> Element
+  ) throws -> [Element] {
+    var elements: [Element] = []
+    if try reader.beginArray(member) {
+      repeat { elements.append(try element(&reader)) } while try reader.nextElement()
+    }
+    return elements
+  }
+}
+
+extension CommitResponse.WriteResult {
+  /// Reads one write's result, as the tree decoder of ``CommitResponse`` does.
+  package init(reading reader: inout JSONReader) throws {
+    guard reader.peek() == UInt8(ascii: "{") else {
+      throw WireFormatError("CommitResponse.writeResults[] must be a JSON object, got \(reader.nextKindName())")
+    }
+    var updateTime: Timestamp?
+    var transformResults: [Value]?
+    if try reader.beginObject() {
+      repeat {
+        switch try reader.readKey() {
+        case "updateTime" where updateTime == nil: updateTime = try reader.readTimestamp("updateTime")
+        case "transformResults" where transformResults == nil:
+          transformResults = try CommitResponse.readArray(&reader, "transformResults") { try Value(reading: &$0) }
+        default: try reader.skipValue()
+        }
+      } while try reader.nextMember()
+    }
+    self.init(updateTime: updateTime, transformResults: transformResults ?? [])
+  }
+}

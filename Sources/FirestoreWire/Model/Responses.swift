@@ -162,7 +162,8 @@ public struct CommitResponse: Sendable, Equatable {
   public init(json: JSONValue) throws {
     try json.requireObject("CommitResponse")
     writeResults = try json.array("writeResults").map { r in
-      WriteResult(
+      try r.requireObject("CommitResponse.writeResults[]")
+      return WriteResult(
         updateTime: try r.optionalTimestamp("updateTime"), transformResults: try r.array("transformResults").map(Value.init(json:)))
     }
     commitTime = try json.optionalTimestamp("commitTime")
