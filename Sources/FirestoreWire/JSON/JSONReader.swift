@@ -97,11 +97,18 @@ package struct JSONReader: ~Copyable {
     _ bytes: UnsafeBufferPointer<UInt8>, _ what: String, element: (inout JSONReader) throws -> Element
   ) throws -> [Element] {
     var reader = JSONReader(bytes)
-    var elements: [Element] = []
-    if try reader.beginArray(what) {
-      repeat { elements.append(try element(&reader)) } while try reader.nextElement()
-    }
+    let elements = try reader.readArray(what, element: element)
     try reader.finish()
+    return elements
+  }
+
+  /// Reads an array, each element with `element`; `member` names it in the error when the
+  /// value is not an array.
+  package mutating func readArray<Element>(_ member: String, element: (inout JSONReader) throws -> Element) throws -> [Element] {
+    var elements: [Element] = []
+    if try beginArray(member) {
+      repeat { elements.append(try element(&self)) } while try nextElement()
+    }
     return elements
   }
 

@@ -98,7 +98,7 @@ extension CommitResponse {
         switch try reader.readKey() {
         // A repeated member is checked and skipped: the first one counts.
         case "writeResults" where writeResults == nil:
-          writeResults = try Self.readArray(&reader, "writeResults") { try WriteResult(reading: &$0) }
+          writeResults = try reader.readArray("writeResults") { try WriteResult(reading: &$0) }
         case "commitTime" where commitTime == nil: commitTime = try reader.readTimestamp("commitTime")
         default: try reader.skipValue()
         }
@@ -112,17 +112,6 @@ extension CommitResponse {
     var reader = JSONReader(bytes)
     self = try CommitResponse(reading: &reader)
     try reader.finish()
-  }
-
-  /// The elements of the array member `member`, each read by `element`.
-  fileprivate static func readArray<Element>(
-    _ reader: inout JSONReader, _ member: String, element: (inout JSONReader) throws -> Element
-  ) throws -> [Element] {
-    var elements: [Element] = []
-    if try reader.beginArray(member) {
-      repeat { elements.append(try element(&reader)) } while try reader.nextElement()
-    }
-    return elements
   }
 }
 
@@ -139,7 +128,7 @@ extension CommitResponse.WriteResult {
         switch try reader.readKey() {
         case "updateTime" where updateTime == nil: updateTime = try reader.readTimestamp("updateTime")
         case "transformResults" where transformResults == nil:
-          transformResults = try CommitResponse.readArray(&reader, "transformResults") { try Value(reading: &$0) }
+          transformResults = try reader.readArray("transformResults") { try Value(reading: &$0) }
         default: try reader.skipValue()
         }
       } while try reader.nextMember()

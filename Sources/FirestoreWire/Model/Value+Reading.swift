@@ -76,11 +76,7 @@ extension Value {
         try reader.skipValue()
         continue
       }
-      var elements: [Value] = []
-      if try reader.beginArray("values") {
-        repeat { elements.append(try Value(reading: &reader)) } while try reader.nextElement()
-      }
-      values = elements
+      values = try reader.readArray("values") { try Value(reading: &$0) }
     } while try reader.nextMember()
     return values ?? []
   }
