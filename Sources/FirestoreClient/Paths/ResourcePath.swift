@@ -99,7 +99,10 @@ package struct ResourcePath: Sendable, Hashable {
   var lastSegment: String { segments.last ?? "" }
   var parent: ResourcePath? { segments.isEmpty ? nil : ResourcePath(segments: Array(segments.dropLast())) }
 
-  func appending(_ other: ResourcePath) -> ResourcePath { ResourcePath(segments: segments + other.segments) }
+  func appending(_ other: ResourcePath) -> ResourcePath {
+    // Below the root (`db.collection(…)`, `db.document(…)`) the path is the other one as it is.
+    segments.isEmpty ? other : ResourcePath(segments: segments + other.segments)
+  }
 
   /// Whether `self` is `other` or lies below it.
   func hasPrefix(_ other: ResourcePath) -> Bool {

@@ -53,7 +53,7 @@ final class RESTClient: Sendable {
   private let lastSigned = Locked<RequestCredentials.Signed?>(nil)
   /// What every call carries when there is no token provider.
   private let unsigned: RequestCredentials.Signed
-  /// URLs made for calls, by their text: finding one costs less than parsing it, and most
+  /// URLs made for calls, by their path: finding one costs less than parsing it, and most
   /// calls go to one of a few (the database's `:commit`, `:runQuery` and `:batchGet`, the
   /// documents an app reads again). Emptied when it holds ``urlMemoLimit``.
   private let urls = Locked<[String: URL]>([:])
@@ -239,17 +239,18 @@ final class RESTClient: Sendable {
 
   /// The URL of `call`, from ``urls`` when it was made before.
   private func url(for call: Call) throws(FirestoreError) -> URL {
-    let text = urlPrefix + call.rpc.path
+    let path = call.rpc.path
     // A call with query parameters (a page token) is not kept.
     guard call.rpc.query.isEmpty else {
       let query = call.rpc.query.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }
-      return try parseURL(text + "?" + query.joined(separator: "&"), of: call)
+      return try parseURL(urlPrefix + path + "?" + query.joined(separator: "&"), of: call)
     }
-    if let url = urls.withLock({ $0[text] }) { return url }
-    let url = try parseURL(text, of: call)
+    // Kept by the path alone: every URL of this client starts with the same prefix.
+    if let url = urls.withLock({ $0[path] }) { return url }
+    let url = try parseURL(urlPrefix + path, of: call)
     urls.withLock { memo in
       if memo.count >= Self.urlMemoLimit { memo.removeAll(keepingCapacity: true) }
-      memo[text] = url
+      memo[path] = url
     }
     return url
   }

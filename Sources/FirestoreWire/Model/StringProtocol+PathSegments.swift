@@ -10,7 +10,20 @@ extension StringProtocol {
   /// it, and the path would not split there.
   @inlinable
   package var slashSegments: [String] {
-    utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    // Straight into the result: `split` then `map` made an array of slices first.
+    let bytes = utf8
+    var segments: [String] = []
+    var start = bytes.startIndex
+    var index = start
+    while index != bytes.endIndex {
+      if bytes[index] == UInt8(ascii: "/") {
+        segments.append(String(decoding: bytes[start..<index], as: UTF8.self))
+        start = bytes.index(after: index)
+      }
+      index = bytes.index(after: index)
+    }
+    segments.append(String(decoding: bytes[start..<index], as: UTF8.self))
+    return segments
   }
 
   /// Whether the UTF-8 of `self` begins with that of `prefix`, as the server compares
