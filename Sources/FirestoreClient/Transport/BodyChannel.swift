@@ -23,12 +23,16 @@ final class BodyChannel: Sendable {
     lowWater = highWater / 4
   }
 
-  /// What the producer does when asked: resume a paused transfer, abort one, or trade its
-  /// deadline for an idle one. Never called under the channel's lock.
-  struct Producer: Sendable {
-    var resume: @Sendable () -> Void
-    var abort: @Sendable (FirestoreError) -> Void
-    var keepIdleDeadline: @Sendable (Duration) -> Void
+  /// What feeds the channel, asked to resume a paused transfer, abort one, or trade its
+  /// deadline for an idle one. Never called under the channel's lock. The channel holds it
+  /// until the body ends.
+  protocol Producer: AnyObject, Sendable {
+    /// The reader took enough: a paused transfer goes on.
+    func resumeTransfer()
+    /// The reader went away or was cancelled: the transfer stops with `error`.
+    func abortTransfer(_ error: FirestoreError)
+    /// The transfer's deadline gives way to an idle timeout of `idle`.
+    func keepIdleDeadline(_ idle: Duration)
   }
 
   private struct State {
@@ -38,7 +42,7 @@ final class BodyChannel: Sendable {
     var paused = false
     var end: Result<Void, any Error>?
     var waiter: CheckedContinuation<Data?, any Error>?
-    var producer: Producer?
+    var producer: (any Producer)?
     /// The room reserved for the body (``expect(_:)``) less what was offered: what a new
     /// buffered chunk makes room for.
     var expected = 0
@@ -62,7 +66,7 @@ final class BodyChannel: Sendable {
   }
 
   /// Connects the producer; until then resume and abort requests are dropped.
-  func connect(_ producer: Producer) {
+  func connect(_ producer: any Producer) {
     state.withLock { $0.producer = producer }
   }
 
@@ -154,7 +158,7 @@ final class BodyChannel: Sendable {
     // before its reader asks); a cancelled reader goes the waiting way, which aborts.
     if !Task.isCancelled {
       let (ready, resume) = state.withLock { s in take(&s) }
-      resume?.resume()
+      resume?.resumeTransfer()
       if let ready { return try ready.get() }
     }
     return try await withTaskCancellationHandler {
@@ -164,7 +168,7 @@ final class BodyChannel: Sendable {
           if taken.result == nil { s.waiter = continuation }
           return taken
         }
-        resume?.resume()
+        resume?.resumeTransfer()
         if let result { continuation.resume(with: result) }
       }
     } onCancel: {
@@ -174,7 +178,7 @@ final class BodyChannel: Sendable {
 
   /// The next buffered chunk, or the end once every chunk was taken, with the producer to
   /// resume now that the buffer is lower; no result while the reader must wait for more.
-  private func take(_ s: inout State) -> (result: Result<Data?, any Error>?, resume: Producer?) {
+  private func take(_ s: inout State) -> (result: Result<Data?, any Error>?, resume: (any Producer)?) {
     if s.first < s.chunks.count {
       let chunk = s.chunks[s.first]
       // Let go of it here: a reader that gathers the body holds it once, not twice.
@@ -192,7 +196,7 @@ final class BodyChannel: Sendable {
   }
 
   /// The producer to resume, when it is paused and the buffer is down to ``lowWater``.
-  private func takeResume(_ s: inout State) -> Producer? {
+  private func takeResume(_ s: inout State) -> (any Producer)? {
     guard s.paused, s.buffered <= lowWater else { return nil }
     s.paused = false
     return s.producer
@@ -200,7 +204,7 @@ final class BodyChannel: Sendable {
 
   /// Ends the body with `error` and has the producer abort the transfer.
   func abort(_ error: @autoclosure () -> FirestoreError) {
-    let (open, producer) = state.withLock { s -> (Bool, Producer?) in
+    let (open, producer) = state.withLock { s -> (Bool, (any Producer)?) in
       guard s.end == nil else { return (false, nil) }
       return (true, s.producer)
     }
@@ -208,7 +212,7 @@ final class BodyChannel: Sendable {
     guard open else { return }
     let error = error()
     finish(.failure(error))
-    producer?.abort(error)
+    producer?.abortTransfer(error)
   }
 
   /// Has the producer trade its deadline for an idle one of `idle`.

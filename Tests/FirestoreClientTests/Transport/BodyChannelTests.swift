@@ -6,12 +6,20 @@ import Testing
 
 @Suite("Body channel: what a reader takes, and when the transfer stops")
 struct BodyChannelTests {
+  /// A producer that keeps the abort requests it gets.
+  private final class AbortRecorder: BodyChannel.Producer {
+    let aborts = Locked<[FirestoreError]>([])
+    func resumeTransfer() {}
+    func abortTransfer(_ error: FirestoreError) { aborts.withLock { $0.append(error) } }
+    func keepIdleDeadline(_ idle: Duration) {}
+  }
+
   /// A channel whose producer's abort requests are kept.
   private func channel() -> (BodyChannel, Locked<[FirestoreError]>) {
-    let aborts = Locked<[FirestoreError]>([])
+    let producer = AbortRecorder()
     let channel = BodyChannel()
-    channel.connect(.init(resume: {}, abort: { error in aborts.withLock { $0.append(error) } }, keepIdleDeadline: { _ in }))
-    return (channel, aborts)
+    channel.connect(producer)
+    return (channel, producer.aborts)
   }
 
   private func offer(_ text: String, to channel: BodyChannel) {

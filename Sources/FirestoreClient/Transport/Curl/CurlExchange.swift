@@ -277,12 +277,7 @@ import FirestorePlatform
         continuation.resume(throwing: aborted)
         return
       }
-      let channel = self.channel
-      channel.connect(
-        BodyChannel.Producer(
-          resume: { [loop, self] in loop.post(.resume(self)) },
-          abort: { [loop, self] error in loop.post(.abort(self, error)) },
-          keepIdleDeadline: { [loop, self] idle in loop.post(.idleDeadline(self, idle)) }))
+      channel.connect(self)
       loop.post(.add(self))
     }
 
@@ -443,6 +438,14 @@ import FirestorePlatform
         FirestoreError(failure.code, failure.message, requestMethod: method, requestPath: path)
       ).with { $0.requestNotSent = failure.requestNotSent }
     }
+  }
+
+  // What the body's reader asks of the transfer goes to the loop thread, which alone
+  // touches the handle.
+  extension CurlExchange: BodyChannel.Producer {
+    func resumeTransfer() { loop.post(.resume(self)) }
+    func abortTransfer(_ error: FirestoreError) { loop.post(.abort(self, error)) }
+    func keepIdleDeadline(_ idle: Duration) { loop.post(.idleDeadline(self, idle)) }
   }
 
   // The C callbacks: `userdata` is the exchange, kept alive by the loop while it runs.
