@@ -10,9 +10,11 @@ extension StringProtocol {
   /// it, and the path would not split there.
   @inlinable
   package var slashSegments: [String] {
-    // Straight into the result: `split` then `map` made an array of slices first.
+    // Straight into the result, made at its size: `split` then `map` made an array of
+    // slices first, and growing the result reallocates it.
     let bytes = utf8
     var segments: [String] = []
+    segments.reserveCapacity(bytes.reduce(1) { $1 == UInt8(ascii: "/") ? $0 + 1 : $0 })
     var start = bytes.startIndex
     var index = start
     while index != bytes.endIndex {
