@@ -201,6 +201,18 @@ struct TransportTests {
     #expect(transport.unmetExpectations.isEmpty)
   }
 
+  @Test("a commit reply of the wrong shape is an error that names it; a write that may not go twice is sent once")
+  func malformedCommitReply() async throws {
+    let reply = #"{"writeResults":[1],"commitTime":"2024-01-01T00:00:01Z"}"#
+    let transport = ScriptedTransport([.init(method: "POST", path: Offline.root + ":commit", response: .json(200, reply))])
+    let db = Offline.firestore(transport)
+    let error = try await #require(throws: FirestoreError.self) { try await db.document("c/d").updateData(["n": FieldValue.increment(1)]) }
+    #expect(error.code == .internal)
+    #expect(error.message.contains("CommitResponse.writeResults[] must be a JSON object"))
+    #expect(error.message.contains("may or may not have been applied"))
+    #expect(transport.requests.count == 1)
+  }
+
   @Test("a refused connection is retried even for non-idempotent writes")
   func connectionRefusedRetried() async throws {
     let refused = FirestoreError(.unavailable, "cannot connect").with { $0.requestNotSent = true }
