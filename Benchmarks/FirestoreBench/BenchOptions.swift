@@ -38,6 +38,8 @@ struct BenchOptions {
   var pairedSide: String?
   /// `paired`: the targets to run (`s4`, `s7a`...), or `nil` for every one.
   var pairedTargets: [String]?
+  /// `paired`: CPU the transport side spends before each request, in its timing.
+  var pairedSpin: Duration = .zero
 
   /// The runs a scenario makes: `reps` when given, else its count at bench-peer's
   /// `SCALE=1` times ``scale`` (at least 3, as `bench_python.reps` rounds).
@@ -89,6 +91,9 @@ struct BenchOptions {
       --side SIDE           paired: run one side alone (client, transport, curl or
                             handoff), its calls back to back, with its CPU per call
       --target T[,T...]     paired: only these targets (s1, s4, s5a, s7a, s7b, s7c)
+      --spin-us N           paired: the transport side keeps the CPU busy N microseconds
+                            before each request, inside its timing: what that much of a
+                            client's own work between calls costs in wall time
       -h, --help            show this help
 
     Exit status: 0 when every scenario ran, 1 when one failed, 2 for a bad command line.
@@ -98,7 +103,7 @@ struct BenchOptions {
   /// The options `firestore-bench` accepts, each with a value (``usage`` explains them).
   static let specs = [
     "--emulator", "--reps", "--scale", "--body", "--json", "--mock-server", "--bulk-n", "--bulk-mode", "--bulk-concurrency",
-    "--seconds", "--front", "--ca-file", "--side", "--target",
+    "--seconds", "--front", "--ca-file", "--side", "--target", "--spin-us",
   ].map { OptionSpec($0, "VALUE") }
 
   /// Parses the arguments after the program name; `nil` means `--help`.
@@ -151,6 +156,7 @@ struct BenchOptions {
       }
       options.pairedTargets = names
     }
+    if let spin = try parsed.positiveInteger("--spin-us") { options.pairedSpin = .microseconds(spin) }
     do {
       options.scenarios = try ScenarioCatalog.expand(parsed.positionals)
     } catch let failure as ToolFailure {

@@ -94,7 +94,7 @@ enum PairedScenario {
       // Each side's requests for one run, made before it is timed.
       let sides: [([HTTPRequest]) async throws -> Void] = [
         { _ in try await call(db) },
-        { try await TransportProbe.send($0, through: transport, for: target.name) },
+        { try await TransportProbe.send($0, through: transport, for: target.name, spin: options.pairedSpin) },
         {
           for request in $0 {
             let status = try curl.send(request)

@@ -36,8 +36,16 @@ enum TransportProbe {
   }
 
   /// Sends `requests` one after another, each body read to its end and not parsed.
-  static func send(_ requests: [HTTPRequest], through transport: CurlTransport, for name: String) async throws {
+  /// With `spin`, the CPU is kept busy that long before each request: work of the
+  /// caller's own between calls, stood in for without any code of the client's.
+  static func send(
+    _ requests: [HTTPRequest], through transport: CurlTransport, for name: String, spin: Duration = .zero
+  ) async throws {
     for request in requests {
+      if spin > .zero {
+        let end = ContinuousClock.now + spin
+        while ContinuousClock.now < end {}
+      }
       let response = try await transport.send(request)
       _ = try await response.collectBody()
       guard response.status == 200 else {

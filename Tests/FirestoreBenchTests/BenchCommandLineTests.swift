@@ -40,6 +40,9 @@ struct BenchCommandLineTests {
     let badTarget = try await Bench.run(["paired", "--target", "s4,s9"])
     #expect(badTarget.status == 2)
     #expect(badTarget.stderr.contains("--target takes paired targets separated by commas"), "\(badTarget)")
+    let badSpin = try await Bench.run(["paired", "--spin-us", "-5"])
+    #expect(badSpin.status == 2)
+    #expect(badSpin.stderr.contains("--spin-us takes a positive whole number, not \"-5\""), "\(badSpin)")
   }
 
   @Test("decode --body decodes the file and --json writes one object per variant")
