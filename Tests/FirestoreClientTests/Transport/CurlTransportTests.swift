@@ -32,6 +32,22 @@ import Testing
     #expect(statistics.requests == 5 && statistics.connectionsOpened == 1 && statistics.bytesSent == 10, "\(statistics)")
   }
 
+  #if os(Linux)
+    /// The loop thread carries its name where the system lists the process's threads.
+    @Test func theLoopThreadIsNamed() async throws {
+      let server = try RawHTTPServer { connection, _ in
+        while connection.readRequest() != nil { connection.write(Self.ok) }
+      }
+      defer { server.stop() }
+      let transport = CurlTransport()
+      let response = try await transport.send(HTTPRequest(method: "GET", url: server.url("/named")))
+      #expect(try await body(response) == "ok")
+      let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
+      let names = tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
+      #expect(names.contains { $0.trimmingCharacters(in: .newlines) == CurlEventLoop.threadName }, "\(Set(names))")
+    }
+  #endif
+
   /// A reader that falls behind pauses the transfer: the server cannot push the whole body
   /// into the client's memory, and nothing is lost when the reader catches up.
   @Test func slowReaderPausesTheTransfer() async throws {

@@ -25,6 +25,9 @@ import FirestorePlatform
       case shutDown
     }
 
+    /// The loop thread's name, as tools that list a process's threads show it.
+    static let threadName = "firestore-curl"
+
     /// The longest sleep with nothing to do; commands wake the loop at once anyway.
     private static let idleWait: Int32 = 60_000
 
@@ -99,9 +102,13 @@ import FirestorePlatform
       case .queued: break
       case .wake(let wake): wake.signal()
       case .start(let wake):
-        let thread = Thread { [self] in run(wake) }
-        // Linux keeps 15 bytes of a thread's name.
-        thread.name = "firestore-curl"
+        let thread = Thread { [self] in
+          // Named from the thread itself: on Linux, a name given before `start()` never
+          // reaches the system's thread (what `top -H`, `perf` and debuggers show), which
+          // keeps 15 bytes of it.
+          Thread.current.name = Self.threadName
+          run(wake)
+        }
         thread.start()
       case .refused(let error):
         switch command {
