@@ -22,8 +22,11 @@
     /// Starts the thread, which keeps the baseline for the life of the process.
     init() throws {
       curl = try CurlEasyBaseline()
-      let thread = Thread { self.serve() }
-      thread.name = "bench-handoff"
+      let thread = Thread {
+        // Set from inside: a name given before `start()` does not reach the system's thread.
+        Thread.current.name = "bench-handoff"
+        self.serve()
+      }
       thread.start()
     }
 

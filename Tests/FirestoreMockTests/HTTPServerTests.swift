@@ -86,6 +86,21 @@ struct HTTPServerTests {
     }
   }
 
+  #if os(Linux)
+    /// Tools that list a process's threads show the accept and connection threads by
+    /// name: the connection is open and was answered, so both ran and named themselves.
+    @Test func theServerThreadsAreNamed() async throws {
+      try await withServer { server in
+        let client = try await RawHTTPClient(port: server.port)
+        try await client.send(get("/named"))
+        #expect(try await client.readResponse().status == 200)
+        let names = ThreadNames.current()
+        #expect(names.contains(MockHTTPServerRuntime.acceptThreadName), "\(names)")
+        #expect(names.contains(MockHTTPServerRuntime.connectionThreadName), "\(names)")
+      }
+    }
+  #endif
+
   @Test("Connection: close and HTTP/1.0 end the connection; HTTP/1.0 keep-alive keeps it")
   func connectionClose() async throws {
     try await withServer { server in

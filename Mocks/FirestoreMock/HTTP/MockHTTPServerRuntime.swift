@@ -35,10 +35,10 @@ final class MockHTTPServerRuntime: Sendable {
   /// The read end of the stop pipe; readable once the server stops.
   let wakeRead: Int32
   private let wakeWrite: Int32
-  /// Names this server's connection threads, and marks them in their thread dictionary
-  /// (under `connectionThreadKey`) so that `stop()` called from a handler does not wait for
-  /// its own thread: Linux cuts thread names to 15 bytes, too short to compare.
-  private let connectionThreadName: String
+  /// Marks this server's connection threads in their thread dictionary (under
+  /// `connectionThreadKey`), so that `stop()` called from a handler does not wait for its
+  /// own thread: a thread's name cannot tell servers apart (Linux takes 15 bytes at most).
+  private let connectionMarker: String
   private static let connectionThreadKey = "firestore-mock-http-connection"
   private let state = Locked(State())
 
@@ -55,18 +55,26 @@ final class MockHTTPServerRuntime: Sendable {
     self.handler = handler
     self.faults = faults
     self.log = log
-    self.connectionThreadName = "firestore-mock-http-\(fds[0])-\(UInt32.random(in: 0...UInt32.max))"
+    self.connectionMarker = "firestore-mock-http-\(fds[0])-\(UInt32.random(in: 0...UInt32.max))"
   }
 
   /// Whether `stop()` has begun.
   var isStopping: Bool { state.withLock { $0.stopping } }
 
+  /// The accept thread's and the connection threads' names, as tools that list a
+  /// process's threads show them. Linux takes names of at most 15 bytes; a longer one is
+  /// not set at all.
+  static let acceptThreadName = "mock-accept"
+  static let connectionThreadName = "mock-connection"
+
   /// Starts the accept thread for a listening socket.
   func startAccepting(listener: Int32) {
     let thread = Thread { [self] in
+      // Named from the thread itself: on Linux, a name given before `start()` never
+      // reaches the system's thread.
+      Thread.current.name = Self.acceptThreadName
       acceptLoop(listener: listener)
     }
-    thread.name = "firestore-mock-http-accept"
     thread.start()
   }
 
@@ -96,10 +104,10 @@ final class MockHTTPServerRuntime: Sendable {
         close(fd)
         break
       }
-      let name = connectionThreadName
+      let marker = connectionMarker
       let thread = Thread { [self] in
-        Thread.current.name = name
-        Thread.current.threadDictionary[Self.connectionThreadKey] = name
+        Thread.current.name = Self.connectionThreadName
+        Thread.current.threadDictionary[Self.connectionThreadKey] = marker
         HTTPConnection(fd: fd, runtime: self).run()
         finishConnection(id: id, fd: fd)
       }
@@ -149,7 +157,7 @@ final class MockHTTPServerRuntime: Sendable {
   /// Waits (bounded by the stop timeout) until the accept thread and every connection
   /// thread but the caller's own have finished; `false` when the timeout left one running.
   func waitForThreads() -> Bool {
-    let ownThreads = Thread.current.threadDictionary[Self.connectionThreadKey] as? String == connectionThreadName ? 1 : 0
+    let ownThreads = Thread.current.threadDictionary[Self.connectionThreadKey] as? String == connectionMarker ? 1 : 0
     let deadline = ContinuousClock.now + .milliseconds(configuration.stopTimeoutMilliseconds)
     while true {
       let done = state.withLock { !$0.acceptRunning && $0.liveConnectionThreads <= ownThreads }

@@ -104,8 +104,8 @@ import FirestorePlatform
       case .start(let wake):
         let thread = Thread { [self] in
           // Named from the thread itself: on Linux, a name given before `start()` never
-          // reaches the system's thread (what `top -H`, `perf` and debuggers show), which
-          // keeps 15 bytes of it.
+          // reaches the system's thread (what `top -H`, `perf` and debuggers show), and
+          // one longer than 15 bytes is not set at all.
           Thread.current.name = Self.threadName
           run(wake)
         }
