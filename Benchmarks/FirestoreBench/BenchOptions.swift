@@ -40,6 +40,9 @@ struct BenchOptions {
   var pairedTargets: [String]?
   /// `paired`: CPU the transport side spends before each request, in its timing.
   var pairedSpin: Duration = .zero
+  /// `client-cost`: MiB written before each timed call, so that it runs with cold caches
+  /// (0: none).
+  var evictMegabytes = 0
 
   /// The runs a scenario makes: `reps` when given, else its count at bench-peer's
   /// `SCALE=1` times ``scale`` (at least 3, as `bench_python.reps` rounds).
@@ -94,6 +97,9 @@ struct BenchOptions {
       --spin-us N           paired: the transport side keeps the CPU busy N microseconds
                             before each request, inside its timing: what that much of a
                             client's own work between calls costs in wall time
+      --evict-mb N          client-cost: write N MiB before each timed call, outside its
+                            timing, so that the call runs with cold caches, as it does
+                            between a server's answers on the same cores
       -h, --help            show this help
 
     Exit status: 0 when every scenario ran, 1 when one failed, 2 for a bad command line.
@@ -104,6 +110,7 @@ struct BenchOptions {
   static let specs = [
     "--emulator", "--reps", "--scale", "--body", "--json", "--mock-server", "--bulk-n", "--bulk-mode", "--bulk-concurrency",
     "--seconds", "--front", "--ca-file", "--side", "--target", "--spin-us",
+    "--evict-mb",
   ].map { OptionSpec($0, "VALUE") }
 
   /// Parses the arguments after the program name; `nil` means `--help`.
@@ -157,6 +164,7 @@ struct BenchOptions {
       options.pairedTargets = names
     }
     if let spin = try parsed.positiveInteger("--spin-us") { options.pairedSpin = .microseconds(spin) }
+    options.evictMegabytes = try parsed.positiveInteger("--evict-mb") ?? 0
     do {
       options.scenarios = try ScenarioCatalog.expand(parsed.positionals)
     } catch let failure as ToolFailure {

@@ -4,6 +4,10 @@ import Foundation
 /// The client's own cost per call, without a network: the calls of set-small, get-all,
 /// get-sequential and batch-500 through a transport that answers at once from memory. What a call costs beyond its
 /// request is this, plus the hand-over to and from the transport's thread.
+///
+/// Calls back to back run with their code and data in the caches; against a server on the
+/// same cores they do not (the server's answer runs between two calls). `--evict-mb` sweeps
+/// that many MiB before each timed call to measure them so.
 enum ClientCostScenarios {
   /// `client-cost`: set-small's `setData()`, get-all's `getAll` of 20, one of
   /// get-sequential's `getDocument()` calls and batch-500's commit, each answered at once.
@@ -40,18 +44,19 @@ enum ClientCostScenarios {
     let settings = FirestoreSettings.emulator(host: "127.0.0.1:9")
     settings.transport = transport
     let db = Firestore(projectID: PeerDataset.project, settings: settings)
+    let eviction = options.evictMegabytes > 0 ? CacheEviction(megabytes: options.evictMegabytes) : nil
     var n = 0
-    let sets = try await Measurement.run(warmup: 50, reps: options.runs(2000)) {
+    let sets = try await Measurement.run(warmup: 50, reps: options.runs(2000), before: eviction?.sweep) {
       n += 1
       try await db.collection("users/\(PeerDataset.uid)/favorites_w").document("w\(n % 1000)").setData(["starredAt": Date()])
     }
     let refs = (0..<20).map { db.collection("articles").document("a\($0)") }
-    let gets = try await Measurement.run(warmup: 20, reps: options.runs(500)) {
+    let gets = try await Measurement.run(warmup: 20, reps: options.runs(500), before: eviction?.sweep) {
       let snapshots = try await db.getAll(refs)
       try PeerDataset.expect(snapshots.compactMap { $0.data() }.count, 20, "client-cost getAll")
     }
     let single = refs[0]
-    let getOnes = try await Measurement.run(warmup: 100, reps: options.runs(4000)) {
+    let getOnes = try await Measurement.run(warmup: 100, reps: options.runs(4000), before: eviction?.sweep) {
       try PeerDataset.expect(try await single.getDocument().exists ? 1 : 0, 1, "client-cost getDocument")
     }
     // Article-shaped, as the seeded ones: a 40-character title, 2 KB of content, a category,
@@ -63,7 +68,7 @@ enum ClientCostScenarios {
         "tags": ["swift", "linux", "cloud"],
       ]
     }
-    let batches = try await Measurement.run(warmup: 3, reps: options.runs(30)) {
+    let batches = try await Measurement.run(warmup: 3, reps: options.runs(30), before: eviction?.sweep) {
       let batch = db.batch()
       let collection = db.collection("bench_batch")
       for i in 0..<500 { batch.setData(articles[i], forDocument: collection.document(WriteScenarios.name("b", i, 3))) }

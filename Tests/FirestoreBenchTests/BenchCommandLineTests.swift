@@ -43,6 +43,24 @@ struct BenchCommandLineTests {
     let badSpin = try await Bench.run(["paired", "--spin-us", "-5"])
     #expect(badSpin.status == 2)
     #expect(badSpin.stderr.contains("--spin-us takes a positive whole number, not \"-5\""), "\(badSpin)")
+    let badEviction = try await Bench.run(["client-cost", "--evict-mb", "0"])
+    #expect(badEviction.status == 2)
+    #expect(badEviction.stderr.contains("--evict-mb takes a positive whole number, not \"0\""), "\(badEviction)")
+  }
+
+  @Test("client-cost --evict-mb runs every call, each after a sweep, and reports them")
+  func clientCostCold() async throws {
+    let directory = try makeTemporaryDirectory("bench-test")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let output = directory.appendingPathComponent("out.json")
+    let result = try await Bench.run(["client-cost", "--reps", "2", "--evict-mb", "1", "--json", output.path])
+    #expect(result.status == 0, "\(result)")
+    guard case .array(let rows)? = try? JSONParser.parse(Data(contentsOf: output)) else {
+      Issue.record("--json did not write a JSON array")
+      return
+    }
+    #expect(rows.map { $0["scenario"]?.stringValue } == ["batch-500.client", "set-small.client", "get-all.client", "get-one.client"])
+    for row in rows { #expect(row["n"] == .number("2"), "\(row)") }
   }
 
   @Test("decode --body decodes the file and --json writes one object per variant")
