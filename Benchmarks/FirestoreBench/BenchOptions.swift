@@ -91,8 +91,8 @@ struct BenchOptions {
       --seconds N           listen-hold: seconds to hold the listener (default 20)
       --front HOST:PORT     get-concurrent.h2: a TLS + HTTP/2 front (nghttpx) of the seeded emulator
       --ca-file PEM         get-concurrent.h2: the CA that issued the front's certificate
-      --side SIDE           paired: run one side alone (client, transport, curl or
-                            handoff), its calls back to back, with its CPU per call
+      --side SIDE           paired: run one side alone (client, transport, curl,
+                            handoff or floor), its calls back to back, with its CPU per call
       --target T[,T...]     paired: only these targets (s1, s4, s5a, s7a, s7b, s7c)
       --spin-us N           paired: the transport side keeps the CPU busy N microseconds
                             before each request, inside its timing: what that much of a

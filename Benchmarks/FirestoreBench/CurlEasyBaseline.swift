@@ -14,13 +14,24 @@
   final class CurlEasyBaseline {
     private let easy: UnsafeMutableRawPointer
     private var headers: UnsafeMutablePointer<curl_slist>?
+    /// The last reply's body, when the baseline keeps bodies.
+    private(set) var body = Data()
 
-    init() throws {
+    /// A baseline that drops each reply's body, or with `keepsBody` keeps it in ``body``.
+    init(keepsBody: Bool = false) throws {
       guard let easy = curl_easy_init() else { throw ToolFailure("libcurl could not make an easy handle") }
       self.easy = easy
       _ = swiftfirestore_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
       _ = swiftfirestore_curl_setopt_long(easy, CURLOPT_TCP_NODELAY, 1)
-      _ = swiftfirestore_curl_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, { _, size, count, _ in size * count })
+      _ = swiftfirestore_curl_setopt_write_function(easy, CURLOPT_WRITEFUNCTION) { bytes, size, count, baseline in
+        if let bytes, let baseline {
+          Unmanaged<CurlEasyBaseline>.fromOpaque(baseline).takeUnretainedValue().body.append(
+            UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: size * count)
+        }
+        return size * count
+      }
+      // Always set: libcurl's default is `stdout`, which the callback would take for this.
+      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, keepsBody ? Unmanaged.passUnretained(self).toOpaque() : nil)
     }
 
     deinit {
@@ -30,6 +41,7 @@
 
     /// Sends `request` (its method, URL, headers and body) and returns the reply's status.
     func send(_ request: HTTPRequest) throws -> Int {
+      body.removeAll(keepingCapacity: true)
       curl_slist_free_all(headers)
       headers = nil
       for (name, value) in request.headers { headers = curl_slist_append(headers, "\(name): \(value)") }

@@ -19,9 +19,10 @@
     /// The one job waiting, guarded by `condition`.
     private var job: (() -> Void)?
 
-    /// Starts the thread, which keeps the baseline for the life of the process.
-    init() throws {
-      curl = try CurlEasyBaseline()
+    /// Starts the thread, which keeps the baseline for the life of the process; with
+    /// `keepsBody` each reply's body comes back with its status.
+    init(keepsBody: Bool = false) throws {
+      curl = try CurlEasyBaseline(keepsBody: keepsBody)
       let thread = Thread {
         // Set from inside: a name given before `start()` does not reach the system's thread.
         Thread.current.name = "bench-handoff"
@@ -41,12 +42,12 @@
       }
     }
 
-    /// Sends `request` on the thread, awaiting its status.
-    func send(_ request: HTTPRequest) async throws -> Int {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
+    /// Sends `request` on the thread, awaiting its status and (when kept) its body.
+    func send(_ request: HTTPRequest) async throws -> (status: Int, body: Data) {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(status: Int, body: Data), any Error>) in
         condition.lock()
         precondition(job == nil, "one request at a time")
-        job = { [curl] in continuation.resume(with: Result { try curl.send(request) }) }
+        job = { [curl] in continuation.resume(with: Result { (try curl.send(request), curl.body) }) }
         condition.unlock()
         condition.signal()
       }

@@ -1,12 +1,14 @@
 import BenchmarkSupport
 import FirestoreClient
+import FirestoreWire
 import Foundation
 
 /// The targets of s1, s4, s5a, s7a, s7b and s7c timed in pairs: each run of the client call
 /// (public API, default settings) sits beside the same requests sent curl's way
 /// (``CurlEasyBaseline``), sent so from a thread of their own that the caller awaits
-/// (``CurlHandOffBaseline``: an async client's floor), and sent through a bare
-/// `CurlTransport`, in a rotating order. The requests are the client's own, recorded from
+/// (``CurlHandOffBaseline``: an async client's hand-overs), sent so with each reply then
+/// decoded into the wire model (the floor: the least any async client that returns what
+/// the server sent must do), and sent through a bare `CurlTransport`, in a rotating order. The requests are the client's own, recorded from
 /// one run of the call. A machine whose speed drifts by a fifth within minutes (the
 /// emulator shares its two cores) then slows all four alike, and the median of the per-run
 /// ratios holds still where ratios of medians taken minutes apart do not.
@@ -22,8 +24,8 @@ import Foundation
 /// caches and cores the others leave it.
 enum PairedScenario {
   /// The sides, in the order of a run: the client's call, the bare transport, curl's way,
-  /// and curl's way handed off.
-  static let sideNames = ["client", "transport", "curl", "handoff"]
+  /// curl's way handed off, and that with each reply decoded.
+  static let sideNames = ["client", "transport", "curl", "handoff", "floor"]
 
   /// One target: its peer-benchmark name, its scenario, and a maker of its client call
   /// (fresh state, such as the write counter, per client).
@@ -36,25 +38,36 @@ enum PairedScenario {
     var call: ([[String: Any]]) -> (Firestore) async throws -> Void
     /// Timed runs at `--scale 1`.
     var countAtScaleOne: Int
+    /// Reads one reply's body into the wire model, as the client's call does (its
+    /// documents' values, not the caller's dictionaries): the floor side's work.
+    var decode: @Sendable (UnsafeBufferPointer<UInt8>) throws -> Void
     /// The ID of the document the recorded call writes, when each call writes the next of
     /// a cycle (``WriteScenarios``); `nil` when every call reads or writes the same ones.
     var cycledDocumentID: String? = nil
   }
 
+  private static let decodeCommit: @Sendable (UnsafeBufferPointer<UInt8>) throws -> Void = { _ = try CommitResponse(jsonBytes: $0) }
+
   static var targets: [Target] {
     [
-      Target(name: "s1", scenario: "query-full", call: { _ in QueryScenarios.fullQuery }, countAtScaleOne: 30),
-      Target(name: "s4", scenario: "get-all", call: { _ in GetScenarios.getAllCalls() }, countAtScaleOne: 100),
-      Target(name: "s5a", scenario: "get-sequential", call: { _ in GetScenarios.getSequentialCalls() }, countAtScaleOne: 50),
       Target(
-        name: "s7a", scenario: "set-small", call: { _ in WriteScenarios.smallSets() }, countAtScaleOne: 200,
+        name: "s1", scenario: "query-full", call: { _ in QueryScenarios.fullQuery }, countAtScaleOne: 30,
+        decode: { _ = try RunQueryResponse.decodeArray($0) }),
+      Target(
+        name: "s4", scenario: "get-all", call: { _ in GetScenarios.getAllCalls() }, countAtScaleOne: 100,
+        decode: { _ = try BatchGetResponse.decodeArray($0) }),
+      Target(
+        name: "s5a", scenario: "get-sequential", call: { _ in GetScenarios.getSequentialCalls() }, countAtScaleOne: 50,
+        decode: { _ = try Document(jsonBytes: $0) }),
+      Target(
+        name: "s7a", scenario: "set-small", call: { _ in WriteScenarios.smallSets() }, countAtScaleOne: 200, decode: decodeCommit,
         cycledDocumentID: WriteScenarios.name("w", 1, 4)),
       Target(
-        name: "s7b", scenario: "set-article", call: { WriteScenarios.articleSets($0) }, countAtScaleOne: 200,
+        name: "s7b", scenario: "set-article", call: { WriteScenarios.articleSets($0) }, countAtScaleOne: 200, decode: decodeCommit,
         cycledDocumentID: WriteScenarios.name("w", 1, 4)),
       Target(
         name: "s7c", scenario: "batch-500", call: { articles in { try await WriteScenarios.commitBatch500($0, articles) } },
-        countAtScaleOne: 15),
+        countAtScaleOne: 15, decode: decodeCommit),
     ]
   }
 
@@ -63,10 +76,12 @@ enum PairedScenario {
     #if canImport(CCurl)
       let articles = try await PeerDataset.articles(in: try PeerDataset.firestore(options))
       var rows: [BenchResult] = []
-      // One for all targets: its thread and its connection last as long as the process.
+      // One of each for all targets: their threads and connections last as long as the
+      // process.
       let handOff = try CurlHandOffBaseline()
+      let floor = try CurlHandOffBaseline(keepsBody: true)
       for target in targets where options.pairedTargets?.contains(target.name) ?? true {
-        rows.append(try await run(target, articles: articles, handOff: handOff, options))
+        rows.append(try await run(target, articles: articles, handOff: handOff, floor: floor, options))
       }
       return rows
     #else
@@ -76,7 +91,7 @@ enum PairedScenario {
 
   #if canImport(CCurl)
     private static func run(
-      _ target: Target, articles: [[String: Any]], handOff: CurlHandOffBaseline, _ options: BenchOptions
+      _ target: Target, articles: [[String: Any]], handOff: CurlHandOffBaseline, floor: CurlHandOffBaseline, _ options: BenchOptions
     ) async throws -> BenchResult {
       let host = try options.emulatorHost()
       // The requests, as the client sends them.
@@ -103,8 +118,15 @@ enum PairedScenario {
         },
         {
           for request in $0 {
-            let status = try await handOff.send(request)
+            let status = try await handOff.send(request).status
             guard status == 200 else { throw ToolFailure("\(target.name): HTTP \(status) through curl, handed over") }
+          }
+        },
+        {
+          for request in $0 {
+            let (status, body) = try await floor.send(request)
+            guard status == 200 else { throw ToolFailure("\(target.name): HTTP \(status) through curl, handed over to decode") }
+            try body.withUnsafeBytes { try target.decode($0.bindMemory(to: UInt8.self)) }
           }
         },
       ]
@@ -145,18 +167,20 @@ enum PairedScenario {
       let ratio = { (side: Int) in Statistics.median(zip(samples[side], samples[2]).map { $0 / $1 }) }
       var result = BenchResult(
         scenario: "\(target.scenario).paired",
-        label: "\(target.name) paired run by run with curl's way, curl's way handed off, and the bare transport", samples: samples[0])
+        label: "\(target.name) paired run by run with curl's way, handed off, handed off and decoded, and the bare transport",
+        samples: samples[0])
       result.figures += [
         ("curl_ms", .number(Statistics.median(samples[2]))), ("transport_ms", .number(Statistics.median(samples[1]))),
-        ("handoff_ms", .number(Statistics.median(samples[3]))), ("x_curl", .number(ratio(0))),
-        ("transport_x_curl", .number(ratio(1))), ("handoff_x_curl", .number(ratio(3))), ("requests", .integer(recorded.count)),
+        ("handoff_ms", .number(Statistics.median(samples[3]))), ("floor_ms", .number(Statistics.median(samples[4]))),
+        ("x_curl", .number(ratio(0))), ("transport_x_curl", .number(ratio(1))), ("handoff_x_curl", .number(ratio(3))),
+        ("floor_x_curl", .number(ratio(4))), ("requests", .integer(recorded.count)),
       ]
       return result
     }
 
     /// The first letter of each side's documents: the client's own (``WriteScenarios``), then
-    /// the bare transport's, curl's and the hand-off's.
-    private static let cyclePrefixes = ["w", "t", "c", "h"]
+    /// the bare transport's, curl's, the hand-off's and the floor's.
+    private static let cyclePrefixes = ["w", "t", "c", "h", "f"]
 
     /// The recorded requests as side `side` sends them for its `call`-th call: unchanged,
     /// or with the document `id` renamed to the call's document of the side's own cycle

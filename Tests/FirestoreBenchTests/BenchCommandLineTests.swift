@@ -36,7 +36,7 @@ struct BenchCommandLineTests {
     #expect(noEmulator.stderr.contains("needs a Firestore emulator"), "\(noEmulator)")
     let badSide = try await Bench.run(["paired", "--side", "python"])
     #expect(badSide.status == 2)
-    #expect(badSide.stderr.contains("--side takes one of client, transport, curl, handoff, not \"python\""), "\(badSide)")
+    #expect(badSide.stderr.contains("--side takes one of client, transport, curl, handoff, floor, not \"python\""), "\(badSide)")
     let badTarget = try await Bench.run(["paired", "--target", "s4,s9"])
     #expect(badTarget.status == 2)
     #expect(badTarget.stderr.contains("--target takes paired targets separated by commas"), "\(badTarget)")
