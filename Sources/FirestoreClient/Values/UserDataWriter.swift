@@ -20,9 +20,8 @@ struct UserDataWriter {
   var numbers = Numbers.nsNumber
 
   func convert(_ fields: [String: Value]) -> [String: any Sendable] {
-    var out = [String: any Sendable](minimumCapacity: fields.count)
-    for (k, v) in fields { out[k] = convert(v) }
-    return out
+    // Keeps the fields' hash table as it is: no key is hashed again.
+    fields.mapValues { convert($0) }
   }
 
   func convert(_ value: Value) -> any Sendable {
