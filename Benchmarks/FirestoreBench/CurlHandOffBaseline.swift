@@ -5,11 +5,13 @@
 
   /// curl's way with the two hand-overs that any client whose callers `await` must make:
   /// the request goes to a thread of its own, which sends it with ``CurlEasyBaseline`` and
-  /// resumes the waiting task. Nothing else is done: no chain, no parsing, no event loop
-  /// beyond one blocking transfer at a time.
+  /// resumes the waiting task. Nothing else is done: no chain, no event loop beyond one
+  /// blocking transfer at a time, and no parsing unless the caller parses what it keeps
+  /// (`keepsBody`, the paired floor side).
   ///
-  /// It is the floor of an async client that never blocks a thread of the cooperative pool
-  /// (which the app and an embedded server share): curl's time plus the two wake-ups.
+  /// It is what an async client that never blocks a thread of the cooperative pool (which
+  /// the app and an embedded server share) cannot do without: curl's time plus the two
+  /// wake-ups.
   ///
   /// Unchecked: `job` is read and written under `condition`, and only the thread uses the
   /// easy handle.

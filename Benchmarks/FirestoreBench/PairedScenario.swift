@@ -8,10 +8,11 @@ import Foundation
 /// (``CurlEasyBaseline``), sent so from a thread of their own that the caller awaits
 /// (``CurlHandOffBaseline``: an async client's hand-overs), sent so with each reply then
 /// decoded into the wire model (the floor: the least any async client that returns what
-/// the server sent must do), and sent through a bare `CurlTransport`, in a rotating order. The requests are the client's own, recorded from
-/// one run of the call. A machine whose speed drifts by a fifth within minutes (the
-/// emulator shares its two cores) then slows all four alike, and the median of the per-run
-/// ratios holds still where ratios of medians taken minutes apart do not.
+/// the server sent must do), and sent through a bare `CurlTransport`, in a rotating order.
+/// The requests are the client's own, recorded from one run of the call. A machine whose
+/// speed drifts by a fifth within minutes (the emulator shares its two cores) then slows
+/// all five alike, and the median of the per-run ratios holds still where ratios of
+/// medians taken minutes apart do not.
 ///
 /// A single write's replays do not all go to the document the recording wrote: each side
 /// writes a cycle of documents of its own, as the client does. The emulator answers a write
