@@ -23,29 +23,21 @@ struct BenchCommandLineTests {
     #expect(result.stdout.contains("--emulator HOST:PORT"))
   }
 
-  @Test("a bad command line exits 2 and names the problem")
-  func usage() async throws {
-    let unknown = try await Bench.run(["s9"])
-    #expect(unknown.status == 2)
-    #expect(unknown.stderr.contains("unknown scenario \"s9\""), "\(unknown)")
-    let badReps = try await Bench.run(["decode", "--reps", "0"])
-    #expect(badReps.status == 2)
-    #expect(badReps.stderr.contains("--reps takes a positive whole number, not \"0\""), "\(badReps)")
-    let noEmulator = try await Bench.run(["s1"])
-    #expect(noEmulator.status == 2)
-    #expect(noEmulator.stderr.contains("needs a Firestore emulator"), "\(noEmulator)")
-    let badSide = try await Bench.run(["paired", "--side", "python"])
-    #expect(badSide.status == 2)
-    #expect(badSide.stderr.contains("--side takes one of client, transport, curl, handoff, floor, not \"python\""), "\(badSide)")
-    let badTarget = try await Bench.run(["paired", "--target", "s4,s9"])
-    #expect(badTarget.status == 2)
-    #expect(badTarget.stderr.contains("--target takes paired targets separated by commas"), "\(badTarget)")
-    let badSpin = try await Bench.run(["paired", "--spin-us", "-5"])
-    #expect(badSpin.status == 2)
-    #expect(badSpin.stderr.contains("--spin-us takes a positive whole number, not \"-5\""), "\(badSpin)")
-    let badEviction = try await Bench.run(["client-cost", "--evict-mb", "0"])
-    #expect(badEviction.status == 2)
-    #expect(badEviction.stderr.contains("--evict-mb takes a positive whole number, not \"0\""), "\(badEviction)")
+  @Test(
+    "a bad command line exits 2 and names the problem",
+    arguments: [
+      (["s9"], "unknown scenario \"s9\""),
+      (["decode", "--reps", "0"], "--reps takes a positive whole number, not \"0\""),
+      (["s1"], "needs a Firestore emulator"),
+      (["paired", "--side", "python"], "--side takes one of client, transport, curl, handoff, floor, not \"python\""),
+      (["paired", "--target", "s4,s9"], "--target takes paired targets separated by commas"),
+      (["paired", "--spin-us", "-5"], "--spin-us takes a positive whole number, not \"-5\""),
+      (["client-cost", "--evict-mb", "0"], "--evict-mb takes a positive whole number, not \"0\""),
+    ])
+  func usage(arguments: [String], message: String) async throws {
+    let result = try await Bench.run(arguments)
+    #expect(result.status == 2, "\(result)")
+    #expect(result.stderr.contains(message), "\(result)")
   }
 
   @Test("client-cost --evict-mb runs every call, each after a sweep, and reports them")
