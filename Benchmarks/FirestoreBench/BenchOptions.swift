@@ -97,14 +97,17 @@ struct BenchOptions {
       --spin-us N           paired: the transport side keeps the CPU busy N microseconds
                             before each request, inside its timing: what that much of a
                             client's own work between calls costs in wall time
-      --evict-mb N          client-cost: write N MiB before each timed call, outside its
-                            timing, so that the call runs with cold caches, as it does
-                            between a server's answers on the same cores
+      --evict-mb N          client-cost: write N MiB (at most 1024) before each timed
+                            call, outside its timing, so that the call runs with cold
+                            caches, as it does between a server's answers on the same cores
       -h, --help            show this help
 
     Exit status: 0 when every scenario ran, 1 when one failed, 2 for a bad command line.
 
     """
+
+  /// The most `--evict-mb` takes, in MiB.
+  static let largestEviction = 1024
 
   /// The options `firestore-bench` accepts, each with a value (``usage`` explains them).
   static let specs = [
@@ -164,7 +167,13 @@ struct BenchOptions {
       options.pairedTargets = names
     }
     if let spin = try parsed.positiveInteger("--spin-us") { options.pairedSpin = .microseconds(spin) }
-    options.evictMegabytes = try parsed.positiveInteger("--evict-mb") ?? 0
+    if let megabytes = try parsed.positiveInteger("--evict-mb") {
+      // More than any cache, and an allocation the machine can make.
+      guard megabytes <= Self.largestEviction else {
+        throw UsageError("--evict-mb must be at most \(Self.largestEviction), not \"\(megabytes)\"")
+      }
+      options.evictMegabytes = megabytes
+    }
     do {
       options.scenarios = try ScenarioCatalog.expand(parsed.positionals)
     } catch let failure as ToolFailure {

@@ -33,6 +33,7 @@ struct BenchCommandLineTests {
       (["paired", "--target", "s4,s9"], "--target takes paired targets separated by commas"),
       (["paired", "--spin-us", "-5"], "--spin-us takes a positive whole number, not \"-5\""),
       (["client-cost", "--evict-mb", "0"], "--evict-mb takes a positive whole number, not \"0\""),
+      (["client-cost", "--evict-mb", "4096"], "--evict-mb must be at most 1024, not \"4096\""),
     ])
   func usage(arguments: [String], message: String) async throws {
     let result = try await Bench.run(arguments)
