@@ -23,7 +23,6 @@
         .init(name: "Expect", value: ""), .init(name: "x-goog-request-params", value: "project_id=p&database_id=(default)"),
         .init(name: "X-Empty", value: "", sentEmpty: true), .init(name: "Ünïcode-Value", value: "héllo wörld"),
       ])
-      defer { list.deallocate() }
       #expect(
         lines(list) == [
           "Expect:", "x-goog-request-params: project_id=p&database_id=(default)", "X-Empty;", "Ünïcode-Value: héllo wörld",
@@ -32,9 +31,33 @@
 
     @Test("no lines: no list")
     func empty() {
-      let list = CurlHeaderList([])
-      #expect(list.first == nil)
-      list.deallocate()
+      #expect(CurlHeaderList([]).first == nil)
+    }
+
+    @Test("from a request's headers: an empty Expect first, then by name; framing headers left out; Connection only as close")
+    func fromHeaders() throws {
+      let list = try CurlHeaderList(headers: [
+        "x-b": "2", "Content-Length": "9", "a-first": "1", "HOST": "elsewhere", "Transfer-Encoding": "chunked",
+        "expect": "100-continue", "x-empty": "",
+      ])
+      #expect(lines(list) == ["Expect:", "a-first: 1", "x-b: 2", "x-empty;"])
+      #expect(!list.closesConnection)
+      let closing = try CurlHeaderList(headers: ["Connection": "CLOSE"])
+      #expect(lines(closing) == ["Expect:", "Connection: close"])
+      #expect(closing.closesConnection)
+      let keepAlive = try CurlHeaderList(headers: ["connection": "keep-alive"])
+      #expect(lines(keepAlive) == ["Expect:"])
+      #expect(!keepAlive.closesConnection)
+    }
+
+    @Test(
+      "a header that would break the request's framing is refused",
+      arguments: [
+        ["bad name": "v"], ["x-split": "a\r\nInjected: yes"], ["": "v"], ["x-nul": "a\u{0}b"], ["x:colon": "v"],
+      ])
+    func refused(_ headers: [String: String]) {
+      let error = #expect(throws: FirestoreError.self) { try CurlHeaderList(headers: headers) }
+      #expect(error?.code == .invalidArgument)
     }
   }
 #endif

@@ -35,7 +35,8 @@ import FirestorePlatform
     /// twice (libcurl sends such a body again on a reused connection that died, with no
     /// seek callback to refuse it) and a body small enough for libcurl to join to the head.
     private let sendsBodyWithHead: Bool
-    private var headerList = CurlHeaderList([])
+    /// The header list the handle points at, held until it no longer does.
+    private var headerList: CurlHeaderList?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private let channel: BodyChannel
     /// The head waits for the body's end (``HTTPRequest/readsWholeBody``), or for the
@@ -89,17 +90,10 @@ import FirestorePlatform
       method = request.method
       isIdempotent = request.isIdempotent
       deadline = request.deadline
-      let url = request.url
-      self.url = url
-      let scheme = url.scheme?.lowercased()
-      guard scheme == "http" || scheme == "https" else {
-        throw FirestoreError(.invalidArgument, "cannot send to \(url.absoluteString): only http and https are supported")
-      }
-      guard let host = url.host, !host.isEmpty else {
-        throw FirestoreError(.invalidArgument, "the URL \(url.absoluteString) has no host")
-      }
-      self.host = host
-      defaultPort = scheme == "https" ? 443 : 80
+      url = request.url
+      let target = try transport.prepared.target(of: request.url)
+      host = target.host
+      defaultPort = target.isHTTPS ? 443 : 80
       guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
         throw FirestoreError(.invalidArgument, "cannot send \(method) \(url.path): invalid request method")
       }
@@ -111,7 +105,7 @@ import FirestorePlatform
       self.easy = easy
       errorBuffer.initialize(to: 0)
       // On a throw, deinit frees what was made.
-      try configure(request, transport: transport, cleartext: scheme == "http", fresh: fresh)
+      try configure(request, target: target, transport: transport, fresh: fresh)
     }
 
     deinit {
@@ -121,7 +115,6 @@ import FirestorePlatform
       } else {
         curl_easy_cleanup(easy)
       }
-      headerList.deallocate()
       errorBuffer.deallocate()
     }
 
@@ -154,7 +147,7 @@ import FirestorePlatform
 
     /// Sets the handle's options for `request`. A `fresh` handle first gets those every
     /// request of the transport shares; a kept one has them (see ``clearRequestOptions()``).
-    private func configure(_ request: HTTPRequest, transport: CurlTransport, cleartext: Bool, fresh: Bool) throws {
+    private func configure(_ request: HTTPRequest, target: CurlPreparedParts.Target, transport: CurlTransport, fresh: Bool) throws {
       let me = Unmanaged.passUnretained(self).toOpaque()
       if fresh {
         setLong(CURLOPT_NOSIGNAL, 1)
@@ -177,7 +170,7 @@ import FirestorePlatform
         _ = swiftfirestore_curl_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, curlWrite)
         _ = swiftfirestore_curl_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, curlHeader)
       }
-      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_URL, request.url.absoluteString)
+      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_URL, target.address)
       _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
       _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_PRIVATE, me)
       _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, me)
@@ -207,42 +200,13 @@ import FirestorePlatform
         _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, "")
       }
 
-      // No `Expect: 100-continue` round trip before a body.
-      var lines = [CurlHeaderList.Line(name: "Expect", value: "")]
-      lines.reserveCapacity(request.headers.count + 1)
-      for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
-        if Self.isNamed(name, "host") || Self.isNamed(name, "content-length") || Self.isNamed(name, "transfer-encoding")
-          || Self.isNamed(name, "expect")
-        {
-          continue
-        }
-        guard !name.isEmpty, !name.utf8.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 >= 0x7F }),
-          !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
-        else {
-          throw FirestoreError(.invalidArgument, "header \"\(name.prefix(40))\" has a name or value that would break the request")
-        }
-        if Self.isNamed(name, "connection") {
-          // Only `close` passes: the caller wants a connection of its own, used once.
-          // (HTTP/2 has no such header; libcurl leaves it out there.)
-          guard Self.isNamed(value, "close") else { continue }
-          if cleartext {
-            setLong(CURLOPT_FRESH_CONNECT, 1)
-            setLong(CURLOPT_FORBID_REUSE, 1)
-          }
-          lines.append(CurlHeaderList.Line(name: "Connection", value: "close"))
-          continue
-        }
-        lines.append(CurlHeaderList.Line(name: name, value: value, sentEmpty: value.isEmpty))
+      let list = try transport.prepared.headerList(for: request.headers)
+      if list.closesConnection && !target.isHTTPS {
+        setLong(CURLOPT_FRESH_CONNECT, 1)
+        setLong(CURLOPT_FORBID_REUSE, 1)
       }
-      headerList = CurlHeaderList(lines)
-      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList.first)
-    }
-
-    /// Whether `text` is `lowercaseName` in any case (ASCII), without lowercasing a copy.
-    private static func isNamed(_ text: String, _ lowercaseName: StaticString) -> Bool {
-      let name = UnsafeBufferPointer(start: lowercaseName.utf8Start, count: lowercaseName.utf8CodeUnitCount)
-      return text.utf8.count == name.count
-        && zip(text.utf8, name).allSatisfy { $0 == $1 || ($0 | 0x20 == $1 && (0x61...0x7A).contains($1)) }
+      headerList = list
+      _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, list.first)
     }
 
     private func setLong(_ option: CURLoption, _ value: Int) {

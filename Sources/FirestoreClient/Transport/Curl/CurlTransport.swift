@@ -59,6 +59,8 @@
     let loop: CurlEventLoop
     /// Handles of finished requests, for the next ones.
     let handles = CurlHandlePool()
+    /// The targets and header lists of recent requests, for the next ones.
+    let prepared = CurlPreparedParts()
     /// The user names and passwords of the proxies requests may go through (``proxy``
     /// and the environment's), which no error may show.
     let proxyCredentials: [String]
