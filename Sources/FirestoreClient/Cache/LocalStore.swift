@@ -135,6 +135,20 @@ final class LocalStore: Sendable {
     withState { _ in }
   }
 
+  /// Applies the backlog soon, in a task of its own (unless one is on its way), for a
+  /// caller that must not wait for it: whoever reads the store first applies it anyway, as
+  /// any backlog. A persistent cache applies it now, so that the file, which other
+  /// instances read, shows what this one does.
+  func flushSoon() {
+    guard filePath == nil else { return flush() }
+    let schedule = backlog.withLock { b -> Bool in
+      guard !b.updates.isEmpty, !b.drainScheduled else { return false }
+      b.drainScheduled = true
+      return true
+    }
+    if schedule { drainBacklog(after: nil) }
+  }
+
   /// How long the backlog may wait for its background task while a listener is open, or
   /// for a persistent cache: reads a few round trips apart share one task (a task per read,
   /// woken while the caller reads on, costs the read more than the cache learning itself),
@@ -352,13 +366,13 @@ final class LocalStore: Sendable {
   var awaitsUser: Bool { withState { $0.user == nil && !$0.parked.isEmpty } }
 
   /// Records how sending batch `id` ended; returns what to send next. The caller calls
-  /// ``flush()`` once it has answered whoever waits for the batch.
+  /// ``flush()`` or ``flushSoon()`` once it has answered whoever waits for the batch.
   func finishSend(_ id: Int, _ result: LocalStoreState.SendResult) -> [MutationQueue.Action] {
     withState { s in
       // An acknowledged batch leaves the file before the caller is answered, so that it is
       // never sent again; the cache learns its documents from the backlog, queued in the
-      // same step so that nobody sees one without the other. The sender flushes it right
-      // after answering, so it needs no task of its own.
+      // same step so that nobody sees one without the other. The sender has it applied
+      // once it has answered, so it needs no task of its own here.
       if case .acknowledged(let results) = result { postpone { $0.acknowledgeBatch(id, results: results) } }
       return s.finishSend(id, result)
     }

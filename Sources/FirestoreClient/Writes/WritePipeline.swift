@@ -117,7 +117,7 @@ final class WritePipeline: Sendable {
     if actions.count == 1, case .send(id) = actions[0], writes.count == 1, WriteBuilder.isIdempotent(writes), !Task.isCancelled,
       beginAttempt()
     {
-      await send(id)
+      await send(id, inCallersTask: true)
     } else {
       perform(actions, immediately: true)
     }
@@ -266,8 +266,9 @@ final class WritePipeline: Sendable {
     }
   }
 
-  /// One attempt at batch `id`, counted by ``beginAttempt()`` before.
-  private func send(_ id: Int) async {
+  /// One attempt at batch `id`, counted by ``beginAttempt()`` before; `inCallersTask` when
+  /// it runs in the task of the caller waiting for the batch.
+  private func send(_ id: Int, inCallersTask: Bool = false) async {
     defer { sendEnded() }
     guard let (writes, body, user) = store.beginSend(id) else { return }
     let isIdempotent = WriteBuilder.isIdempotent(writes)
@@ -292,8 +293,10 @@ final class WritePipeline: Sendable {
     case .rejected: waiter?(.failure(failure ?? FirestoreError(.unknown, "the write was not applied")))
     case .retry, .otherUser: break
     }
-    // The cache learns the acknowledged documents here, after the caller was answered.
-    store.flush()
+    // The cache learns the acknowledged documents after the caller was answered: here, or,
+    // when this task is the caller's, soon after (see ``LocalStore/flushSoon()``), so that
+    // the caller goes on at once.
+    if inCallersTask { store.flushSoon() } else { store.flush() }
     resumeSettledWaiters()
     perform(next)
   }
