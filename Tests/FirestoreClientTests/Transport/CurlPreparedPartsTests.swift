@@ -22,7 +22,7 @@
     @Test("past the capacity, the least recently used list is made again; the one just used is kept")
     func leastRecentlyUsedGoes() throws {
       let parts = CurlPreparedParts()
-      let sets = (0...CurlPreparedParts.capacity).map { ["x-n": "\($0)"] }
+      let sets = (0...CurlPreparedParts.headerListCapacity).map { ["x-n": "\($0)"] }
       let oldest = try parts.headerList(for: sets[0])
       let recent = try parts.headerList(for: sets[1])
       for headers in sets.dropFirst(2) { _ = try parts.headerList(for: headers) }
