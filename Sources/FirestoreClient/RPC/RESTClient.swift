@@ -55,9 +55,8 @@ final class RESTClient: Sendable {
   private let unsigned: RequestCredentials.Signed
   /// URLs made for calls, by their path: finding one costs less than parsing it, and most
   /// calls go to one of a few (the database's `:commit`, `:runQuery` and `:batchGet`, the
-  /// documents an app reads again). Emptied when it holds ``urlMemoLimit``.
-  private let urls = Locked<[String: URL]>([:])
-  private static let urlMemoLimit = 128
+  /// documents an app reads again).
+  private let urls = BoundedMemo<String, URL>(limit: 128)
 
   /// Calls `observer` with the user of every token fetched for a call from now on.
   func observeTokenUsers(_ observer: @escaping @Sendable (TokenUser) -> Void) {
@@ -246,13 +245,7 @@ final class RESTClient: Sendable {
       return try parseURL(urlPrefix + path + "?" + query.joined(separator: "&"), of: call)
     }
     // Kept by the path alone: every URL of this client starts with the same prefix.
-    if let url = urls.withLock({ $0[path] }) { return url }
-    let url = try parseURL(urlPrefix + path, of: call)
-    urls.withLock { memo in
-      if memo.count >= Self.urlMemoLimit { memo.removeAll(keepingCapacity: true) }
-      memo[path] = url
-    }
-    return url
+    return try urls.value(for: path) { () throws(FirestoreError) in try parseURL(urlPrefix + path, of: call) }
   }
 
   private func parseURL(_ text: String, of call: Call) throws(FirestoreError) -> URL {

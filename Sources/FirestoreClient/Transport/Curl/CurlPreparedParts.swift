@@ -9,7 +9,7 @@
   /// same call kinds, the documents an app reads again); making them anew cost each
   /// request several microseconds.
   ///
-  /// Targets are kept by URL, up to ``targetLimit`` (then emptied); header lists are the
+  /// Targets are kept by URL (a ``BoundedMemo``); header lists are the
   /// ``headerListCapacity`` most recently used, found by equality, which for the same
   /// dictionary is one comparison of references.
   final class CurlPreparedParts: Sendable {
@@ -23,32 +23,26 @@
       let isHTTPS: Bool
     }
 
-    /// The most targets kept.
-    static let targetLimit = 128
     /// The most header lists kept.
     static let headerListCapacity = 8
 
-    private let targets = Locked<[URL: Target]>([:])
+    private let targets = BoundedMemo<URL, Target>(limit: 128)
     private let headerLists = Locked<[([String: String], CurlHeaderList)]>([])
 
     /// The target of `url`.
     ///
     /// - Throws: `invalidArgument` for a URL that is not `http` or `https`, or has no host.
     func target(of url: URL) throws(FirestoreError) -> Target {
-      if let kept = targets.withLock({ $0[url] }) { return kept }
-      let scheme = url.scheme?.lowercased()
-      guard scheme == "http" || scheme == "https" else {
-        throw FirestoreError(.invalidArgument, "cannot send to \(url.absoluteString): only http and https are supported")
+      try targets.value(for: url) { () throws(FirestoreError) in
+        let scheme = url.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https" else {
+          throw FirestoreError(.invalidArgument, "cannot send to \(url.absoluteString): only http and https are supported")
+        }
+        guard let host = url.host, !host.isEmpty else {
+          throw FirestoreError(.invalidArgument, "the URL \(url.absoluteString) has no host")
+        }
+        return Target(address: url.absoluteString, host: host, isHTTPS: scheme == "https")
       }
-      guard let host = url.host, !host.isEmpty else {
-        throw FirestoreError(.invalidArgument, "the URL \(url.absoluteString) has no host")
-      }
-      let target = Target(address: url.absoluteString, host: host, isHTTPS: scheme == "https")
-      targets.withLock { kept in
-        if kept.count >= Self.targetLimit { kept.removeAll(keepingCapacity: true) }
-        kept[url] = target
-      }
-      return target
     }
 
     /// The header list of `headers` (see ``CurlHeaderList/init(headers:)``): a kept one,
