@@ -390,6 +390,25 @@ struct LocalViewTests {
     #expect(store.backlogState == (0, false))
   }
 
+  @Test("flushSoon: a memory cache applies what waits in a task of its own; a persistent one at once, for the file")
+  func flushSoon() async throws {
+    let memory = store()
+    memory.didRead([(name: "\(Self.root)/favorites/x", document: document("x", at: 5))])
+    #expect(memory.backlogState == (1, false))
+    #expect(memory.backlogDrain == nil)
+    memory.flushSoon()
+    let drain = try #require(memory.backlogDrain, "a task applies it")
+    await drain.value
+    #expect(memory.backlogState == (0, false))
+
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let persistent = store(.persistent(directory: directory))
+    persistent.didRead([(name: "\(Self.root)/favorites/x", document: document("x", at: 5))])
+    persistent.flushSoon()
+    #expect(persistent.backlogState.waiting == 0, "applied before flushSoon returned")
+  }
+
   @Test("eager garbage collection keeps only what views show and pending writes touch")
   func eagerCollection() {
     let store = store(.eagerMemory)
