@@ -36,7 +36,7 @@ struct BenchOptions {
   /// `paired`: the one side to run alone (``PairedScenario/sideNames``), or `nil` for all
   /// four in turn.
   var pairedSide: String?
-  /// `paired`: the targets to run (`s4`, `s7a`...), or `nil` for every one.
+  /// `paired` and `client-cost`: the targets to run (`s4`, `s7a`...), or `nil` for every one.
   var pairedTargets: [String]?
   /// `paired`: CPU the transport side spends before each request, in its timing.
   var pairedSpin: Duration = .zero
@@ -93,7 +93,8 @@ struct BenchOptions {
       --ca-file PEM         get-concurrent.h2: the CA that issued the front's certificate
       --side SIDE           paired: run one side alone (client, transport, curl,
                             handoff or floor), its calls back to back, with its CPU per call
-      --target T[,T...]     paired: only these targets (s1, s4, s5a, s7a, s7b, s7c)
+      --target T[,T...]     paired: only these targets (s1, s4, s5a, s7a, s7b, s7c);
+                            client-cost: only these (s4, s5a, s7a, s7c)
       --spin-us N           paired: the transport side keeps the CPU busy N microseconds
                             before each request, inside its timing: what that much of a
                             client's own work between calls costs in wall time

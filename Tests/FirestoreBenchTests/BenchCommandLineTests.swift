@@ -34,6 +34,7 @@ struct BenchCommandLineTests {
       (["paired", "--spin-us", "-5"], "--spin-us takes a positive whole number, not \"-5\""),
       (["client-cost", "--evict-mb", "0"], "--evict-mb takes a positive whole number, not \"0\""),
       (["client-cost", "--evict-mb", "4096"], "--evict-mb must be at most 1024, not \"4096\""),
+      (["client-cost", "--target", "s1,s7b"], "client-cost measures s4, s5a, s7a, s7c; --target names none of them"),
     ])
   func usage(arguments: [String], message: String) async throws {
     let result = try await Bench.run(arguments)
@@ -54,6 +55,20 @@ struct BenchCommandLineTests {
     }
     #expect(rows.map { $0["scenario"]?.stringValue } == ["batch-500.client", "set-small.client", "get-all.client", "get-one.client"])
     for row in rows { #expect(row["n"] == .number("2"), "\(row)") }
+  }
+
+  @Test("client-cost --target runs the named calls only")
+  func clientCostTargets() async throws {
+    let directory = try makeTemporaryDirectory("bench-test")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let output = directory.appendingPathComponent("out.json")
+    let result = try await Bench.run(["client-cost", "--reps", "2", "--target", "s7a,s4,s1", "--json", output.path])
+    #expect(result.status == 0, "\(result)")
+    guard case .array(let rows)? = try? JSONParser.parse(Data(contentsOf: output)) else {
+      Issue.record("--json did not write a JSON array")
+      return
+    }
+    #expect(rows.map { $0["scenario"]?.stringValue } == ["set-small.client", "get-all.client"])
   }
 
   @Test("decode --body decodes the file and --json writes one object per variant")
