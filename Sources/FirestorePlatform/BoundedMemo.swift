@@ -7,22 +7,27 @@
 /// let parsed = BoundedMemo<String, URL>(limit: 128)
 /// let url = parsed.value(for: path) { URL(string: prefix + path)! }
 /// ```
-package final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+///
+/// Public for the optimizer, as ``Locked`` is: the client and the transport look up a
+/// value on every request, and as a `package` class's method ``value(for:make:)`` ran
+/// unspecialized, hashing its keys and finding its dictionary's type at run time.
+public final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   /// The most entries kept.
-  package let limit: Int
-  private let entries = Locked<[Key: Value]>([:])
+  public let limit: Int
+  @usableFromInline let entries = Locked<[Key: Value]>([:])
 
   /// Creates an empty memo of at most `limit` entries.
-  package init(limit: Int) {
+  public init(limit: Int) {
     self.limit = limit
   }
 
   /// How many entries are kept (for tests).
-  package var count: Int { entries.withLock { $0.count } }
+  public var count: Int { entries.withLock { $0.count } }
 
   /// The value kept for `key`, else the one `make` makes (outside the lock), then kept. A
   /// failure is not kept: the next call for the key makes it again.
-  package func value<Failure: Error>(for key: Key, make: () throws(Failure) -> Value) throws(Failure) -> Value {
+  @inlinable
+  public func value<Failure: Error>(for key: Key, make: () throws(Failure) -> Value) throws(Failure) -> Value {
     if let kept = entries.withLock({ $0[key] }) { return kept }
     let value = try make()
     entries.withLock { kept in

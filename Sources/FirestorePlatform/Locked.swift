@@ -20,14 +20,17 @@
 /// ```
 ///
 /// The lock is not recursive: calling `withLock` again from inside its body deadlocks.
-package final class Locked<Value>: @unchecked Sendable {
-  // Usable from inlined code: every module locks on its hot paths, and a generic call across
-  // modules would run unspecialized, the body's closure and its types passed at run time.
+///
+/// Public, in a module that is no product, where `package` would do: every module locks
+/// on its hot paths, and the optimizer does not inline the `@inlinable` methods of a
+/// `package` class into another module (Swift 6.3), so a `package` `withLock` ran
+/// unspecialized at every call, the body's closure and its types passed at run time.
+public final class Locked<Value>: @unchecked Sendable {
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   @usableFromInline var protected: Value
 
   /// Creates a lock guarding `initialValue`.
-  package init(_ initialValue: consuming sending Value) {
+  public init(_ initialValue: consuming sending Value) {
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     pthread_mutex_init(mutex, nil)
@@ -42,7 +45,7 @@ package final class Locked<Value>: @unchecked Sendable {
 
   /// Runs `body` with the value while holding the lock, and returns what it returns.
   @inlinable
-  package func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
+  public func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     return try body(&protected)
@@ -52,11 +55,11 @@ package final class Locked<Value>: @unchecked Sendable {
 extension Locked where Value: Sendable {
   /// A copy of the current value, read under the lock.
   @inlinable
-  package var value: Value { withLock { $0 } }
+  public var value: Value { withLock { $0 } }
 }
 
 extension Locked: CustomReflectable {
   /// No children: a `dump` or debugger view of whatever holds a lock never reads the value
   /// without it, and never shows what it guards (cached tokens among them).
-  package var customMirror: Mirror { Mirror(self, children: [:]) }
+  public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
