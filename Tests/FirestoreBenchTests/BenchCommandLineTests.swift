@@ -42,33 +42,24 @@ struct BenchCommandLineTests {
     #expect(result.stderr.contains(message), "\(result)")
   }
 
-  @Test("client-cost --evict-mb runs every call, each after a sweep, and reports them")
-  func clientCostCold() async throws {
+  @Test(
+    "client-cost runs every call, or those --target names, and reports them",
+    arguments: [
+      (["--evict-mb", "1"], ["batch-500.client", "set-small.client", "get-all.client", "get-one.client"]),
+      (["--target", "s7a,s4,s1"], ["set-small.client", "get-all.client"]),
+    ])
+  func clientCost(options: [String], scenarios: [String]) async throws {
     let directory = try makeTemporaryDirectory("bench-test")
     defer { try? FileManager.default.removeItem(at: directory) }
     let output = directory.appendingPathComponent("out.json")
-    let result = try await Bench.run(["client-cost", "--reps", "2", "--evict-mb", "1", "--json", output.path])
+    let result = try await Bench.run(["client-cost", "--reps", "2"] + options + ["--json", output.path])
     #expect(result.status == 0, "\(result)")
     guard case .array(let rows)? = try? JSONParser.parse(Data(contentsOf: output)) else {
       Issue.record("--json did not write a JSON array")
       return
     }
-    #expect(rows.map { $0["scenario"]?.stringValue } == ["batch-500.client", "set-small.client", "get-all.client", "get-one.client"])
+    #expect(rows.map { $0["scenario"]?.stringValue } == scenarios)
     for row in rows { #expect(row["n"] == .number("2"), "\(row)") }
-  }
-
-  @Test("client-cost --target runs the named calls only")
-  func clientCostTargets() async throws {
-    let directory = try makeTemporaryDirectory("bench-test")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let output = directory.appendingPathComponent("out.json")
-    let result = try await Bench.run(["client-cost", "--reps", "2", "--target", "s7a,s4,s1", "--json", output.path])
-    #expect(result.status == 0, "\(result)")
-    guard case .array(let rows)? = try? JSONParser.parse(Data(contentsOf: output)) else {
-      Issue.record("--json did not write a JSON array")
-      return
-    }
-    #expect(rows.map { $0["scenario"]?.stringValue } == ["set-small.client", "get-all.client"])
   }
 
   @Test("decode --body decodes the file and --json writes one object per variant")
