@@ -9,8 +9,8 @@
 /// ```
 ///
 /// Public for the optimizer, as ``Locked`` is: the client and the transport look up a
-/// value on every request, and as a `package` class's method ``value(for:make:)`` ran
-/// unspecialized, hashing its keys and finding its dictionary's type at run time.
+/// value on every request, and as a `package` class's method ``value(for:make:)`` would
+/// run unspecialized, hashing its keys and finding its dictionary's type at run time.
 public final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   /// The most entries kept.
   public let limit: Int

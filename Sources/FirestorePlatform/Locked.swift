@@ -23,7 +23,7 @@
 ///
 /// Public, in a module that is no product, where `package` would do: every module locks
 /// on its hot paths, and the optimizer does not inline the `@inlinable` methods of a
-/// `package` class into another module (Swift 6.3), so a `package` `withLock` ran
+/// `package` class into another module (Swift 6.3); a `package` `withLock` would run
 /// unspecialized at every call, the body's closure and its types passed at run time.
 public final class Locked<Value>: @unchecked Sendable {
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
