@@ -13,6 +13,8 @@ struct DocumentSizeTests {
     ]
     #expect(DocumentSize.mapSize(fields) == 71)
     #expect(DocumentSize.of(name: "users/jeff/tasks/my_task_id", fields: fields) == 147)
+    let name = "projects/p/databases/(default)/documents/users/jeff/tasks/my_task_id"
+    #expect(DocumentSize.of(documentName: name, fields: fields) == 147)
   }
 
   @Test("a name counts UTF-8 bytes per segment and skips empty ones")

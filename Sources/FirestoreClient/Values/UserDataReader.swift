@@ -34,11 +34,25 @@ struct UserDataReader {
   var deletes: [FieldPath] = []
   /// Leaf paths of ordinary values, kept when merging (the mask of a merging set).
   var leafPaths: [FieldPath] = []
-  /// The field names down to the value being read (`[i]` for an array's element), pushed
-  /// and popped on the way down: a ``FieldPath`` is made only where one is kept or named.
-  private var segments: [String] = []
-  /// The path of the value being read.
-  private var path: FieldPath { FieldPath(segments) }
+  /// The field names and array positions down to the value being read, pushed and popped
+  /// on the way down: a ``FieldPath`` is made only where one is kept or named.
+  private var segments: [Segment] = []
+  /// The path of the value being read, an array's element named `[i]`.
+  private var path: FieldPath { FieldPath(segments.map(\.name)) }
+
+  /// One step of ``segments``: an element's position stays a number until a path is
+  /// named, as most elements never are.
+  private enum Segment {
+    case field(String)
+    case element(Int)
+
+    var name: String {
+      switch self {
+      case .field(let name): name
+      case .element(let i): "[\(i)]"
+      }
+    }
+  }
 
   init(firestore: Firestore, context: Context) {
     self.firestore = firestore
@@ -51,7 +65,7 @@ struct UserDataReader {
     var fields: [String: Value] = [:]
     fields.reserveCapacity(data.count)
     for (key, raw) in data {
-      segments.append(key)
+      segments.append(.field(key))
       try Self.validateFieldName(key, path: path)
       if let value = try readHere(raw, depth: 1, inArray: false) { fields[key] = value }
       segments.removeLast()
@@ -66,7 +80,7 @@ struct UserDataReader {
   /// the transforms and deletes), as in the official clients: written as an empty map it
   /// would replace what a merge means to keep. A map the caller wrote empty stays `{}`.
   mutating func read(_ raw: any Sendable, path: FieldPath, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
-    segments = path.segments
+    segments = path.segments.map(Segment.field)
     return try readHere(raw, depth: depth, inArray: inArray)
   }
 
@@ -77,7 +91,9 @@ struct UserDataReader {
     if depth > Self.maximumDepth, Self.isContainer(raw) {
       throw .invalidArgument("field \(describe(path)) is nested more than \(Self.maximumDepth) levels of maps and arrays deep")
     }
-    if let sentinel = raw as? FieldValue {
+    // A cast that fails costs a lookup in the runtime: the types read by their exact type
+    // are never a sentinel, which may also come wrapped in an optional.
+    if !Self.isReadByExactType(type(of: raw)), let sentinel = raw as? FieldValue {
       try readSentinel(sentinel, path: path, inArray: inArray)
       return nil
     }
@@ -87,6 +103,13 @@ struct UserDataReader {
     if case .map(let m) = value, !m.isEmpty { return value }
     leafPaths.append(path)
     return value
+  }
+
+  /// Whether ``readPlain(_:depth:inArray:)`` reads a value of `type` by its exact type,
+  /// before any cast.
+  private static func isReadByExactType(_ type: any Any.Type) -> Bool {
+    type == String.self || type == Int.self || type == Double.self || type == Date.self || type == Timestamp.self
+      || type == [String].self || type == [any Sendable].self || type == [String: any Sendable].self
   }
 
   /// Whether `raw` is a map or an array, in Swift or in wire form (what nesting counts).
@@ -119,6 +142,10 @@ struct UserDataReader {
       if inArray { throw arrayInArray() }
       return .array(strings.map(Value.string))
     }
+    if dynamicType == [any Sendable].self, let a = raw as? [any Sendable] { return try readArray(a, depth: depth, inArray: inArray) }
+    if dynamicType == [String: any Sendable].self, let m = raw as? [String: any Sendable] {
+      return try readMap(m, depth: depth, inArray: inArray)
+    }
     // Before the other Swift types: Foundation would bridge an NSNumber 1 to `true`, and
     // 2.0 to `2`.
     if let number = NumberBridge.number(raw) {
@@ -132,30 +159,8 @@ struct UserDataReader {
     // first turns the whole container into a Foundation object to find out.
     if type(of: raw) is NSNull.Type { return .null }
     switch raw {
-    case let a as [any Sendable]:
-      if inArray { throw arrayInArray() }
-      var values: [Value] = []
-      values.reserveCapacity(a.count)
-      for (i, element) in a.enumerated() {
-        segments.append("[\(i)]")
-        if let sentinel = element as? FieldValue {
-          throw .invalidArgument("\(sentinel.methodName) is not supported inside arrays (field \(describe(path)))")
-        }
-        if let v = try readHere(element, depth: depth + 1, inArray: true) { values.append(v) }
-        segments.removeLast()
-      }
-      return .array(values)
-    case let m as [String: any Sendable]:
-      var fields: [String: Value] = [:]
-      fields.reserveCapacity(m.count)
-      for (key, element) in m {
-        segments.append(key)
-        try Self.validateFieldName(key, path: path)
-        if let v = try readHere(element, depth: depth + 1, inArray: inArray) { fields[key] = v }
-        segments.removeLast()
-      }
-      if fields.isEmpty && !m.isEmpty { return nil }
-      return .map(fields)
+    case let a as [any Sendable]: return try readArray(a, depth: depth, inArray: inArray)
+    case let m as [String: any Sendable]: return try readMap(m, depth: depth, inArray: inArray)
     case let v as Value: return try readWire(v, depth: depth, inArray: inArray)
     case let o as any OptionalValue:
       // The optional arrived as `any Sendable`, so what it wraps is Sendable too.
@@ -199,6 +204,33 @@ struct UserDataReader {
     default:
       throw .invalidArgument("field \(describe(path)) has unsupported type \(type(of: raw))")
     }
+  }
+
+  /// An array's elements, each at its position.
+  private mutating func readArray(_ a: [any Sendable], depth: Int, inArray: Bool) throws(FirestoreError) -> Value {
+    if inArray { throw arrayInArray() }
+    var values: [Value] = []
+    values.reserveCapacity(a.count)
+    for (i, element) in a.enumerated() {
+      segments.append(.element(i))
+      if let v = try readHere(element, depth: depth + 1, inArray: true) { values.append(v) }
+      segments.removeLast()
+    }
+    return .array(values)
+  }
+
+  /// A map's entries; `nil` for a non-empty map whose entries were all sentinels.
+  private mutating func readMap(_ m: [String: any Sendable], depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
+    var fields: [String: Value] = [:]
+    fields.reserveCapacity(m.count)
+    for (key, element) in m {
+      segments.append(.field(key))
+      try Self.validateFieldName(key, path: path)
+      if let v = try readHere(element, depth: depth + 1, inArray: inArray) { fields[key] = v }
+      segments.removeLast()
+    }
+    if fields.isEmpty && !m.isEmpty { return nil }
+    return .map(fields)
   }
 
   /// A value given already in wire form (REST JSON, extended JSON, a `Value`) passes the

@@ -186,7 +186,7 @@ enum WriteBuilder {
   /// Rejects a document over Firestore's 1 MiB limit before it is sent.
   private static func checkSize(_ write: Write, ref: DocumentReference) throws(FirestoreError) {
     guard case .update(let doc) = write.operation else { return }
-    let size = DocumentSize.of(name: ref.path, fields: doc.fields)
+    let size = DocumentSize.of(documentName: ref.name, fields: doc.fields)
     if size > maximumDocumentBytes {
       throw .invalidArgument("document \(ref.path) would be \(size) bytes; Firestore's maximum is \(maximumDocumentBytes) bytes (1 MiB)")
     }

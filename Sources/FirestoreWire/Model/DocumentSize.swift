@@ -10,13 +10,21 @@ public enum DocumentSize {
     nameSize(path) + mapSize(fields) + 32
   }
 
+  /// ``of(name:fields:)`` for a document given by its full resource name
+  /// (`projects/p/databases/d/documents/…`), which a reference already holds.
+  public static func of(documentName: String, fields: [String: Value]) -> Int {
+    referenceSize(documentName) + mapSize(fields) + 32
+  }
+
   /// The stored size of a document name: each non-empty `/`-separated segment's UTF-8
   /// length + 1, plus 16. Counted over the bytes, as the cache does for every document it
   /// learns: splitting the path into strings would allocate for nothing.
-  public static func nameSize(_ path: String) -> Int {
+  public static func nameSize(_ path: String) -> Int { nameSize(path.utf8[...]) }
+
+  private static func nameSize(_ path: Substring.UTF8View) -> Int {
     var size = 16
     var segment = 0
-    for byte in path.utf8 {
+    for byte in path {
       if byte == UInt8(ascii: "/") {
         if segment > 0 { size += segment + 1 }
         segment = 0
@@ -39,7 +47,7 @@ public enum DocumentSize {
     var slashes = 0
     for index in name.utf8.indices where name.utf8[index] == UInt8(ascii: "/") {
       slashes += 1
-      if slashes == 5 { return nameSize(String(name[name.utf8.index(after: index)...])) }
+      if slashes == 5 { return nameSize(name.utf8[name.utf8.index(after: index)...]) }
     }
     return nameSize(name)
   }
