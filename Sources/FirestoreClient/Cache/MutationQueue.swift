@@ -194,7 +194,8 @@ struct MutationQueue: Sendable {
     guard isNetworkEnabled, !isBackingOff, inFlightCount < Self.maximumInFlight else { return [] }
     var blocked = Set<String>()
     var actions: [Action] = []
-    for i in slots.indices.dropFirst(first).prefix(Self.lookahead) {
+    let candidates = slots.indices.dropFirst(first).prefix(Self.lookahead)
+    for i in candidates {
       guard inFlightCount < Self.maximumInFlight else { break }
       let entry = slots[i]
       if !entry.inFlight && entry.documents.isDisjoint(with: blocked) {
@@ -202,8 +203,9 @@ struct MutationQueue: Sendable {
         inFlightCount += 1
         actions.append(.send(entry.id))
       }
-      // Later batches of these documents wait for this one, sent or not.
-      blocked.formUnion(entry.documents)
+      // Later batches of these documents wait for this one, sent or not (the last one
+      // has none to hold back; a large batch's names would all be hashed again).
+      if i != candidates.last { blocked.formUnion(entry.documents) }
     }
     return actions
   }
