@@ -92,8 +92,10 @@ struct UserDataReader {
       throw .invalidArgument("field \(describe(path)) is nested more than \(Self.maximumDepth) levels of maps and arrays deep")
     }
     // A cast that fails costs a lookup in the runtime: the types read by their exact type
-    // are never a sentinel, which may also come wrapped in an optional.
-    if !Self.isReadByExactType(type(of: raw)), let sentinel = raw as? FieldValue {
+    // are never a sentinel, which may also come wrapped in an optional, and neither is an
+    // `NSNumber` (from a class to a struct is the slowest cast that fails).
+    let dynamicType = type(of: raw)
+    if !Self.isReadByExactType(dynamicType), !(dynamicType is NSNumber.Type), let sentinel = raw as? FieldValue {
       try readSentinel(sentinel, path: path, inArray: inArray)
       return nil
     }
