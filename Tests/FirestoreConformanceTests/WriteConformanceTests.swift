@@ -162,6 +162,58 @@ struct WriteConformanceTests {
     #expect(try await collection.document("d").getDocument().exists == false)
   }
 
+  @Test("a batch larger than its parts written ahead commits every write in order, in both commit forms", arguments: Backend.all)
+  func largeBatches(_ backend: Backend) async throws {
+    let collection = backend.collection()
+    // Two whole parts and a rest, of every kind of write, several to each document, so
+    // that they only end as expected when applied in order.
+    let count = 2 * WriteRecord.partSize + 7
+    let batch = backend.db.batch()
+    var expected: [String: [String: Int]] = [:]
+    for i in 0..<count {
+      let id = "d\(i % 25)"
+      let ref = collection.document(id)
+      switch i % 4 {
+      case 0:
+        batch.setData(["i": i, "text": "line \(i)\n\"quoted\""], forDocument: ref)
+        expected[id] = ["i": i]
+      case 1:
+        batch.setData(["merged": i], forDocument: ref, merge: true)
+        expected[id, default: [:]]["merged"] = i
+      case 2:
+        batch.setData(["i": i, "n": FieldValue.increment(Int64(1))], forDocument: ref)
+        expected[id] = ["i": i, "n": 1]
+      default:
+        // (A delete after a set of the same document in one request is refused.)
+        batch.setData([:], forDocument: ref)
+        expected[id] = [:]
+      }
+    }
+    batch.deleteDocument(collection.document("never"))
+    #expect(try await batch.commit().count == count + 1)
+    let stored = try await collection.getDocuments(source: .server).documents
+    let found = Dictionary(
+      uniqueKeysWithValues: stored.map { document in
+        (document.documentID, ["i", "merged", "n"].reduce(into: [String: Int]()) { $0[$1] = document.get($1) as? Int })
+      })
+    #expect(found == expected)
+
+    // The completion-handler form queues at once, without the text written ahead.
+    let queued = backend.db.batch()
+    for i in 0..<count { queued.setData(["q": i], forDocument: collection.document("q\(i)")) }
+    try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+      queued.commit { error in if let error { done.resume(throwing: error) } else { done.resume() } }
+    }
+    #expect(try await collection.document("q\(count - 1)").getDocument(source: .server).get("q") as? Int == count - 1)
+
+    // An invalid write after parts were written ahead still stops the whole batch.
+    let invalid = backend.db.batch()
+    for i in 0..<count { invalid.setData(["v": i], forDocument: collection.document("x\(i)")) }
+    invalid.setData(["bad": GeoPoint(latitude: 0, longitude: 200)], forDocument: collection.document("x-bad"))
+    #expect(try await #require(throws: FirestoreError.self) { try await invalid.commit() }.code == .invalidArgument)
+    #expect(try await collection.document("x0").getDocument(source: .server).exists == false)
+  }
+
   @Test("documents over 1 MiB are rejected before sending", arguments: Backend.all)
   func oversizedDocument(_ backend: Backend) async throws {
     let ref = backend.collection().document("big")

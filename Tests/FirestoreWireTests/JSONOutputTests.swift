@@ -64,6 +64,23 @@ struct JSONOutputTests {
     }
   }
 
+  @Test("a commit's body from its writes written ahead in parts is the request's own text, for any parts")
+  func commitFromParts() {
+    let writes = Self.writes + Self.writes
+    for transaction in [nil, "dHg=\""] {
+      let whole = CommitRequest(writes: writes, transaction: transaction).jsonBytes
+      for size in 1...writes.count {
+        let parts = stride(from: 0, to: writes.count, by: size).map {
+          CommitRequest.encodedWrites(writes[$0..<min($0 + size, writes.count)])
+        }
+        #expect(CommitRequest.jsonBytes(encodedWrites: parts, transaction: transaction) == whole, "parts of \(size)")
+      }
+      #expect(
+        CommitRequest.jsonBytes(encodedWrites: [], transaction: transaction)
+          == CommitRequest(writes: [], transaction: transaction).jsonBytes)
+    }
+  }
+
   @Test("the text appended after other text stands alone")
   func appending() throws {
     var buffer = Array("prefix ".utf8)

@@ -11,8 +11,11 @@ extension Firestore {
   /// once, and they are sent in order, also after the network comes back; the call returns
   /// when the server applied them. A transaction's writes are sent at once and shown only
   /// once committed, since they depend on its reads.
-  func commit(_ writes: [Write], transaction: String? = nil) async throws -> [WriteResult] {
-    let body = try commitBody(writes, transaction: transaction)
+  ///
+  /// - Parameter encodedWrites: the writes' text written ahead
+  ///   (``CommitRequest/encodedWrites(_:)``), if it was.
+  func commit(_ writes: [Write], transaction: String? = nil, encodedWrites: [[UInt8]]? = nil) async throws -> [WriteResult] {
+    let body = try commitBody(writes, transaction: transaction, encodedWrites: encodedWrites)
     guard let transaction else {
       if writes.isEmpty { return [] }
       return try await writePipeline.commit(writes, body: body)
@@ -58,9 +61,13 @@ extension Firestore {
 
   /// The commit's request body, encoded once for every attempt; refuses, before anything
   /// is queued or sent, one over Firestore's request limit or on an unusable instance.
-  private func commitBody(_ writes: [Write], transaction: String?) throws(FirestoreError) -> Data {
+  /// - Parameter encodedWrites: the writes' text written ahead
+  ///   (``CommitRequest/encodedWrites(_:)``), if it was.
+  private func commitBody(_ writes: [Write], transaction: String?, encodedWrites: [[UInt8]]? = nil) throws(FirestoreError) -> Data {
     try checkUsable()
-    let body = Data(CommitRequest(writes: writes, transaction: transaction).jsonBytes)
+    let body = Data(
+      encodedWrites.map { CommitRequest.jsonBytes(encodedWrites: $0, transaction: transaction) }
+        ?? CommitRequest(writes: writes, transaction: transaction).jsonBytes)
     if body.count > Self.maximumRequestBytes {
       throw FirestoreError(
         .invalidArgument,

@@ -18,7 +18,7 @@ public final class WriteBatch: Sendable {
   public var firestore: Firestore { record.firestore }
   private let record: WriteRecord
 
-  init(firestore: Firestore) { record = WriteRecord(firestore: firestore) }
+  init(firestore: Firestore) { record = WriteRecord(firestore: firestore, writesAhead: true) }
 
   func add(_ document: DocumentReference, _ build: () throws(FirestoreError) -> Write) -> WriteBatch {
     record.add(document, owner: "batch", build)
@@ -101,14 +101,16 @@ public final class WriteBatch: Sendable {
   ///   nothing was written).
   @discardableResult
   public func commit() async throws -> [WriteResult] {
-    let writes = try takeWrites().get()
+    let (writes, text) = try await record.takeWritten(alreadyTaken: Self.alreadyCommitted).get()
     if writes.isEmpty { return [] }
-    return try await firestore.commit(writes)
+    return try await firestore.commit(writes, encodedWrites: text)
   }
+
+  private static var alreadyCommitted: FirestoreError { .invalidArgument("this WriteBatch was already committed; create a new one") }
 
   /// The writes to commit, once; the first recorded error, or a second commit's error.
   func takeWrites() -> Result<[Write], FirestoreError> {
-    record.take(alreadyTaken: .invalidArgument("this WriteBatch was already committed; create a new one"))
+    record.take(alreadyTaken: Self.alreadyCommitted)
   }
 }
 

@@ -5,18 +5,33 @@ import FirestoreWire
 ///
 /// As in the Apple SDK, a write with bad data does not throw where it is added: it is kept
 /// as an error here and reported by the commit, which then sends nothing.
+///
+/// A batch's writes are also written out as request text while more are added, a part of
+/// ``partSize`` at a time on another thread: a large batch's body is then mostly made by
+/// the time it is committed, instead of after the last write on the caller's own.
 final class WriteRecord: Sendable {
   private struct State {
     var writes: [Write] = []
     var error: FirestoreError?
     var taken = false
+    /// The text of the first `parts.count * partSize` writes, a part a task.
+    var parts: [Task<[UInt8], Never>] = []
   }
+
+  /// The writes in one part of the text written ahead: enough that starting its task is
+  /// a small share of writing it.
+  static let partSize = 64
 
   /// The database the writes must belong to.
   let firestore: Firestore
+  /// Whether the writes' text is written ahead (for a commit that sends it).
+  private let writesAhead: Bool
   private let state = Locked(State())
 
-  init(firestore: Firestore) { self.firestore = firestore }
+  init(firestore: Firestore, writesAhead: Bool = false) {
+    self.firestore = firestore
+    self.writesAhead = writesAhead
+  }
 
   /// Records the write `build` makes for `document`, or the error that stops it:
   /// `refusal` when the owner takes no writes, a document of another instance, or what
@@ -34,7 +49,13 @@ final class WriteRecord: Sendable {
     }
     state.withLock { s in
       switch write {
-      case .success(let w): s.writes.append(w)
+      case .success(let w):
+        s.writes.append(w)
+        if writesAhead, s.error == nil, !s.taken, s.writes.count % Self.partSize == 0 {
+          let part = s.writes[(s.writes.count - Self.partSize)...]
+          // A part no commit will use (its form cannot wait for it) is skipped.
+          s.parts.append(Task { Task.isCancelled ? [] : CommitRequest.encodedWrites(part) })
+        }
       case .failure(let e): if s.error == nil { s.error = e }
       }
     }
@@ -47,13 +68,39 @@ final class WriteRecord: Sendable {
   var error: FirestoreError? { state.withLock { $0.error } }
 
   /// The writes, the first time they are asked for; the first recorded error instead, or
-  /// `alreadyTaken` on a later call.
+  /// `alreadyTaken` on a later call. Their text written ahead is not used.
   func take(alreadyTaken: FirestoreError) -> Result<[Write], FirestoreError> {
+    let (writes, parts) = takeWithParts(alreadyTaken: alreadyTaken)
+    for part in parts { part.cancel() }
+    return writes
+  }
+
+  /// ``take(alreadyTaken:)``, with the writes' request text as
+  /// ``CommitRequest/encodedWrites(_:)`` writes it, in order: the parts written ahead,
+  /// awaited, and the rest written now.
+  func takeWritten(alreadyTaken: FirestoreError) async -> Result<(writes: [Write], text: [[UInt8]]), FirestoreError> {
+    let (taken, parts) = takeWithParts(alreadyTaken: alreadyTaken)
+    guard case .success(let writes) = taken else {
+      for part in parts { part.cancel() }
+      return taken.map { ($0, []) }
+    }
+    var text: [[UInt8]] = []
+    text.reserveCapacity(parts.count + 1)
+    for part in parts { text.append(await part.value) }
+    let rest = writes[(parts.count * Self.partSize)...]
+    if !rest.isEmpty { text.append(CommitRequest.encodedWrites(rest)) }
+    return .success((writes, text))
+  }
+
+  /// Marks the writes taken; returns them (or why not) and hands over the parts written
+  /// ahead, which the record no longer holds.
+  private func takeWithParts(alreadyTaken: FirestoreError) -> (Result<[Write], FirestoreError>, [Task<[UInt8], Never>]) {
     state.withLock { s in
-      if let error = s.error { return .failure(error) }
-      if s.taken { return .failure(alreadyTaken) }
+      defer { s.parts = [] }
+      if let error = s.error { return (.failure(error), s.parts) }
+      if s.taken { return (.failure(alreadyTaken), s.parts) }
       s.taken = true
-      return .success(s.writes)
+      return (.success(s.writes), s.parts)
     }
   }
 }

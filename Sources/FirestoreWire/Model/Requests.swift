@@ -214,6 +214,33 @@ public struct CommitRequest: Sendable, Equatable, JSONWritable {
     }
   }
 
+  /// Consecutive writes as the body lists them (compact, separated by commas), so that a
+  /// large batch's text can be written in parts, ahead of its commit.
+  public static func encodedWrites(_ writes: some Sequence<Write>) -> [UInt8] {
+    var output = JSONByteOutput()
+    for write in writes { write.write(to: &output) }
+    return output.bytes
+  }
+
+  /// The body of a commit whose writes were written ahead by ``encodedWrites(_:)``, `parts`
+  /// in order: the same text as ``JSONWritable/jsonBytes`` of the request.
+  public static func jsonBytes(encodedWrites parts: [[UInt8]], transaction: String?) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(parts.reduce(64) { $0 + $1.count + 1 })
+    bytes.append(contentsOf: #"{"writes":["#.utf8)
+    for (i, part) in parts.enumerated() {
+      if i > 0 { bytes.append(UInt8(ascii: ",")) }
+      bytes.append(contentsOf: part)
+    }
+    bytes.append(UInt8(ascii: "]"))
+    if let transaction {
+      bytes.append(contentsOf: #","transaction":"#.utf8)
+      JSONWriter.writeString(transaction, into: &bytes)
+    }
+    bytes.append(UInt8(ascii: "}"))
+    return bytes
+  }
+
   /// Reads a request body.
   public init(json: JSONValue) throws {
     try json.requireObject("CommitRequest")
