@@ -4,7 +4,9 @@ import FirestoreWire
 /// Writes to several documents, committed atomically: all or none.
 ///
 /// Add writes, then ``commit()->_``. A write with invalid data is recorded and reported by
-/// `commit()`, which then sends nothing. A batch can be committed once.
+/// `commit()`, which then sends nothing. A batch can be committed once. The request text of
+/// a large batch is written on other threads while writes are still being added, so that
+/// `commit()` has little left to do before it sends.
 ///
 /// ```swift
 /// let batch = db.batch()
