@@ -52,7 +52,9 @@ final class WriteRecord: Sendable {
       case .success(let w):
         s.writes.append(w)
         if writesAhead, s.error == nil, !s.taken, s.writes.count % Self.partSize == 0 {
-          let part = s.writes[(s.writes.count - Self.partSize)...]
+          // A copy: a slice would share the writes' storage, and the next write appended
+          // would copy all of them.
+          let part = Array(s.writes[(s.writes.count - Self.partSize)...])
           // A part no commit will use (its form cannot wait for it) is skipped.
           s.parts.append(Task { Task.isCancelled ? [] : CommitRequest.encodedWrites(part) })
         }
