@@ -10,12 +10,17 @@ import Testing
 struct WritePipelineTests {
   /// Answers every commit with one result per write, noting which task sent it; the
   /// commits listed in `holding` (by arrival, from 1) are held until their sender is
-  /// cancelled, and then fail as ``CurlTransport`` fails a cancelled request.
+  /// cancelled, and then fail as ``CurlTransport`` fails a cancelled request; those listed
+  /// in `unavailable` are answered 503.
   final class CommitTransport: Transport {
     private let holding: Set<Int>
+    private let unavailable: Set<Int>
     private let state = Locked<(senders: [Int?], bodies: [Data], held: Int)>(([], [], 0))
 
-    init(holding: Set<Int> = []) { self.holding = holding }
+    init(holding: Set<Int> = [], unavailable: Set<Int> = []) {
+      self.holding = holding
+      self.unavailable = unavailable
+    }
 
     /// Like ``CurlTransport``, the exchange runs in the sending task.
     var enforcesDeadlines: Bool { true }
@@ -47,6 +52,11 @@ struct WritePipelineTests {
         }
         state.withLock { $0.held -= 1 }
         throw FirestoreError(.cancelled, "the request was cancelled")
+      }
+      if unavailable.contains(arrival) {
+        return HTTPResponse(
+          status: 503, headers: ["content-type": "application/json"],
+          body: Data(#"{"error":{"code":503,"status":"UNAVAILABLE","message":"try again"}}"#.utf8))
       }
       let writes = (try? JSONParser.parse(request.body ?? Data()))?["writes"]
       let count = if case .array(let list) = writes { list.count } else { 0 }
@@ -94,6 +104,23 @@ struct WritePipelineTests {
     #expect(bodies.first == bodies.last)
     let cached = try await db.document("a/b").getDocument(source: .cache)
     #expect(cached.data()?["n"] as? Int == 1)
+    #expect(!cached.metadata.hasPendingWrites)
+  }
+
+  @Test("a caller whose own attempt leaves its write queued gets the results of the queue's next attempt")
+  func callerWaitsForTheQueue() async throws {
+    let transport = CommitTransport(unavailable: [1])
+    // One attempt a call: the unavailable reply ends the caller's attempt, not the call's
+    // own retries.
+    let db = Offline.firestore(transport, retries: 1)
+    let caller = withUnsafeCurrentTask { $0?.hashValue }
+    try await db.document("a/b").setData(["n": 1])
+    let senders = transport.senders
+    #expect(senders.count == 2)
+    #expect(senders.first == caller)
+    #expect(senders.last != caller)
+    #expect(transport.bodies.first == transport.bodies.last)
+    let cached = try await db.document("a/b").getDocument(source: .cache)
     #expect(!cached.metadata.hasPendingWrites)
   }
 }

@@ -113,12 +113,12 @@ final class WritePipeline: Sendable {
     followCurrentUser()
     let (id, actions) = store.enqueue(writes, body: body, user: currentUser)
     let outcome = BatchOutcome()
-    state.withLock { $0.waiters[id] = outcome.settle }
     if actions.count == 1, case .send(id) = actions[0], writes.count == 1, WriteBuilder.isIdempotent(writes), !Task.isCancelled,
       beginAttempt()
     {
-      await send(id, inCallersTask: true)
+      if let settled = await send(id, caller: outcome) { return try settled.get() }
     } else {
+      state.withLock { $0.waiters[id] = outcome.settle }
       perform(actions, immediately: true)
     }
     return try await withTaskCancellationHandler {
@@ -266,11 +266,19 @@ final class WritePipeline: Sendable {
     }
   }
 
-  /// One attempt at batch `id`, counted by ``beginAttempt()`` before; `inCallersTask` when
-  /// it runs in the task of the caller waiting for the batch.
-  private func send(_ id: Int, inCallersTask: Bool = false) async {
+  /// One attempt at batch `id`, counted by ``beginAttempt()`` before.
+  ///
+  /// - Parameter caller: the outcome its caller waits on, when the attempt runs in the
+  ///   caller's own task: a settled batch is then returned, not handed to a waiter, and one
+  ///   left queued gets the caller as its waiter before anything may send it again.
+  /// - Returns: how the batch was settled, for the caller's own attempt; `nil` otherwise.
+  @discardableResult
+  private func send(_ id: Int, caller: BatchOutcome? = nil) async -> Result<[WriteResult], FirestoreError>? {
     defer { sendEnded() }
-    guard let (writes, body, user) = store.beginSend(id) else { return }
+    guard let (writes, body, user) = store.beginSend(id) else {
+      if let caller { state.withLock { $0.waiters[id] = caller.settle } }
+      return nil
+    }
     let isIdempotent = WriteBuilder.isIdempotent(writes)
     let result: LocalStoreState.SendResult
     var failure: FirestoreError?
@@ -282,23 +290,24 @@ final class WritePipeline: Sendable {
       result = Self.judge(error, isIdempotent: isIdempotent)
     }
     let next = store.finishSend(id, result)
-    let waiter = state.withLock { s -> Settled? in
-      switch result {
-      case .retry, .otherUser: return nil
-      case .acknowledged, .rejected: return s.waiters.removeValue(forKey: id)
-      }
-    }
+    let settled: Result<[WriteResult], FirestoreError>?
     switch result {
-    case .acknowledged(let results): waiter?(.success(results))
-    case .rejected: waiter?(.failure(failure ?? FirestoreError(.unknown, "the write was not applied")))
-    case .retry, .otherUser: break
+    case .acknowledged(let results): settled = .success(results)
+    case .rejected: settled = .failure(failure ?? FirestoreError(.unknown, "the write was not applied"))
+    case .retry, .otherUser: settled = nil
+    }
+    if let caller {
+      if settled == nil { state.withLock { $0.waiters[id] = caller.settle } }
+    } else if let settled {
+      state.withLock { $0.waiters.removeValue(forKey: id) }?(settled)
     }
     // The cache learns the acknowledged documents after the caller was answered: here, or,
     // when this task is the caller's, soon after (see ``LocalStore/flushSoon()``), so that
     // the caller goes on at once.
-    if inCallersTask { store.flushSoon() } else { store.flush() }
+    if caller != nil { store.flushSoon() } else { store.flush() }
     resumeSettledWaiters()
     perform(next)
+    return caller == nil ? nil : settled
   }
 
   /// An attempt ended: when it was the last under way, ``close()`` callers go on.
