@@ -13,6 +13,8 @@ public struct HTTPBody: AsyncSequence, Sendable {
   public typealias Element = Data
 
   private enum Source: Sendable {
+    /// Complete before it is read: handed out as one chunk, with no stream to run.
+    case whole(Data)
     case stream(AsyncThrowingStream<Data, any Error>)
     case channel(BodyChannel.Reader)
   }
@@ -33,11 +35,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
 
   /// A body that is already complete.
   public init(_ data: Data) {
-    self.init(
-      AsyncThrowingStream { continuation in
-        if !data.isEmpty { continuation.yield(data) }
-        continuation.finish()
-      })
+    self.init(source: .whole(data), observer: nil)
   }
 
   /// A body fed by a transport through `channel`.
@@ -84,6 +82,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
 
   public func makeAsyncIterator() -> AsyncIterator {
     switch source {
+    case .whole(let data): return AsyncIterator(whole: data.isEmpty ? nil : data, stream: nil, reader: nil, observer: observer)
     case .stream(let stream): return AsyncIterator(stream: stream.makeAsyncIterator(), reader: nil, observer: observer)
     case .channel(let reader): return AsyncIterator(stream: nil, reader: reader, observer: observer)
     }
@@ -91,6 +90,8 @@ public struct HTTPBody: AsyncSequence, Sendable {
 
   /// Reads the body's chunks.
   public struct AsyncIterator: AsyncIteratorProtocol {
+    /// A complete body's one chunk, until it is read.
+    var whole: Data? = nil
     var stream: AsyncThrowingStream<Data, any Error>.AsyncIterator?
     let reader: BodyChannel.Reader?
     let observer: (@Sendable (Data) -> Void)?
@@ -100,6 +101,9 @@ public struct HTTPBody: AsyncSequence, Sendable {
       let chunk: Data?
       if let reader {
         chunk = try await reader.channel.next()
+      } else if let data = whole {
+        whole = nil
+        chunk = data
       } else {
         chunk = try await stream?.next()
       }
