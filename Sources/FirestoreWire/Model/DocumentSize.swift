@@ -19,9 +19,12 @@ public enum DocumentSize {
   /// The stored size of a document name: each non-empty `/`-separated segment's UTF-8
   /// length + 1, plus 16. Counted over the bytes, as the cache does for every document it
   /// learns: splitting the path into strings would allocate for nothing.
-  public static func nameSize(_ path: String) -> Int { nameSize(path.utf8[...]) }
+  public static func nameSize(_ path: String) -> Int {
+    var path = path
+    return path.withUTF8(nameSize)
+  }
 
-  private static func nameSize(_ path: Substring.UTF8View) -> Int {
+  private static func nameSize(_ path: UnsafeBufferPointer<UInt8>) -> Int {
     var size = 16
     var segment = 0
     for byte in path {
@@ -43,13 +46,16 @@ public enum DocumentSize {
   /// A reference counts as the name of the document it points to: what follows
   /// `projects/p/databases/d/documents/` in its full resource name.
   static func referenceSize(_ name: String) -> Int {
-    guard name.hasBytePrefix("projects/") else { return nameSize(name) }
-    var slashes = 0
-    for index in name.utf8.indices where name.utf8[index] == UInt8(ascii: "/") {
-      slashes += 1
-      if slashes == 5 { return nameSize(name.utf8[name.utf8.index(after: index)...]) }
+    var name = name
+    return name.withUTF8 { bytes in
+      guard bytes.starts(with: "projects/".utf8) else { return nameSize(bytes) }
+      var slashes = 0
+      for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
+        slashes += 1
+        if slashes == 5 { return nameSize(UnsafeBufferPointer(rebasing: bytes[(index + 1)...])) }
+      }
+      return nameSize(bytes)
     }
-    return nameSize(name)
   }
 
   /// The size of one value.
