@@ -74,6 +74,8 @@ struct JSONOutputTests {
           CommitRequest.encodedWrites(writes[$0..<min($0 + size, writes.count)])
         }
         #expect(CommitRequest.jsonBytes(encodedWrites: parts, transaction: transaction) == whole, "parts of \(size)")
+        // A part with no writes adds nothing, not a stray comma.
+        #expect(CommitRequest.jsonBytes(encodedWrites: [[]] + parts + [[]], transaction: transaction) == whole, "parts of \(size)")
       }
       #expect(
         CommitRequest.jsonBytes(encodedWrites: [], transaction: transaction)

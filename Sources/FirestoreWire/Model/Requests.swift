@@ -225,20 +225,13 @@ public struct CommitRequest: Sendable, Equatable, JSONWritable {
   /// The body of a commit whose writes were written ahead by ``encodedWrites(_:)``, `parts`
   /// in order: the same text as ``JSONWritable/jsonBytes`` of the request.
   public static func jsonBytes(encodedWrites parts: [[UInt8]], transaction: String?) -> [UInt8] {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(parts.reduce(64) { $0 + $1.count + 1 })
-    bytes.append(contentsOf: #"{"writes":["#.utf8)
-    for (i, part) in parts.enumerated() {
-      if i > 0 { bytes.append(UInt8(ascii: ",")) }
-      bytes.append(contentsOf: part)
+    var output = JSONByteOutput(capacity: parts.reduce(64) { $0 + $1.count + 1 })
+    output.writeObject { out in
+      out.writeKey("writes")
+      out.writeArray { for part in parts { $0.writeEncoded(part) } }
+      if let transaction { out.write("transaction", transaction) }
     }
-    bytes.append(UInt8(ascii: "]"))
-    if let transaction {
-      bytes.append(contentsOf: #","transaction":"#.utf8)
-      JSONWriter.writeString(transaction, into: &bytes)
-    }
-    bytes.append(UInt8(ascii: "}"))
-    return bytes
+    return output.bytes
   }
 
   /// Reads a request body.
