@@ -64,22 +64,28 @@ struct JSONOutputTests {
     }
   }
 
-  @Test("a commit's body from its writes written ahead in parts is the request's own text, for any parts")
+  @Test("a commit's body from its writes written ahead in parts is the request's own text, for any parts and storage")
   func commitFromParts() {
     let writes = Self.writes + Self.writes
-    for transaction in [nil, "dHg=\""] {
+    func body(_ parts: [[UInt8]], _ transaction: String?) -> [UInt8] {
+      var bytes: [UInt8] = []
+      CommitRequest.appendBody(encodedWrites: parts, transaction: transaction, to: &bytes)
+      var data = Data()
+      CommitRequest.appendBody(encodedWrites: parts, transaction: transaction, to: &data)
+      #expect(Array(data) == bytes, "the same text in Data as in an array")
+      return bytes
+    }
+    for transaction in [nil, "dHg=\"]"] {
       let whole = CommitRequest(writes: writes, transaction: transaction).jsonBytes
       for size in 1...writes.count {
         let parts = stride(from: 0, to: writes.count, by: size).map {
           CommitRequest.encodedWrites(writes[$0..<min($0 + size, writes.count)])
         }
-        #expect(CommitRequest.jsonBytes(encodedWrites: parts, transaction: transaction) == whole, "parts of \(size)")
+        #expect(body(parts, transaction) == whole, "parts of \(size)")
         // A part with no writes adds nothing, not a stray comma.
-        #expect(CommitRequest.jsonBytes(encodedWrites: [[]] + parts + [[]], transaction: transaction) == whole, "parts of \(size)")
+        #expect(body([[]] + parts + [[]], transaction) == whole, "parts of \(size)")
       }
-      #expect(
-        CommitRequest.jsonBytes(encodedWrites: [], transaction: transaction)
-          == CommitRequest(writes: [], transaction: transaction).jsonBytes)
+      #expect(body([], transaction) == CommitRequest(writes: [], transaction: transaction).jsonBytes)
     }
   }
 

@@ -65,9 +65,12 @@ extension Firestore {
   ///   (``CommitRequest/encodedWrites(_:)``), if it was.
   private func commitBody(_ writes: [Write], transaction: String?, encodedWrites: [[UInt8]]? = nil) throws(FirestoreError) -> Data {
     try checkUsable()
-    let body = Data(
-      encodedWrites.map { CommitRequest.jsonBytes(encodedWrites: $0, transaction: transaction) }
-        ?? CommitRequest(writes: writes, transaction: transaction).jsonBytes)
+    var body = Data()
+    if let encodedWrites {
+      CommitRequest.appendBody(encodedWrites: encodedWrites, transaction: transaction, to: &body)
+    } else {
+      body = Data(CommitRequest(writes: writes, transaction: transaction).jsonBytes)
+    }
     if body.count > Self.maximumRequestBytes {
       throw FirestoreError(
         .invalidArgument,

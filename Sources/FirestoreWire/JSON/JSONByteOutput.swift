@@ -48,15 +48,6 @@ public struct JSONByteOutput: JSONOutput {
     needsComma = true
   }
 
-  /// Writes values that another ``JSONByteOutput`` wrote, one or more separated by commas
-  /// (a part of an array written ahead), as the next values here; nothing for empty text.
-  public mutating func writeEncoded(_ text: [UInt8]) {
-    guard !text.isEmpty else { return }
-    separate()
-    bytes.append(contentsOf: text)
-    needsComma = true
-  }
-
   /// Writes an array whose elements `elements` writes.
   public mutating func writeArray(_ elements: (inout JSONByteOutput) -> Void) {
     writeContainer(UInt8(ascii: "["), UInt8(ascii: "]"), elements)

@@ -222,16 +222,26 @@ public struct CommitRequest: Sendable, Equatable, JSONWritable {
     return output.bytes
   }
 
-  /// The body of a commit whose writes were written ahead by ``encodedWrites(_:)``, `parts`
-  /// in order: the same text as ``JSONWritable/jsonBytes`` of the request.
-  public static func jsonBytes(encodedWrites parts: [[UInt8]], transaction: String?) -> [UInt8] {
-    var output = JSONByteOutput(capacity: parts.reduce(64) { $0 + $1.count + 1 })
-    output.writeObject { out in
-      out.writeKey("writes")
-      out.writeArray { for part in parts { $0.writeEncoded(part) } }
-      if let transaction { out.write("transaction", transaction) }
+  /// Appends the body of a commit whose writes were written ahead by ``encodedWrites(_:)``,
+  /// `parts` in order, to `body`: the same text as ``JSONWritable/jsonBytes`` of the request.
+  /// Each part is copied once, straight into `body`'s own storage (such as the `Data` a
+  /// request carries), so that a large batch's text is not copied again on its way out.
+  public static func appendBody<Body: RangeReplaceableCollection<UInt8>>(
+    encodedWrites parts: [[UInt8]], transaction: String?, to body: inout Body
+  ) {
+    // The commit with no writes, framed as every commit is; the parts go inside its empty
+    // list of writes, which is the object's first member, so the first `]` closes it.
+    let frame = CommitRequest(writes: [], transaction: transaction).jsonBytes
+    guard let close = frame.firstIndex(of: UInt8(ascii: "]")) else { preconditionFailure("a commit lists its writes") }
+    body.reserveCapacity(body.count + frame.count + parts.reduce(0) { $0 + $1.count + 1 })
+    body.append(contentsOf: frame[..<close])
+    var separated = false
+    for part in parts where !part.isEmpty {
+      if separated { body.append(UInt8(ascii: ",")) }
+      body.append(contentsOf: part)
+      separated = true
     }
-    return output.bytes
+    body.append(contentsOf: frame[close...])
   }
 
   /// Reads a request body.
