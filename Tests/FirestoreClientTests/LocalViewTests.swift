@@ -390,23 +390,70 @@ struct LocalViewTests {
     #expect(store.backlogState == (0, false))
   }
 
-  @Test("flushSoon: a memory cache applies what waits in a task of its own; a persistent one at once, for the file")
+  /// An acknowledgement of batch `id` (one write) as the server's answer gives it.
+  private func acknowledge(_ store: LocalStore, _ id: Int, at seconds: Int64) {
+    let time = Timestamp(seconds: seconds, nanoseconds: 0)
+    _ = store.finishSend(id, .acknowledged([WriteResult(updateTime: time, commitTime: time, transformResults: [])]))
+  }
+
+  @Test("flushSoon: an acknowledgement nobody watches waits as reads do; with a listener a task applies it; a persistent cache at once")
   func flushSoon() async throws {
     let memory = store()
-    memory.didRead([(name: "\(Self.root)/favorites/x", document: document("x", at: 5))])
-    #expect(memory.backlogState == (1, false))
+    let (first, _) = memory.enqueue([write("x")], body: Data("{}".utf8), user: nil)
+    acknowledge(memory, first, at: 5)
+    memory.flushSoon(documents: 1)
+    #expect(memory.backlogState == (1, false), "no task for one document nobody watches")
     #expect(memory.backlogDrain == nil)
-    memory.flushSoon()
-    let drain = try #require(memory.backlogDrain, "a task applies it")
+    memory.flushSoon(documents: LocalStore.unwatchedBacklogDocuments)
+    let drain = try #require(memory.backlogDrain, "enough documents get a task")
     await drain.value
     #expect(memory.backlogState == (0, false))
+    #expect(memory.unsettledBatchCount == 0)
+
+    let watched = store()
+    let (_, delivered) = addView(watched)
+    let (second, _) = watched.enqueue([write("y")], body: Data("{}".utf8), user: nil)
+    acknowledge(watched, second, at: 6)
+    watched.flushSoon(documents: 1)
+    await watched.backlogDrain?.value
+    #expect(watched.backlogState == (0, false), "a listener gets it at once")
+    #expect(delivered.last?.documents.first?.updateTime == Timestamp(seconds: 6, nanoseconds: 0))
 
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let persistent = store(.persistent(directory: directory))
-    persistent.didRead([(name: "\(Self.root)/favorites/x", document: document("x", at: 5))])
-    persistent.flushSoon()
+    let (third, _) = persistent.enqueue([write("z")], body: Data("{}".utf8), user: nil)
+    acknowledge(persistent, third, at: 7)
+    persistent.flushSoon(documents: 1)
     #expect(persistent.backlogState.waiting == 0, "applied before flushSoon returned")
+  }
+
+  @Test("an acknowledgement waiting unwatched: later writes and sends leave it, an increment or a read applies it first")
+  func acknowledgementWaitsForALook() throws {
+    let store = store()
+    let name = "\(Self.root)/favorites/x"
+    let (first, _) = store.enqueue([write("x")], body: Data("{}".utf8), user: nil)
+    acknowledge(store, first, at: 5)
+    store.flushSoon(documents: 1)
+    // A plain write, its send and its acknowledgement read no cached document.
+    let (second, _) = store.enqueue([write("y")], body: Data("{}".utf8), user: nil)
+    #expect(store.beginSend(second) != nil)
+    acknowledge(store, second, at: 6)
+    #expect(store.backlogState.waiting == 2)
+    // An increment starts from the document as the server wrote it.
+    var increment = Write(operation: .update(Document(name: name, fields: [:])), updateMask: [])
+    increment.updateTransforms = [FieldTransform(fieldPath: "v", kind: .increment(.integer(1)))]
+    _ = store.enqueue([increment], body: Data("{}".utf8), user: nil)
+    #expect(store.backlogState.waiting == 0, "applied before the increment's base was taken")
+    let shown = try #require(store.document(name))
+    #expect(shown.document?.fields["v"] == .integer(2) && shown.pending)
+    // A read applies what waits: the acknowledged document, no longer pending.
+    let (third, _) = store.enqueue([write("z")], body: Data("{}".utf8), user: nil)
+    acknowledge(store, third, at: 7)
+    #expect(store.backlogState.waiting == 1)
+    let z = try #require(store.document("\(Self.root)/favorites/z"))
+    #expect(z.document?.updateTime == Timestamp(seconds: 7, nanoseconds: 0) && !z.pending)
+    #expect(store.backlogState.waiting == 0)
   }
 
   @Test("eager garbage collection keeps only what views show and pending writes touch")

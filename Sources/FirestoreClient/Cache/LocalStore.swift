@@ -18,10 +18,12 @@ import Foundation
 /// once. While a listener is open, and always for a persistent cache, a background task
 /// applies it a few milliseconds later, so that listeners see the documents without anyone
 /// looking and the file keeps up; otherwise a task applies it once a few dozen documents
-/// wait. An acknowledged write's documents go through the backlog too, and its sender
-/// applies them as soon as it has answered the caller (for an awaited single write, the
-/// sender is the caller's own task): until then the batch counts as pending, and a read
-/// that meets a pending batch applies the backlog first.
+/// wait. An acknowledged write's documents go through the backlog too, counted as a read's
+/// are: until they are applied the batch counts as pending, and a read that meets a pending
+/// batch applies the backlog first. While no listener is open, a change that reads no
+/// cached document (a write queued without increments, a send begun or acknowledged) leaves
+/// the backlog waiting too: nothing it does depends on the backlog, and nobody sees the
+/// state before the next look applies it.
 ///
 /// The queue of writes (``MutationQueue``) lives here too, so that a write is queued and
 /// shown in one step; ``WritePipeline`` does the sending.
@@ -95,17 +97,25 @@ final class LocalStore: Sendable {
   /// Runs `body` on the state under the lock, after the backlog; then, when a view
   /// delivered a snapshot and the round is over, calls the snapshots-in-sync listeners. When
   /// the state gains its first view while updates wait, a task is started to apply them.
-  private func withState<T: Sendable>(endsRound: Bool = true, _ body: @Sendable (inout LocalStoreState) -> T) -> T {
+  ///
+  /// - Parameter readsCache: `false` for a `body` that reads no cached document: while no
+  ///   view is open it runs without the backlog applied first (see the type's
+  ///   documentation), except on a persistent cache, whose file keeps their order.
+  private func withState<T: Sendable>(
+    endsRound: Bool = true, readsCache: Bool = true, _ body: @Sendable (inout LocalStoreState) -> T
+  ) -> T {
     var drainsBacklog = false
     let (result, inSync, limboChanged) = state.withLock { s in
-      let waiting = backlog.withLock { b in
-        defer {
-          b.updates.removeAll()
-          b.documents = 0
+      if readsCache || !s.views.isEmpty || filePath != nil {
+        let waiting = backlog.withLock { b in
+          defer {
+            b.updates.removeAll()
+            b.documents = 0
+          }
+          return b.updates
         }
-        return b.updates
+        for update in waiting { update(&s) }
       }
-      for update in waiting { update(&s) }
       let result = body(&s)
       let unacknowledged = s.batches.contains { !$0.isAcknowledged }
       stateHasUnacknowledgedBatches.withLock { $0 = unacknowledged }
@@ -135,18 +145,14 @@ final class LocalStore: Sendable {
     withState { _ in }
   }
 
-  /// Applies the backlog soon, in a task of its own (unless one is on its way), for a
-  /// caller that must not wait for it: whoever reads the store first applies it anyway, as
-  /// any backlog. A persistent cache applies it now, so that the file, which other
-  /// instances read, shows what this one does.
-  func flushSoon() {
+  /// Has the acknowledgement of `documents` documents that waits in the backlog applied
+  /// when it is due, for a caller that must not wait for it: with a listener open, at once
+  /// in a task of its own; otherwise as reads' documents are, once enough wait or at the
+  /// next look. A persistent cache applies it now, so that the file, which other instances
+  /// read, shows what this one does.
+  func flushSoon(documents: Int) {
     guard filePath == nil else { return flush() }
-    let schedule = backlog.withLock { b -> Bool in
-      guard !b.updates.isEmpty, !b.drainScheduled else { return false }
-      b.drainScheduled = true
-      return true
-    }
-    if schedule { drainBacklog(after: nil) }
+    scheduleDrain(documents: documents, delaysWatched: false)
   }
 
   /// How long the backlog may wait for its background task while a listener is open, or
@@ -165,14 +171,22 @@ final class LocalStore: Sendable {
   /// task at a time: an access that empties the backlog leaves the task on its way, which
   /// the next update then rides.
   private func later(documents: Int, _ update: @escaping @Sendable (inout LocalStoreState) -> Void) {
+    backlog.withLock { $0.updates.append(update) }
+    scheduleDrain(documents: documents, delaysWatched: true)
+  }
+
+  /// Counts `documents` more documents in the backlog and starts the task that applies it
+  /// once they are due: while a listener is open or the cache is persistent (after
+  /// ``backlogDelay`` when `delaysWatched`), otherwise once ``unwatchedBacklogDocuments``
+  /// wait. One task at a time.
+  private func scheduleDrain(documents: Int, delaysWatched: Bool) {
     let timed = filePath != nil
     let schedule = backlog.withLock { b -> (now: Bool, delay: Bool) in
-      b.updates.append(update)
       b.documents += max(1, documents)
       let due = b.watched || timed || b.documents >= Self.unwatchedBacklogDocuments
-      guard due, !b.drainScheduled else { return (false, false) }
+      guard due, !b.updates.isEmpty, !b.drainScheduled else { return (false, false) }
       b.drainScheduled = true
-      return (true, b.watched || timed)
+      return (true, delaysWatched && (b.watched || timed))
     }
     guard schedule.now else { return }
     drainBacklog(after: schedule.delay ? Self.backlogDelay : nil)
@@ -334,7 +348,8 @@ final class LocalStore: Sendable {
   /// - Parameter user: who is signed in now, when the token provider knows; the batch is
   ///   that user's.
   func enqueue(_ writes: [Write], body: Data, user: TokenUser?) -> (id: Int, actions: [MutationQueue.Action]) {
-    withState { s in
+    // Increments start from the documents as shown (``LocalStoreState/incrementBases(of:localWriteTime:)``).
+    withState(readsCache: writes.contains(where: WriteBuilder.increments)) { s in
       let switched = user.map { s.switchUser(to: $0) } ?? []
       stateUser.withLock { $0 = s.user }
       let (id, actions) = s.enqueue(writes, body: body, localWriteTime: .now())
@@ -345,7 +360,7 @@ final class LocalStore: Sendable {
   /// The writes of batch `id`, their commit request body and the user whose token must
   /// carry them (`nil`: not known yet), or `nil` when it is no longer pending here.
   func beginSend(_ id: Int) -> (writes: [Write], body: Data, user: TokenUser?)? {
-    withState { $0.beginSend(id) }
+    withState(readsCache: false) { $0.beginSend(id) }
   }
 
   /// The token provider's tokens stand for `user`: other users' batches wait, this user's
@@ -366,9 +381,12 @@ final class LocalStore: Sendable {
   var awaitsUser: Bool { withState { $0.user == nil && !$0.parked.isEmpty } }
 
   /// Records how sending batch `id` ended; returns what to send next. The caller calls
-  /// ``flush()`` or ``flushSoon()`` once it has answered whoever waits for the batch.
+  /// ``flush()`` or ``flushSoon(documents:)`` once it has answered whoever waits for the
+  /// batch.
   func finishSend(_ id: Int, _ result: LocalStoreState.SendResult) -> [MutationQueue.Action] {
-    withState { s in
+    let rejected = if case .rejected = result { true } else { false }
+    // A rejected batch's documents are shown again as the cache holds them.
+    return withState(readsCache: rejected) { s in
       // An acknowledged batch leaves the file before the caller is answered, so that it is
       // never sent again; the cache learns its documents from the backlog, queued in the
       // same step so that nobody sees one without the other. The sender has it applied

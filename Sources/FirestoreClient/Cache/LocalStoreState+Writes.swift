@@ -136,6 +136,8 @@ extension LocalStoreState {
     switch result {
     case .acknowledged:
       forgetStored(id)
+      // The body is not needed again, while the batch may wait in the backlog a while.
+      if let index = batchIndex(of: id) { batches[index].commitBody = Data() }
       return queue.finish(id, .acknowledged)
     case .retry(let notApplied):
       if notApplied, storage?.persistsMutations == true, batchIndex(of: id).map({ batches[$0].isIdempotent }) == false {

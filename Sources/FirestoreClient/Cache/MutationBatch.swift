@@ -24,8 +24,9 @@ struct MutationBatch: Sendable {
   /// attempt whose outcome is unknown may be repeated.
   let isIdempotent: Bool
   /// The commit request body (`{"writes": […]}`), encoded once for every attempt; empty for
-  /// a batch that is not sent (a committed transaction's outcome).
-  let commitBody: Data
+  /// a batch that is not sent (a committed transaction's outcome), and once the server has
+  /// accepted the batch, which is never sent again.
+  var commitBody: Data
   /// Per write, what its increments start from while the batch is pending (see
   /// ``LocalWriteApplier/incrementBases(of:on:)``); empty when no write increments.
   let incrementBases: [[String: Value]]

@@ -302,9 +302,9 @@ final class WritePipeline: Sendable {
       state.withLock { $0.waiters.removeValue(forKey: id) }?(settled)
     }
     // The cache learns the acknowledged documents after the caller was answered: here, or,
-    // when this task is the caller's, soon after (see ``LocalStore/flushSoon()``), so that
-    // the caller goes on at once.
-    if caller != nil { store.flushSoon() } else { store.flush() }
+    // when this task is the caller's, when they are due (see
+    // ``LocalStore/flushSoon(documents:)``), so that the caller goes on at once.
+    if caller != nil { store.flushSoon(documents: writes.count) } else { store.flush() }
     resumeSettledWaiters()
     perform(next)
     return caller == nil ? nil : settled
