@@ -456,6 +456,29 @@ struct LocalViewTests {
     #expect(store.backlogState.waiting == 0)
   }
 
+  @Test("an acknowledged batch's documents reach the cache in their last state, also when it writes one twice")
+  func acknowledgedBatchReachesCache() throws {
+    let store = store()
+    let name = { (id: String) in "\(Self.root)/favorites/\(id)" }
+    let time = Timestamp(seconds: 9, nanoseconds: 0)
+    let results = { (count: Int) in (0..<count).map { _ in WriteResult(updateTime: time, commitTime: time, transformResults: []) } }
+    // Each document once: each builds on the cache (here nothing) and is stored.
+    let (once, _) = store.enqueue([write("a"), write("b")], body: Data("{}".utf8), user: nil)
+    _ = store.finishSend(once, .acknowledged(results(2)))
+    #expect(try #require(store.document(name("a"))).document?.fields == ["v": .integer(1)])
+    #expect(try #require(store.document(name("b"))).pending == false)
+    // One document twice: the second write builds on the first; a delete then a set leaves the set.
+    let merge = Write(operation: .update(Document(name: name("a"), fields: ["w": .integer(2)])), updateMask: ["w"])
+    let delete = Write(operation: .delete(name("b")))
+    let set = Write(operation: .update(Document(name: name("a"), fields: ["v": .integer(3)])))
+    let (twice, _) = store.enqueue([set, merge, delete, write("b")], body: Data("{}".utf8), user: nil)
+    _ = store.finishSend(twice, .acknowledged(results(4)))
+    let a = try #require(store.document(name("a")))
+    #expect(a.document?.fields == ["v": .integer(3), "w": .integer(2)] && !a.pending)
+    #expect(try #require(store.document(name("b"))).document?.fields == ["v": .integer(1)])
+    #expect(store.unsettledBatchCount == 0)
+  }
+
   @Test("eager garbage collection keeps only what views show and pending writes touch")
   func eagerCollection() {
     let store = store(.eagerMemory)

@@ -261,13 +261,18 @@ extension LocalStoreState {
   /// the write fully determines) get their new version; others are dropped.
   mutating func storeCommitted(_ batch: MutationBatch) {
     guard storage != nil, let commitTime = batch.commitTime else { return }
+    // Writes to a document the batch wrote before build on what they made; in a batch that
+    // writes each document once (most), each builds on the cache.
+    let repeats = batch.documentNames.count < batch.writes.count
     var updates: [(name: String, document: Document?)] = []
+    updates.reserveCapacity(batch.writes.count)
     var staged: [String: Document?] = [:]
     for (i, write) in batch.writes.enumerated() {
       let name = write.documentName
-      let base: Document? = staged[name] ?? cached(name)
-      guard base != nil || LocalWriteApplier.isBlind(write) || staged[name] != nil else {
-        staged[name] = .some(nil)
+      let written = repeats ? staged[name] : nil
+      let base: Document? = written ?? cached(name)
+      guard base != nil || LocalWriteApplier.isBlind(write) || written != nil else {
+        if repeats { staged[name] = .some(nil) }
         updates.append((name, nil))
         continue
       }
@@ -276,11 +281,11 @@ extension LocalStoreState {
         document!.updateTime = batch.acknowledgements?[i].updateTime ?? commitTime
         if base == nil && write.currentDocument == .exists(false) { document!.createTime = commitTime }
       }
-      staged[name] = .some(document)
+      if repeats { staged[name] = .some(document) }
       updates.append((name, document))
     }
     // The cache keeps the last state of each document.
-    guard updates.count > 1 else { return store(updates) }
+    guard repeats else { return store(updates) }
     var seen = Set<String>()
     let last = updates.reversed().filter { seen.insert($0.name).inserted }
     store(Array(last.reversed()))
