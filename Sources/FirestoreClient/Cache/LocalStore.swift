@@ -13,17 +13,19 @@ import Foundation
 /// only buffer them), which keeps each listener's snapshots in order.
 ///
 /// What the cache learns from a read the caller already has is not stored on the caller's
-/// path: it waits in a backlog that is applied, in order, before anything else reads or
-/// changes the state. Whoever looks sees what they would have seen had it been stored at
-/// once. While a listener is open, and always for a persistent cache, a background task
-/// applies it a few milliseconds later, so that listeners see the documents without anyone
-/// looking and the file keeps up; otherwise a task applies it once a few dozen documents
-/// wait. An acknowledged write's documents go through the backlog too, counted as a read's
-/// are: until they are applied the batch counts as pending, and a read that meets a pending
-/// batch applies the backlog first. While no listener is open, a change that reads no
-/// cached document (a write queued without increments, a send begun or acknowledged) leaves
-/// the backlog waiting too: nothing it does depends on the backlog, and nobody sees the
-/// state before the next look applies it.
+/// path: it waits in a backlog that is applied, in order, before anything else reads the
+/// state. Whoever looks sees what they would have seen had it been stored at once. While a
+/// listener is open, and always for a persistent cache, a background task applies it a few
+/// milliseconds later, so that listeners see the documents without anyone looking and the
+/// file keeps up; otherwise a task applies it once a few dozen documents wait. An
+/// acknowledged write's documents go through the backlog too, counted as a read's are
+/// (with a listener open their task starts at once; a persistent cache applies them at
+/// once): until they are applied the batch counts as pending, and a read that meets a
+/// pending batch applies the backlog first. A change that reads no cached document (a write
+/// queued without increments, a send begun or acknowledged) goes ahead of the backlog while
+/// no listener is open and the cache is in memory: nothing it does depends on the backlog,
+/// and nobody sees the state before the next look applies it. Any other change applies the
+/// backlog first, so that listeners and the file see one order.
 ///
 /// The queue of writes (``MutationQueue``) lives here too, so that a write is queued and
 /// shown in one step; ``WritePipeline`` does the sending.
