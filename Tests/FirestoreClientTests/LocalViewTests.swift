@@ -454,6 +454,15 @@ struct LocalViewTests {
     let z = try #require(store.document("\(Self.root)/favorites/z"))
     #expect(z.document?.updateTime == Timestamp(seconds: 7, nanoseconds: 0) && !z.pending)
     #expect(store.backlogState.waiting == 0)
+    // A write of the same user leaves what waits; another user's first write applies it,
+    // since the switch sorts the batches by whether the server has them.
+    let alice = TokenUser.authenticated("alice")
+    let (fourth, _) = store.enqueue([write("a")], body: Data("{}".utf8), user: alice)
+    acknowledge(store, fourth, at: 8)
+    _ = store.enqueue([write("b")], body: Data("{}".utf8), user: alice)
+    #expect(store.backlogState.waiting == 1)
+    _ = store.enqueue([write("c")], body: Data("{}".utf8), user: .authenticated("bob"))
+    #expect(store.backlogState.waiting == 0)
   }
 
   @Test("an acknowledged batch's documents reach the cache in their last state, also when it writes one twice")

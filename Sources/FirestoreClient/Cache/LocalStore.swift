@@ -350,8 +350,11 @@ final class LocalStore: Sendable {
   /// - Parameter user: who is signed in now, when the token provider knows; the batch is
   ///   that user's.
   func enqueue(_ writes: [Write], body: Data, user: TokenUser?) -> (id: Int, actions: [MutationQueue.Action]) {
-    // Increments start from the documents as shown (``LocalStoreState/incrementBases(of:localWriteTime:)``).
-    withState(readsCache: writes.contains(where: WriteBuilder.increments)) { s in
+    // Increments start from the documents as shown
+    // (``LocalStoreState/incrementBases(of:localWriteTime:)``), and a new user's turn sorts
+    // the batches by whether the server has them, which waiting acknowledgements change.
+    let switching = user.map { user in stateUser.withLock { $0 != user } } ?? false
+    return withState(readsCache: switching || writes.contains(where: WriteBuilder.increments)) { s in
       let switched = user.map { s.switchUser(to: $0) } ?? []
       stateUser.withLock { $0 = s.user }
       let (id, actions) = s.enqueue(writes, body: body, localWriteTime: .now())
