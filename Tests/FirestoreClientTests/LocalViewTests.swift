@@ -396,15 +396,15 @@ struct LocalViewTests {
     _ = store.finishSend(id, .acknowledged([WriteResult(updateTime: time, commitTime: time, transformResults: [])]))
   }
 
-  @Test("flushSoon: an acknowledgement nobody watches waits as reads do; with a listener a task applies it; a persistent cache at once")
-  func flushSoon() async throws {
+  @Test("applyWhenDue: an acknowledgement nobody watches waits as reads do; with a listener a task applies it; a persistent cache at once")
+  func applyWhenDue() async throws {
     let memory = store()
     let (first, _) = memory.enqueue([write("x")], body: Data("{}".utf8), user: nil)
     acknowledge(memory, first, at: 5)
-    memory.flushSoon(documents: 1)
+    memory.applyWhenDue(acknowledgedDocuments: 1)
     #expect(memory.backlogState == (1, false), "no task for one document nobody watches")
     #expect(memory.backlogDrain == nil)
-    memory.flushSoon(documents: LocalStore.unwatchedBacklogDocuments)
+    memory.applyWhenDue(acknowledgedDocuments: LocalStore.unwatchedBacklogDocuments)
     let drain = try #require(memory.backlogDrain, "enough documents get a task")
     await drain.value
     #expect(memory.backlogState == (0, false))
@@ -414,7 +414,7 @@ struct LocalViewTests {
     let (_, delivered) = addView(watched)
     let (second, _) = watched.enqueue([write("y")], body: Data("{}".utf8), user: nil)
     acknowledge(watched, second, at: 6)
-    watched.flushSoon(documents: 1)
+    watched.applyWhenDue(acknowledgedDocuments: 1)
     await watched.backlogDrain?.value
     #expect(watched.backlogState == (0, false), "a listener gets it at once")
     #expect(delivered.last?.documents.first?.updateTime == Timestamp(seconds: 6, nanoseconds: 0))
@@ -424,8 +424,8 @@ struct LocalViewTests {
     let persistent = store(.persistent(directory: directory))
     let (third, _) = persistent.enqueue([write("z")], body: Data("{}".utf8), user: nil)
     acknowledge(persistent, third, at: 7)
-    persistent.flushSoon(documents: 1)
-    #expect(persistent.backlogState.waiting == 0, "applied before flushSoon returned")
+    persistent.applyWhenDue(acknowledgedDocuments: 1)
+    #expect(persistent.backlogState.waiting == 0, "applied before applyWhenDue returned")
   }
 
   @Test("an acknowledgement waiting unwatched: later writes and sends leave it, an increment or a read applies it first")
@@ -434,7 +434,7 @@ struct LocalViewTests {
     let name = "\(Self.root)/favorites/x"
     let (first, _) = store.enqueue([write("x")], body: Data("{}".utf8), user: nil)
     acknowledge(store, first, at: 5)
-    store.flushSoon(documents: 1)
+    store.applyWhenDue(acknowledgedDocuments: 1)
     // A plain write, its send and its acknowledgement read no cached document.
     let (second, _) = store.enqueue([write("y")], body: Data("{}".utf8), user: nil)
     #expect(store.beginSend(second) != nil)

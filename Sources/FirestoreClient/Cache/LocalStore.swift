@@ -147,14 +147,14 @@ final class LocalStore: Sendable {
     withState { _ in }
   }
 
-  /// Has the acknowledgement of `documents` documents that waits in the backlog applied
-  /// when it is due, for a caller that must not wait for it: with a listener open, at once
-  /// in a task of its own; otherwise as reads' documents are, once enough wait or at the
-  /// next look. A persistent cache applies it now, so that the file, which other instances
-  /// read, shows what this one does.
-  func flushSoon(documents: Int) {
+  /// Has the acknowledgement of `acknowledgedDocuments` documents that waits in the
+  /// backlog applied when it is due, for a caller that must not wait for it: with a listener
+  /// open, at once in a task of its own; otherwise as reads' documents are, once enough wait
+  /// or at the next look. A persistent cache applies it now, so that the file, which other
+  /// instances read, shows what this one does.
+  func applyWhenDue(acknowledgedDocuments: Int) {
     guard filePath == nil else { return flush() }
-    scheduleDrain(documents: documents, delaysWatched: false)
+    scheduleDrain(documents: acknowledgedDocuments, delaysWatched: false)
   }
 
   /// How long the backlog may wait for its background task while a listener is open, or
@@ -386,7 +386,7 @@ final class LocalStore: Sendable {
   var awaitsUser: Bool { withState { $0.user == nil && !$0.parked.isEmpty } }
 
   /// Records how sending batch `id` ended; returns what to send next. The caller calls
-  /// ``flush()`` or ``flushSoon(documents:)`` once it has answered whoever waits for the
+  /// ``flush()`` or ``applyWhenDue(acknowledgedDocuments:)`` once it has answered whoever waits for the
   /// batch.
   func finishSend(_ id: Int, _ result: LocalStoreState.SendResult) -> [MutationQueue.Action] {
     let rejected = if case .rejected = result { true } else { false }

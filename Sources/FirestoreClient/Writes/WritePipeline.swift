@@ -303,8 +303,8 @@ final class WritePipeline: Sendable {
     }
     // The cache learns the acknowledged documents after the caller was answered: here, or,
     // when this task is the caller's, when they are due (see
-    // ``LocalStore/flushSoon(documents:)``), so that the caller goes on at once.
-    if caller != nil { store.flushSoon(documents: writes.count) } else { store.flush() }
+    // ``LocalStore/applyWhenDue(acknowledgedDocuments:)``), so that the caller goes on at once.
+    if caller != nil { store.applyWhenDue(acknowledgedDocuments: writes.count) } else { store.flush() }
     resumeSettledWaiters()
     perform(next)
     return caller == nil ? nil : settled
