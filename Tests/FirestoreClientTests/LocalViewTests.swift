@@ -488,6 +488,50 @@ struct LocalViewTests {
     #expect(store.unsettledBatchCount == 0)
   }
 
+  @Test("a removal the server made before the cached version was updated leaves it: a delete's commit, a read, a complete result")
+  func removalOlderThanCachedVersion() {
+    let store = store()
+    let name = { (id: String) in "\(Self.root)/favorites/\(id)" }
+    store.didRead(["a", "b", "c", "d", "e", "f"].map { (name: name($0), document: document($0, at: 10)) })
+    // Deletes committed before the cached version (learned later, so newer) and after it.
+    let (early, _) = store.enqueue([Write(operation: .delete(name("a")))], body: Data(), user: nil)
+    _ = store.finishSend(early, .acknowledged([WriteResult(updateTime: at(5), commitTime: at(5), transformResults: [])]))
+    let (late, _) = store.enqueue([Write(operation: .delete(name("b")))], body: Data(), user: nil)
+    _ = store.finishSend(late, .acknowledged([WriteResult(updateTime: at(15), commitTime: at(15), transformResults: [])]))
+    // Found missing by reads at 5 s and at 15 s.
+    store.didRead([(name: name("c"), document: nil)], readTime: at(5))
+    store.didRead([(name: name("d"), document: nil)], readTime: at(15))
+    store.flush()
+    #expect(store.isCached(name("a")) && store.isCached(name("c")), "removed before the cached version")
+    #expect(!store.isCached(name("b")) && !store.isCached(name("d")), "removed after it")
+    // Left out of complete results read at 5 s and at 15 s.
+    store.didRunQuery(
+      Self.view, results: [document("a", at: 10), document("c", at: 10), document("f", at: 10)], isComplete: true, readTime: at(5))
+    store.didRunQuery(
+      Self.view, results: [document("a", at: 10), document("c", at: 10), document("e", at: 10)], isComplete: true, readTime: at(15))
+    store.flush()
+    #expect(store.isCached(name("e")) && !store.isCached(name("f")))
+    // With no time for the removal (a GET answered 404), it goes.
+    store.didRead([(name: name("a"), document: nil)])
+    store.flush()
+    #expect(!store.isCached(name("a")))
+  }
+
+  @Test("a listen's removal keeps the version the cache learned from after its read time")
+  func listenRemovalOlderThanCachedVersion() {
+    let store = store()
+    let name = "\(Self.root)/favorites/g"
+    let (id, _) = addView(store)
+    store.applyWatch(id, WatchSnapshot(documents: [document("g", at: 3)], changes: [], readTime: at(4), isInitial: true))
+    store.didRead([(name: name, document: document("g", at: 10))])
+    store.flush()
+    store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: at(6), isInitial: false, removedByServer: [name]))
+    #expect(store.isCached(name), "updated at 10 s, after the snapshot's 6 s")
+    store.applyWatch(id, WatchSnapshot(documents: [document("g", at: 10)], changes: [], readTime: at(11), isInitial: false))
+    store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: at(12), isInitial: false, removedByServer: [name]))
+    #expect(!store.isCached(name), "removed at 12 s")
+  }
+
   @Test("eager garbage collection keeps only what views show and pending writes touch")
   func eagerCollection() {
     let store = store(.eagerMemory)

@@ -265,6 +265,35 @@ struct TransportTests {
     await #expect(throws: FirestoreError.self) { try await db.document("c/other").getDocument(source: .cache) }
   }
 
+  @Test("a reply that a document is missing, or a complete result without it, leaves a version cached from after its read time")
+  func removalsKeepLaterCachedVersions() async throws {
+    let name = "projects/p/databases/(default)/documents/c/d"
+    let document = #"{"name":"\#(name)","fields":{"x":{"integerValue":"1"}},"updateTime":"2024-01-01T00:00:10Z"}"#
+    let empty = { (seconds: String) in #"[{"readTime":"2024-01-01T00:00:\#(seconds)Z"}]"# }
+    let transport = ScriptedTransport([
+      .init(
+        method: "POST", path: Offline.root + ":batchGet",
+        response: .json(200, #"[{"found":\#(document),"readTime":"2024-01-01T00:00:11Z"}]"#)),
+      .init(
+        method: "POST", path: Offline.root + ":batchGet",
+        response: .json(200, #"[{"missing":"\#(name)","readTime":"2024-01-01T00:00:05Z"}]"#)),
+      .init(method: "POST", path: Offline.root + ":runQuery", response: .json(200, empty("05"))),
+      .init(method: "POST", path: Offline.root + ":runQuery", response: .json(200, empty("12"))),
+    ])
+    let db = Offline.firestore(transport)
+    let ref = db.document("c/d")
+    _ = try await db.getAll([ref])
+    // Missing as of 5 s, and left out of a result read at 5 s: the version of 10 s came after.
+    #expect(try await db.getAll([ref]).first?.exists == false)
+    #expect(try await ref.getDocument(source: .cache).exists)
+    #expect(try await db.collection("c").getDocuments().isEmpty)
+    #expect(try await ref.getDocument(source: .cache).exists)
+    // Left out of a result read at 12 s: gone.
+    _ = try await db.collection("c").getDocuments()
+    await #expect(throws: FirestoreError.self) { try await ref.getDocument(source: .cache) }
+    #expect(transport.unmetExpectations.isEmpty)
+  }
+
   @Test("non-JSON and malformed responses become clear errors")
   func malformedResponses() async throws {
     let transport = ScriptedTransport([

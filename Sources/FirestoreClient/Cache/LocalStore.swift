@@ -283,23 +283,25 @@ final class LocalStore: Sendable {
   }
 
   /// Documents read from the server (`nil`: found missing); the cache learns them.
-  func didRead(_ documents: [(name: String, document: Document?)]) {
+  /// - Parameter readTime: when the server found the missing ones missing, if it said.
+  func didRead(_ documents: [(name: String, document: Document?)], readTime: Timestamp? = nil) {
     later(documents: documents.count) { s in
-      s.store(documents)
+      s.store(documents, removedAsOf: readTime)
       s.collectGarbage()
     }
   }
 
   /// The complete result of a server query: the cache learns the documents, and when the
   /// result is not cut by a limit or cursor (`isComplete`), cached documents that match
-  /// `query` locally but were not returned are dropped as stale.
-  func didRunQuery(_ query: ViewQuery, results: [Document], isComplete: Bool) {
+  /// `query` locally but were not returned are dropped as stale, unless cached from after
+  /// `readTime`, the result's.
+  func didRunQuery(_ query: ViewQuery, results: [Document], isComplete: Bool, readTime: Timestamp? = nil) {
     later(documents: results.count) { s in
       var updates = results.map { (name: $0.name, document: Optional($0)) }
       if isComplete {
         for name in s.staleMatches(query, returned: Set(results.map(\.name))) { updates.append((name, nil)) }
       }
-      s.store(updates)
+      s.store(updates, removedAsOf: readTime)
       s.collectGarbage()
     }
   }

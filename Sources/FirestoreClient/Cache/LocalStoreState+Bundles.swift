@@ -13,17 +13,18 @@ extension LocalStoreState {
     guard storage != nil else { return false }
     let loadedBefore = withStorage(nil) { storage throws(CacheStorageError) in try storage.bundleCreateTime(metadata.id) }
     if let loadedBefore, loadedBefore >= metadata.createTime { return false }
-    var updates: [(name: String, document: Document?)] = []
-    for entry in documents {
-      if entry.document == nil, let path = path(of: entry.name) {
-        let held = withStorage(nil) { storage throws(CacheStorageError) in try storage.updateTime(at: path) }
-        if let held, held > entry.readTime { continue }
-      }
-      updates.append((entry.name, entry.document))
+    // In runs that share a read time (most bundles have one): a missing document is
+    // removed as of its run's.
+    var start = 0
+    while start < documents.count {
+      let readTime = documents[start].readTime
+      var end = start + 1
+      while end < documents.count, documents[end].readTime == readTime { end += 1 }
+      store(documents[start..<end].map { (name: $0.name, document: $0.document) }, removedAsOf: readTime)
+      start = end
     }
-    store(updates)
     withStorage(()) { storage throws(CacheStorageError) in try storage.saveBundle(metadata, queries: queries) }
-    refreshViews(showing: Set(updates.map(\.name)))
+    refreshViews(showing: Set(documents.map(\.name)))
     return true
   }
 

@@ -122,7 +122,7 @@ extension LocalStoreState {
     // The view is in sync before the cache learns its documents: a cache-only listener of
     // the same query, refreshed by what the cache learns, shows them as that view's
     // server state in one snapshot, not first as cached data.
-    store(updates)
+    store(updates, removedAsOf: snapshot.readTime)
     refresh(id)
     pruneBatches()
     collectGarbage()

@@ -284,10 +284,11 @@ extension LocalStoreState {
       if repeats { staged[name] = .some(document) }
       updates.append((name, document))
     }
-    // The cache keeps the last state of each document.
-    guard repeats else { return store(updates) }
+    // The cache keeps the last state of each document. A delete takes out no version the
+    // cache learned from past the commit.
+    guard repeats else { return store(updates, removedAsOf: commitTime) }
     var seen = Set<String>()
     let last = updates.reversed().filter { seen.insert($0.name).inserted }
-    store(Array(last.reversed()))
+    store(Array(last.reversed()), removedAsOf: commitTime)
   }
 }

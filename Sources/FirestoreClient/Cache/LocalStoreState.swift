@@ -151,7 +151,12 @@ struct LocalStoreState {
 
   /// Stores server documents (removing `nil` ones), keeping a newer cached version over a
   /// stale delivery; listeners that read the cache only see the change.
-  mutating func store(_ documents: [(name: String, document: Document?)]) {
+  ///
+  /// - Parameter removedAsOf: when the server found the `nil` ones gone (the read time of a
+  ///   read, the commit time of a delete): a cached version updated after that time stays,
+  ///   as the Apple SDK keeps a remote document whose version is past an acknowledgement's.
+  ///   `nil` when unknown: they go in any case.
+  mutating func store(_ documents: [(name: String, document: Document?)], removedAsOf: Timestamp? = nil) {
     guard storage != nil, !documents.isEmpty else { return }
     let paths = documents.map { path(of: $0.name) }
     let pins = Pins(views: views, batches: batches, documentsRoot: documentsRoot)
@@ -159,7 +164,9 @@ struct LocalStoreState {
       var changes: [(path: String, document: Document?)] = []
       for ((_, document), path) in zip(documents, paths) {
         guard let path else { continue }
-        if let document, let newTime = document.updateTime, let held = try storage.updateTime(at: path), newTime < held { continue }
+        // A cached version updated after the time of the server's word was learned later.
+        let time = document == nil ? removedAsOf : document?.updateTime
+        if let time, let held = try storage.updateTime(at: path), held > time { continue }
         changes.append((path, document))
       }
       var pinned: Set<String>?

@@ -97,7 +97,7 @@ extension Query {
       let isComplete = q.limit == nil && q.offset == nil && q.startAt == nil && q.endAt == nil
       let view = viewQuery(lowered)
       let results = documents.map(\.document)
-      firestore.localStore.didRunQuery(view, results: results, isComplete: isComplete)
+      firestore.localStore.didRunQuery(view, results: results, isComplete: isComplete, readTime: readTime)
       // This client's writes the server has not applied yet show in the answer, as in a
       // listener: code that writes without waiting, then reads, finds what it wrote.
       if let local = firestore.localStore.withPendingWrites(view, serverResults: results) {

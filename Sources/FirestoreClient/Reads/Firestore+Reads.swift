@@ -46,6 +46,10 @@ extension Firestore {
     }
     var found: [String: (Document?, Timestamp?)] = [:]
     found.reserveCapacity(unique.count)
+    // What each reply read and its last read time: read times only grow along a reply, and a
+    // document read earlier in it did not change up to a later one, so the last holds for
+    // all of that reply's (not for another's).
+    var replies: [(documents: [(name: String, document: Document?)], readTime: Timestamp?)] = []
     var start = 0
     while start < unique.count {
       let chunk = Array(unique[start..<min(start + chunkSize, unique.count)])
@@ -54,20 +58,26 @@ extension Firestore {
       let elements = try await rest.unary(
         .init(.batchGet, body: request.json), BatchGetResponse.decodeArray)
       let asked = chunk.count == unique.count ? seen : Set(chunk)
+      var reply: [(name: String, document: Document?)] = []
+      var lastReadTime: Timestamp?
       for response in elements {
         switch response.result {
         case .found(let doc):
           try Self.checkReplyNames(doc.name, asked: asked)
           found[doc.name] = (doc, response.readTime)
+          reply.append((doc.name, doc))
         case .missing(let name):
           try Self.checkReplyNames(name, asked: asked)
           found[name] = (nil, response.readTime)
+          reply.append((name, nil))
         case .transaction: break
         }
+        lastReadTime = response.readTime ?? lastReadTime
       }
+      replies.append((reply, lastReadTime))
     }
     if mask == nil, !consistency.isHistorical {
-      localStore.didRead(found.map { (name: $0.key, document: $0.value.0) })
+      for reply in replies { localStore.didRead(reply.documents, readTime: reply.readTime) }
     }
     return try references.map { ref in
       guard let (doc, readTime) = found[ref.name] else {
