@@ -127,15 +127,21 @@ struct LocalViewTests {
     _ = store.finishSend(batch, .acknowledged([WriteResult(updateTime: at(seconds), commitTime: at(seconds), transformResults: [])]))
   }
 
-  @Test("a document a re-sent result set leaves out stays, out of sync, until its own listen answers")
-  func limboDocumentStaysUntilResolved() {
+  /// A store whose view had m1 and m2 at 11 s, then a result set at 20 s without m1, which
+  /// the server did not remove (the emulator's set after a RESET can miss a document that
+  /// exists): m1 is in limbo.
+  private func viewWithM1InLimbo() -> (store: LocalStore, view: Int, delivered: Delivered, m1: String) {
     let store = store()
     let (id, delivered) = addView(store)
-    let m1 = "\(Self.root)/favorites/m1"
     store.applyWatch(
       id, WatchSnapshot(documents: [document("m1", at: 10), document("m2", at: 10)], changes: [], readTime: at(11), isInitial: true))
-    // The emulator's set after a RESET can miss a document that exists; the server did not remove it.
     store.applyWatch(id, WatchSnapshot(documents: [document("m2", at: 10)], changes: [], readTime: at(20), isInitial: false))
+    return (store, id, delivered, "\(Self.root)/favorites/m1")
+  }
+
+  @Test("a document a re-sent result set leaves out stays, out of sync, until its own listen answers")
+  func limboDocumentStaysUntilResolved() {
+    let (store, id, delivered, m1) = viewWithM1InLimbo()
     #expect(delivered.last?.documents.map(\.name) == [m1, "\(Self.root)/favorites/m2"], "the document flickered out")
     #expect(delivered.last?.isFromCache == true)
     #expect(store.limboNames == [m1])
@@ -530,6 +536,16 @@ struct LocalViewTests {
     store.applyWatch(id, WatchSnapshot(documents: [document("g", at: 10)], changes: [], readTime: at(11), isInitial: false))
     store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: at(12), isInitial: false, removedByServer: [name]))
     #expect(!store.isCached(name), "removed at 12 s")
+  }
+
+  @Test("a limbo listen's answer that the document is gone keeps the version the cache learned from after its read time")
+  func limboRemovalOlderThanCachedVersion() {
+    let (store, _, _, m1) = viewWithM1InLimbo()
+    #expect(store.limboNames == [m1])
+    store.didRead([(name: m1, document: document("m1", at: 30))])
+    store.resolveLimbo(m1, nil, readTime: at(25))
+    #expect(store.limboNames.isEmpty)
+    #expect(store.isCached(m1), "updated at 30 s, after the limbo listen's 25 s")
   }
 
   @Test("eager garbage collection keeps only what views show and pending writes touch")

@@ -480,10 +480,10 @@ final class LocalStore: Sendable {
     limboObserver.withLock { $0 = observer }
   }
 
-  /// What the listen to limbo document `name` says (`nil`: it does not exist); part of a
-  /// round that ``endListenRound()`` closes.
-  func resolveLimbo(_ name: String, _ document: Document?) {
-    withState(endsRound: false) { $0.resolveLimbo(name, document) }
+  /// What the listen to limbo document `name` says (`nil`: it does not exist) as of
+  /// `readTime` (`nil`: unknown); part of a round that ``endListenRound()`` closes.
+  func resolveLimbo(_ name: String, _ document: Document?, readTime: Timestamp? = nil) {
+    withState(endsRound: false) { $0.resolveLimbo(name, document, readTime: readTime) }
   }
 
   /// The snapshots of one server message were all applied.

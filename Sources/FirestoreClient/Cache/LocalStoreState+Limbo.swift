@@ -92,13 +92,14 @@ extension LocalStoreState {
   }
 
   /// What the listen to limbo document `name` says: `document`, or that it does not exist
-  /// (`nil`; also when that listen failed, as the Apple SDK takes a refused one).
-  mutating func resolveLimbo(_ name: String, _ document: Document?) {
+  /// (`nil`; also when that listen failed, as the Apple SDK takes a refused one), as of
+  /// `readTime` (`nil` for a refused listen).
+  mutating func resolveLimbo(_ name: String, _ document: Document?, readTime: Timestamp? = nil) {
     let holding = views.keys.sorted().filter { views[$0]!.limbo.contains(name) }
     guard !holding.isEmpty else { return }
     // The cache learns the answer; a write not yet acknowledged builds on what it holds.
     if document != nil || !batches.contains(where: { !$0.isAcknowledged && $0.documentNames.contains(name) }) {
-      store([(name, document)])
+      store([(name, document)], removedAsOf: readTime)
     }
     for id in holding {
       if let document {

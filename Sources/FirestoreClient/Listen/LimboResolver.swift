@@ -74,7 +74,7 @@ actor LimboResolver {
       let id = await manager.listen(.documents([name]), settings: settings, database: database) { [weak self] result in
         switch result {
         case .success(let snapshot):
-          store.resolveLimbo(name, snapshot.documents.first)
+          store.resolveLimbo(name, snapshot.documents.first, readTime: snapshot.readTime)
           if snapshot.documents.isEmpty { Task { await self?.answered(name, start: start) } }
         case .failure:
           // Refused by the server: as the Apple SDK, taken for a deletion. No snapshot
