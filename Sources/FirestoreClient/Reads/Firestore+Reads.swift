@@ -46,10 +46,7 @@ extension Firestore {
     }
     var found: [String: (Document?, Timestamp?)] = [:]
     found.reserveCapacity(unique.count)
-    // What each reply read and its last read time: read times only grow along a reply, and a
-    // document read earlier in it did not change up to a later one, so the last holds for
-    // all of that reply's (not for another's).
-    var replies: [(documents: [(name: String, document: Document?)], readTime: Timestamp?)] = []
+    let learns = mask == nil && !consistency.isHistorical
     var start = 0
     while start < unique.count {
       let chunk = Array(unique[start..<min(start + chunkSize, unique.count)])
@@ -74,10 +71,9 @@ extension Firestore {
         }
         lastReadTime = response.readTime ?? lastReadTime
       }
-      replies.append((reply, lastReadTime))
-    }
-    if mask == nil, !consistency.isHistorical {
-      for reply in replies { localStore.didRead(reply.documents, readTime: reply.readTime) }
+      // Read times only grow along a reply, and a document read earlier in it did not
+      // change up to a later one: the last holds for all of this reply's (not another's).
+      if learns { localStore.didRead(reply, readTime: lastReadTime) }
     }
     return try references.map { ref in
       guard let (doc, readTime) = found[ref.name] else {
@@ -193,7 +189,8 @@ extension DocumentReference {
       document = nil
     }
     if let document, document.name != name { try Firestore.checkReplyNames(document.name, asked: [name]) }
-    firestore.localStore.didRead([(name, document)])
+    // A 404 says no read time: a missing document goes whatever the cache holds.
+    firestore.localStore.didRead([(name, document)], readTime: nil)
     // This client's writes the server has not applied yet show, as in every Apple SDK read.
     if let local = firestore.localStore.withPendingWrites(.document(name: name, path: path), serverResults: document.map { [$0] } ?? []) {
       return DocumentSnapshot(
