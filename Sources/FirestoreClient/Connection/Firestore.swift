@@ -26,6 +26,8 @@ public final class Firestore: Sendable {
   /// How to end the listeners that are running, for ``terminate()``.
   let activeListens = Locked<[Int: @Sendable () -> Void]>([:])
   let nextListenID = Locked(0)
+  /// Memory for large batches' request text, kept from one batch to the next.
+  let batchText = BatchTextBuffers()
 
   /// The settings until the instance starts, then the parts made from them.
   private let startState: Locked<StartState>

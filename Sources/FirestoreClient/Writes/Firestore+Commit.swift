@@ -13,9 +13,9 @@ extension Firestore {
   /// once committed, since they depend on its reads.
   ///
   /// - Parameter encodedWrites: the writes' text written ahead
-  ///   (``CommitRequest/encodedWrites(_:)``), if it was.
-  func commit(_ writes: [Write], transaction: String? = nil, encodedWrites: [[UInt8]]? = nil) async throws -> [WriteResult] {
-    let body = try commitBody(writes, transaction: transaction, encodedWrites: encodedWrites)
+  ///   (``BatchTextBuffers/encodedWrites(_:)``), if it was.
+  func commit(_ writes: [Write], transaction: String? = nil, encodedWrites: consuming [[UInt8]]? = nil) async throws -> [WriteResult] {
+    let body = try commitBody(writes, transaction: transaction, encodedWrites: consume encodedWrites)
     guard let transaction else {
       if writes.isEmpty { return [] }
       return try await writePipeline.commit(writes, body: body)
@@ -62,15 +62,17 @@ extension Firestore {
   /// The commit's request body, encoded once for every attempt; refuses, before anything
   /// is queued or sent, one over Firestore's request limit or on an unusable instance.
   /// - Parameter encodedWrites: the writes' text written ahead
-  ///   (``CommitRequest/encodedWrites(_:)``), if it was.
-  private func commitBody(_ writes: [Write], transaction: String?, encodedWrites: [[UInt8]]? = nil) throws(FirestoreError) -> Data {
+  ///   (``BatchTextBuffers/encodedWrites(_:)``), if it was.
+  private func commitBody(
+    _ writes: [Write], transaction: String?, encodedWrites: consuming [[UInt8]]? = nil
+  ) throws(FirestoreError) -> Data {
     try checkUsable()
-    var body = Data()
-    if let encodedWrites {
-      CommitRequest.appendBody(encodedWrites: encodedWrites, transaction: transaction, to: &body)
-    } else {
-      body = Data(CommitRequest(writes: writes, transaction: transaction).jsonBytes)
-    }
+    let body =
+      if let parts = consume encodedWrites {
+        batchText.body(encodedWrites: parts, transaction: transaction)
+      } else {
+        Data(CommitRequest(writes: writes, transaction: transaction).jsonBytes)
+      }
     if body.count > Self.maximumRequestBytes {
       throw FirestoreError(
         .invalidArgument,

@@ -56,7 +56,8 @@ final class WriteRecord: Sendable {
           // would copy all of them.
           let part = Array(s.writes[(s.writes.count - Self.partSize)...])
           // A part no commit will use (its form cannot wait for it) is skipped.
-          s.parts.append(Task { Task.isCancelled ? [] : CommitRequest.encodedWrites(part) })
+          let text = firestore.batchText
+          s.parts.append(Task { Task.isCancelled ? [] : text.encodedWrites(part) })
         }
       case .failure(let e): if s.error == nil { s.error = e }
       }
@@ -78,7 +79,7 @@ final class WriteRecord: Sendable {
   }
 
   /// ``take(alreadyTaken:)``, with the writes' request text as
-  /// ``CommitRequest/encodedWrites(_:)`` writes it, in order: the parts written ahead,
+  /// ``BatchTextBuffers/encodedWrites(_:)`` writes it, in order: the parts written ahead,
   /// awaited, and the rest written now.
   func takeWritten(alreadyTaken: FirestoreError) async -> Result<(writes: [Write], text: [[UInt8]]), FirestoreError> {
     let (taken, parts) = takeWithParts(alreadyTaken: alreadyTaken)
@@ -90,7 +91,7 @@ final class WriteRecord: Sendable {
     text.reserveCapacity(parts.count + 1)
     for part in parts { text.append(await part.value) }
     let rest = writes[(parts.count * Self.partSize)...]
-    if !rest.isEmpty { text.append(CommitRequest.encodedWrites(rest)) }
+    if !rest.isEmpty { text.append(firestore.batchText.encodedWrites(rest)) }
     return .success((writes, text))
   }
 

@@ -216,32 +216,46 @@ public struct CommitRequest: Sendable, Equatable, JSONWritable {
 
   /// Consecutive writes as the body lists them (compact, separated by commas), so that a
   /// large batch's text can be written in parts, ahead of its commit.
-  public static func encodedWrites(_ writes: some Sequence<Write>) -> [UInt8] {
-    var output = JSONByteOutput()
+  /// - Parameter storage: memory to write into: emptied, its capacity used for the text.
+  public static func encodedWrites(_ writes: some Sequence<Write>, into storage: consuming [UInt8] = []) -> [UInt8] {
+    storage.removeAll(keepingCapacity: true)
+    var output = JSONByteOutput(appendingTo: storage)
     for write in writes { write.write(to: &output) }
     return output.bytes
   }
 
-  /// Appends the body of a commit whose writes were written ahead by ``encodedWrites(_:)``,
+  /// Appends the body of a commit whose writes were written ahead by ``encodedWrites(_:into:)``,
   /// `parts` in order, to `body`: the same text as ``JSONWritable/jsonBytes`` of the request.
-  /// Each part is copied once, straight into `body`'s own storage (such as the `Data` a
-  /// request carries), so that a large batch's text is not copied again on its way out.
+  /// Each part is copied once, straight into `body`'s own storage.
   public static func appendBody<Body: RangeReplaceableCollection<UInt8>>(
     encodedWrites parts: [[UInt8]], transaction: String?, to body: inout Body
+  ) {
+    var count = 0
+    forEachBodyPiece(encodedWrites: parts, transaction: transaction) { count += $0.count }
+    body.reserveCapacity(body.count + count)
+    forEachBodyPiece(encodedWrites: parts, transaction: transaction) { body.append(contentsOf: $0) }
+  }
+
+  /// Hands `take` the pieces of the body of a commit whose writes were written ahead by
+  /// ``encodedWrites(_:into:)``, `parts` in order: one after another, the same text as
+  /// ``JSONWritable/jsonBytes`` of the request. For a writer that places them itself.
+  public static func forEachBodyPiece(
+    encodedWrites parts: [[UInt8]], transaction: String?, _ take: (UnsafeRawBufferPointer) -> Void
   ) {
     // The commit with no writes, framed as every commit is; the parts go inside its empty
     // list of writes, which is the object's first member, so the first `]` closes it.
     let frame = CommitRequest(writes: [], transaction: transaction).jsonBytes
     guard let close = frame.firstIndex(of: UInt8(ascii: "]")) else { preconditionFailure("a commit lists its writes") }
-    body.reserveCapacity(body.count + frame.count + parts.reduce(0) { $0 + $1.count + 1 })
-    body.append(contentsOf: frame[..<close])
-    var separated = false
-    for part in parts where !part.isEmpty {
-      if separated { body.append(UInt8(ascii: ",")) }
-      body.append(contentsOf: part)
-      separated = true
+    frame.withUnsafeBytes { frame in
+      take(UnsafeRawBufferPointer(rebasing: frame[..<close]))
+      var separated = false
+      for part in parts where !part.isEmpty {
+        if separated { withUnsafeBytes(of: UInt8(ascii: ",")) { take($0) } }
+        part.withUnsafeBytes { take($0) }
+        separated = true
+      }
+      take(UnsafeRawBufferPointer(rebasing: frame[close...]))
     }
-    body.append(contentsOf: frame[close...])
   }
 
   /// Reads a request body.
