@@ -216,7 +216,9 @@ public struct CommitRequest: Sendable, Equatable, JSONWritable {
 
   /// Consecutive writes as the body lists them (compact, separated by commas), so that a
   /// large batch's text can be written in parts, ahead of its commit.
-  /// - Parameter storage: memory to write into: emptied, its capacity used for the text.
+  /// - Parameters:
+  ///   - writes: the writes, in order.
+  ///   - storage: memory to write into: emptied, its capacity used for the text.
   public static func encodedWrites(_ writes: some Sequence<Write>, into storage: consuming [UInt8] = []) -> [UInt8] {
     storage.removeAll(keepingCapacity: true)
     var output = JSONByteOutput(appendingTo: storage)
