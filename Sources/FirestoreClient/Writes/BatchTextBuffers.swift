@@ -63,8 +63,10 @@ final class BatchTextBuffers: Sendable {
     while var part = parts.popLast() {
       part.removeAll(keepingCapacity: true)
       let capacity = part.capacity
+      // A part never written (its task was skipped) has no memory to keep.
+      if capacity == 0 { continue }
       let kept = spare.withLock { s in
-        guard capacity > 0, s.partBytes + capacity <= Self.keptBytes else { return false }
+        guard s.partBytes + capacity <= Self.keptBytes else { return false }
         s.parts.append(part)
         s.partBytes += capacity
         return true
