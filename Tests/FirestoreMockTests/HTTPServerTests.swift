@@ -94,7 +94,8 @@ struct HTTPServerTests {
         let client = try await RawHTTPClient(port: server.port)
         try await client.send(get("/named"))
         #expect(try await client.readResponse().status == 200)
-        let names = ThreadNames.current()
+        // The connection thread lives as long as the connection: held until the names are read.
+        let names = withExtendedLifetime(client) { ThreadNames.current() }
         #expect(names.contains(MockHTTPServerRuntime.acceptThreadName), "\(names)")
         #expect(names.contains(MockHTTPServerRuntime.connectionThreadName), "\(names)")
       }

@@ -42,7 +42,8 @@ import Testing
       let transport = CurlTransport()
       let response = try await transport.send(HTTPRequest(method: "GET", url: server.url("/named")))
       #expect(try await body(response) == "ok")
-      let names = ThreadNames.current()
+      // The loop thread lives as long as the transport: held until the names are read.
+      let names = withExtendedLifetime(transport) { ThreadNames.current() }
       #expect(names.contains(CurlEventLoop.threadName), "\(names)")
     }
   #endif
