@@ -55,6 +55,23 @@ struct BatchTextBuffersTests {
     #expect(Self.address(smaller) == bodyAddress, "written where the first body was")
   }
 
+  @Test("a body a little larger than the one before is written into that one's memory")
+  func slightlyLargerBody() {
+    let buffers = BatchTextBuffers()
+    var firstCount = 0
+    var firstAddress: UnsafeRawPointer?
+    do {
+      let first = Self.body(buffers, Self.writes("a", 16))
+      firstCount = first.count
+      firstAddress = Self.address(first)
+    }
+    let writes = Self.writes("ab", 16)
+    let next = Self.body(buffers, writes)
+    #expect(Array(next) == CommitRequest(writes: writes).jsonBytes)
+    #expect(next.count > firstCount && next.count <= firstCount + firstCount / 8, "the case this test is about")
+    #expect(Self.address(next) == firstAddress)
+  }
+
   @Test("a larger body than the kept memory gets memory of its own")
   func largerBody() {
     let buffers = BatchTextBuffers()

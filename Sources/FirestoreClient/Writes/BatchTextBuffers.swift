@@ -46,7 +46,7 @@ final class BatchTextBuffers: Sendable {
         guard let body = s.body, body.capacity >= count else { return nil }
         s.body = nil
         return body
-      } ?? BodyStorage(capacity: count)
+      } ?? BodyStorage(capacity: Self.freshCapacity(for: count))
     var end = storage.pointer
     CommitRequest.forEachBodyPiece(encodedWrites: parts, transaction: transaction) { piece in
       guard let base = piece.baseAddress else { return }
@@ -57,11 +57,17 @@ final class BatchTextBuffers: Sendable {
     return Data(bytesNoCopy: storage.pointer, count: count, deallocator: .custom { [self] _, _ in keep(body: storage) })
   }
 
+  /// The size of fresh memory for a body of `count` bytes: an eighth more, so that the
+  /// next batch, a little larger than this one, still fits in it once it is kept.
+  static func freshCapacity(for count: Int) -> Int {
+    let roomier = count + count / 8
+    return roomier <= keptBytes ? roomier : max(count, keptBytes)
+  }
+
   private func keep(parts: consuming [[UInt8]]) {
-    // Taken out one by one, so that each is the array's only copy and keeps its memory
-    // when emptied.
-    while var part = parts.popLast() {
-      part.removeAll(keepingCapacity: true)
+    // Taken out one by one, so that each is the array's only copy and keeps its memory;
+    // its old text stays until ``encodedWrites(_:)`` writes over it.
+    while let part = parts.popLast() {
       let capacity = part.capacity
       // A part never written (its task was skipped) has no memory to keep.
       if capacity == 0 { continue }
