@@ -57,11 +57,11 @@ final class BatchTextBuffers: Sendable {
     return Data(bytesNoCopy: storage.pointer, count: count, deallocator: .custom { [self] _, _ in keep(body: storage) })
   }
 
-  /// The size of fresh memory for a body of `count` bytes: an eighth more, so that the
-  /// next batch, a little larger than this one, still fits in it once it is kept.
+  /// The size of fresh memory for a body of `count` bytes: an eighth more (at most what
+  /// is kept), so that the next batch, a little larger than this one, still fits in it once
+  /// it is kept; a body too large to be kept gets its own size.
   static func freshCapacity(for count: Int) -> Int {
-    let roomier = count + count / 8
-    return roomier <= keptBytes ? roomier : max(count, keptBytes)
+    count > keptBytes ? count : min(count + count / 8, keptBytes)
   }
 
   private func keep(parts: consuming [[UInt8]]) {
