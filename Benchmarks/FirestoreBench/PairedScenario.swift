@@ -155,7 +155,7 @@ enum PairedScenario {
           if let alone, side != alone { continue }
           let requests = plans[run + warmups][side]
           let cpuBefore = alone == nil ? 0 : ProcessCPUTime.now()
-          let start = clock.now
+          let start = timedCallStarts(clock)
           try await sides[side](requests)
           times[side] = Statistics.milliseconds(clock.now - start)
           if run >= 0, alone != nil { cpu += ProcessCPUTime.now() - cpuBefore }
@@ -182,6 +182,14 @@ enum PairedScenario {
         ("floor_x_curl", .number(ratio(4))), ("requests", .integer(recorded.count)),
       ]
       return result
+    }
+
+    /// The start of a timed call. Never inlined, so that a profiler sees each call begin:
+    /// `valgrind --tool=callgrind --dump-before='*timedCallStarts*'` writes one profile
+    /// from each call's start to the next's (README, "Instructions per call").
+    @inline(never)
+    static func timedCallStarts(_ clock: ContinuousClock) -> ContinuousClock.Instant {
+      clock.now
     }
 
     /// The first letter of each side's documents: the client's own (``WriteScenarios``), then
