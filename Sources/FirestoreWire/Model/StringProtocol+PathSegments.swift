@@ -1,5 +1,16 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 // Inlinable: the other modules call these once per stored path in their hottest loops, and
 // a generic call across modules runs unspecialized, looking up metadata at every step.
+// Each works on the string's own bytes when they are contiguous (every native string):
+// walking `utf8` an index at a time cost a read's cache up to two thousand instructions a
+// document.
 extension StringProtocol {
   /// The `/`-separated segments of a resource path, split at every `/` byte as the server
   /// splits names; empty segments are kept (`"a//b"` gives `["a", "", "b"]`, `""` gives
@@ -10,6 +21,7 @@ extension StringProtocol {
   /// it, and the path would not split there.
   @inlinable
   package var slashSegments: [String] {
+    if let segments = utf8.withContiguousStorageIfAvailable({ $0.slashSegments }) { return segments }
     // Straight into the result, made at its size: `split` then `map` made an array of
     // slices first, and growing the result reallocates it.
     let bytes = utf8
@@ -32,12 +44,8 @@ extension StringProtocol {
   /// names (`hasPrefix` compares `Character`s: `"c/\u{301}d".hasPrefix("c/")` is false).
   @inlinable
   package func hasBytePrefix(_ prefix: some StringProtocol) -> Bool {
-    // Native strings compare their bytes at once; the generic `starts(with:)` walks both
-    // views an index at a time, which made this the cache's hottest call on large commits.
     let contiguous = utf8.withContiguousStorageIfAvailable { mine in
-      prefix.utf8.withContiguousStorageIfAvailable { theirs in
-        mine.count >= theirs.count && mine.prefix(theirs.count).elementsEqual(theirs)
-      }
+      prefix.utf8.withContiguousStorageIfAvailable { mine.begins(with: $0) }
     }
     if let known = contiguous ?? nil { return known }
     return utf8.starts(with: prefix.utf8)
@@ -48,6 +56,12 @@ extension StringProtocol {
   /// slash are checked apart, so no joined prefix is made on every call.
   @inlinable
   package func pathBelow(_ root: some StringProtocol) -> String? {
+    var below: String?
+    let contiguous =
+      utf8.withContiguousStorageIfAvailable { mine in
+        root.utf8.withContiguousStorageIfAvailable { below = mine.path(below: $0) } != nil
+      } ?? false
+    if contiguous { return below }
     guard hasBytePrefix(root) else { return nil }
     let rest = utf8.dropFirst(root.utf8.count)
     guard rest.first == UInt8(ascii: "/"), rest.count > 1 else { return nil }
@@ -63,5 +77,39 @@ extension StringProtocol {
     let count = prefix.utf8.count
     return utf8.withContiguousStorageIfAvailable { String(decoding: UnsafeBufferPointer(rebasing: $0[count...]), as: UTF8.self) }
       ?? String(decoding: utf8.dropFirst(count), as: UTF8.self)
+  }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+  /// The bytes as `/`-separated segments (see ``StringProtocol/slashSegments``).
+  @inlinable
+  var slashSegments: [String] {
+    var count = 1
+    for byte in self where byte == UInt8(ascii: "/") { count += 1 }
+    var segments: [String] = []
+    segments.reserveCapacity(count)
+    var start = 0
+    for index in indices where self[index] == UInt8(ascii: "/") {
+      segments.append(String(decoding: UnsafeBufferPointer(rebasing: self[start..<index]), as: UTF8.self))
+      start = index + 1
+    }
+    segments.append(String(decoding: UnsafeBufferPointer(rebasing: self[start...]), as: UTF8.self))
+    return segments
+  }
+
+  /// Whether these bytes begin with `prefix`'s.
+  @inlinable
+  func begins(with prefix: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard count >= prefix.count else { return false }
+    guard let mine = baseAddress, let theirs = prefix.baseAddress else { return true }
+    return memcmp(mine, theirs, prefix.count) == 0
+  }
+
+  /// The bytes after `root` and one slash, as a string; `nil` when they do not begin so or
+  /// nothing follows the slash.
+  @inlinable
+  func path(below root: UnsafeBufferPointer<UInt8>) -> String? {
+    guard count > root.count + 1, self[root.count] == UInt8(ascii: "/"), begins(with: root) else { return nil }
+    return String(decoding: UnsafeBufferPointer(rebasing: self[(root.count + 1)...]), as: UTF8.self)
   }
 }
