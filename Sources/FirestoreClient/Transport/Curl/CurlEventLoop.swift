@@ -256,16 +256,20 @@ import FirestorePlatform
     private func expireDeadlines() -> Int32 {
       var wait = Self.idleWait
       let now = ContinuousClock.now
-      for exchange in Array(running.values) {
+      // Taken out after the walk, which removing would disturb; most rounds expire none,
+      // and then no array is made.
+      var expired: [CurlExchange] = []
+      for exchange in running.values {
         guard let deadline = exchange.expiry else { continue }
         if deadline <= now {
-          remove(exchange, exchange.deadlineError())
+          expired.append(exchange)
         } else {
           // One more millisecond, so that the loop wakes after the deadline, not before it.
           let milliseconds = (deadline - now).saturatingMilliseconds
           wait = min(wait, Int32(clamping: milliseconds == .max ? milliseconds : milliseconds + 1))
         }
       }
+      for exchange in expired { remove(exchange, exchange.deadlineError()) }
       return wait
     }
   }

@@ -13,11 +13,15 @@ struct ResponseHeadReader: Sendable {
   private(set) var started = false
 
   /// Takes one line, with its line ending; `true` when it completed the final head.
+  ///
+  /// Read on the line's own bytes, by offset: every reply's head passes here on the event
+  /// loop's thread, between the server's answer and its reader.
   mutating func append(_ line: UnsafeRawBufferPointer) -> Bool {
     guard completedStatus == nil else { return false }
-    var bytes = line[...]
-    while let last = bytes.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: "\n") { bytes = bytes.dropLast() }
-    if bytes.isEmpty {
+    let bytes = line.assumingMemoryBound(to: UInt8.self)
+    var end = bytes.count
+    while end > 0, bytes[end - 1] == UInt8(ascii: "\r") || bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+    if end == 0 {
       guard let status else { return false }
       if (100..<200).contains(status) {
         // An interim response (`100 Continue`): the real one follows.
@@ -29,35 +33,49 @@ struct ResponseHeadReader: Sendable {
       return true
     }
     started = true
-    if bytes.starts(with: "HTTP/".utf8) {
-      // `HTTP/1.1 200 OK` or `HTTP/2 200`: the code is the second word.
-      status = nil
-      if let space = bytes.firstIndex(of: UInt8(ascii: " ")) {
-        let code = bytes[space...].drop { $0 == UInt8(ascii: " ") }.prefix { $0 != UInt8(ascii: " ") }
-        status = Int(String(decoding: code, as: UTF8.self))
-      }
+    if Self.isStatusLine(bytes, end: end) {
+      status = Self.statusCode(bytes, end: end)
       headers.removeAll(keepingCapacity: true)
+      // Room for a usual head's fields at once, not grown (and rehashed) field by field.
+      headers.reserveCapacity(Self.usualFieldCount)
       return false
     }
-    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return false }
-    let nameBytes = Self.trimmed(bytes[..<colon])
+    guard let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")) else { return false }
+    let nameBytes = Self.trimmed(bytes, 0, colon)
     var name = String(decoding: nameBytes, as: UTF8.self)
     // Most servers send lower-case names already (HTTP/2 must): no copy for those.
     if nameBytes.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || $0 >= 0x80 }) { name = name.lowercased() }
-    let value = String(decoding: Self.trimmed(bytes[bytes.index(after: colon)...]), as: UTF8.self)
-    if let existing = headers[name] {
-      headers[name] = existing + ", " + value
-    } else {
-      headers[name] = value
-    }
+    let value = String(decoding: Self.trimmed(bytes, colon + 1, end), as: UTF8.self)
+    // One lookup for a name not seen before (nearly all of them).
+    if let existing = headers.updateValue(value, forKey: name) { headers[name] = existing + ", " + value }
     return false
   }
 
-  /// `bytes` without the spaces and tabs around it (HTTP's optional white space).
-  private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
-    var bytes = bytes
-    while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes = bytes.dropFirst() }
-    while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes = bytes.dropLast() }
-    return bytes
+  /// How many fields a head usually has (Firestore's and the emulator's send two to ten).
+  private static let usualFieldCount = 12
+
+  /// Whether the line (up to `end`) begins as a status line does (`HTTP/`).
+  private static func isStatusLine(_ bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Bool {
+    end >= 5 && bytes[0] == UInt8(ascii: "H") && bytes[1] == UInt8(ascii: "T") && bytes[2] == UInt8(ascii: "T")
+      && bytes[3] == UInt8(ascii: "P") && bytes[4] == UInt8(ascii: "/")
+  }
+
+  /// The code of `HTTP/1.1 200 OK` or `HTTP/2 200`: the second word, when it is a number.
+  private static func statusCode(_ bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Int? {
+    guard var start = bytes[..<end].firstIndex(of: UInt8(ascii: " ")) else { return nil }
+    while start < end, bytes[start] == UInt8(ascii: " ") { start += 1 }
+    var stop = start
+    while stop < end, bytes[stop] != UInt8(ascii: " ") { stop += 1 }
+    return Int(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<stop]), as: UTF8.self))
+  }
+
+  /// The bytes from `start` to `end` without the spaces and tabs around them (HTTP's
+  /// optional white space).
+  private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> {
+    var start = start
+    var end = end
+    while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+    while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+    return UnsafeBufferPointer(rebasing: bytes[start..<end])
   }
 }
