@@ -57,8 +57,10 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
   /// bytes as the server matches it (`"__\u{301}x__"` is reserved although as Swift
   /// `Character`s it does not start with `"__"`).
   static func isReserved(_ name: String) -> Bool {
+    // The first byte turns nearly every name away before the generic comparisons.
     let underscores = "__".utf8
-    return name.utf8.count >= 4 && name.utf8.starts(with: underscores) && name.utf8.reversed().starts(with: underscores)
+    return name.utf8.count >= 4 && name.utf8.first == UInt8(ascii: "_") && name.utf8.starts(with: underscores)
+      && name.utf8.reversed().starts(with: underscores)
   }
 
   /// Rejects reserved names, which Firestore refuses in every field path ("Invalid reserved

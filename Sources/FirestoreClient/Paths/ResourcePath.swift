@@ -47,7 +47,7 @@ package struct ResourcePath: Sendable, Hashable {
     // path with the path, so that every message says which input is wrong.
     let subject = { (shown: String) in path == id ? "\(what) \"\(shown)\"" : "ID \"\(shown)\" in \(what) \"\(DisplayText.excerpt(path))\"" }
     if id.isEmpty { throw .invalidArgument("\(subject(id)) is empty") }
-    if id.utf8.elementsEqual(".".utf8) || id.utf8.elementsEqual("..".utf8) {
+    if id.utf8.count <= 2, id.utf8.allSatisfy({ $0 == UInt8(ascii: ".") }) {
       throw .invalidArgument("\(subject(id)) is not allowed (\".\" and \"..\" are reserved)")
     }
     if FieldPath.isReserved(id) {
