@@ -9,8 +9,8 @@
 // Inlinable: the other modules call these once per stored path in their hottest loops, and
 // a generic call across modules runs unspecialized, looking up metadata at every step.
 // Each works on the string's own bytes when they are contiguous (every native string):
-// walking `utf8` an index at a time cost a read's cache up to two thousand instructions a
-// document.
+// walking `utf8` an index at a time costs some two thousand instructions a call, and a
+// query's or a batch's every document makes one or two.
 extension StringProtocol {
   /// The `/`-separated segments of a resource path, split at every `/` byte as the server
   /// splits names; empty segments are kept (`"a//b"` gives `["a", "", "b"]`, `""` gives
