@@ -51,7 +51,8 @@ struct ResponseHeadReader: Sendable {
     return false
   }
 
-  /// How many fields a head usually has (Firestore's and the emulator's send two to ten).
+  /// The fields a head is given room for when it starts: a reply with no more is read
+  /// without growing the table.
   private static let usualFieldCount = 12
 
   /// Whether the line (up to `end`) begins as a status line does (`HTTP/`).
