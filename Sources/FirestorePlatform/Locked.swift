@@ -27,20 +27,35 @@
 /// unspecialized at every call, the body's closure and its types passed at run time.
 public final class Locked<Value>: @unchecked Sendable {
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  @usableFromInline var protected: Value
+  /// The value, behind a pointer rather than in a stored `var`: the mutex already makes
+  /// each access exclusive, and a class's `var` would have every `withLock` check that
+  /// again at run time.
+  @usableFromInline let protected: UnsafeMutablePointer<Value>
 
   /// Creates a lock guarding `initialValue`.
   public init(_ initialValue: consuming sending Value) {
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
+    // The mutex and the value share one allocation, the value after the mutex.
+    let valueOffset = Self.valueOffset
+    let memory = UnsafeMutableRawPointer.allocate(
+      byteCount: valueOffset + MemoryLayout<Value>.size,
+      alignment: max(MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<Value>.alignment))
+    mutex = memory.initializeMemory(as: pthread_mutex_t.self, repeating: pthread_mutex_t(), count: 1)
     pthread_mutex_init(mutex, nil)
-    protected = initialValue
+    protected = (memory + valueOffset).bindMemory(to: Value.self, capacity: 1)
+    protected.initialize(to: initialValue)
   }
 
   deinit {
     pthread_mutex_destroy(mutex)
     mutex.deinitialize(count: 1)
-    mutex.deallocate()
+    protected.deinitialize(count: 1)
+    UnsafeMutableRawPointer(mutex).deallocate()
+  }
+
+  /// Where the value starts in the allocation: past the mutex, aligned for the value.
+  private static var valueOffset: Int {
+    let alignment = MemoryLayout<Value>.alignment
+    return (MemoryLayout<pthread_mutex_t>.stride + alignment - 1) / alignment * alignment
   }
 
   /// Runs `body` with the value while holding the lock, and returns what it returns.
@@ -48,7 +63,7 @@ public final class Locked<Value>: @unchecked Sendable {
   public func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
-    return try body(&protected)
+    return try body(&protected.pointee)
   }
 }
 
