@@ -11,7 +11,8 @@
   ///
   /// Targets are kept by URL (a ``BoundedMemo``); header lists are the
   /// ``headerListCapacity`` most recently used, found by equality, which for the same
-  /// dictionary is one comparison of references.
+  /// dictionary is one comparison of references (so each is kept under the dictionary that
+  /// last asked for it).
   final class CurlPreparedParts: Sendable {
     /// Where a request goes, as the exchange needs it.
     struct Target: Sendable {
@@ -51,9 +52,11 @@
     func headerList(for headers: [String: String]) throws(FirestoreError) -> CurlHeaderList {
       let kept = headerLists.withLock { lists -> CurlHeaderList? in
         guard let index = lists.firstIndex(where: { $0.0 == headers }) else { return nil }
-        let entry = lists.remove(at: index)
-        lists.insert(entry, at: 0)
-        return entry.1
+        let list = lists.remove(at: index).1
+        // Kept under the caller's dictionary: its next request carries the same one, which
+        // then matches by reference instead of key by key.
+        lists.insert((headers, list), at: 0)
+        return list
       }
       if let kept { return kept }
       let list = try CurlHeaderList(headers: headers)
