@@ -31,8 +31,9 @@ public final class Firestore: Sendable {
 
   /// The settings until the instance starts, then the parts made from them.
   private let startState: Locked<StartState>
-  /// The parts, once made: read without the lock on every call after the first.
-  private let startedParts = AtomicLazyReference<Parts>()
+  /// The parts, once made: read without the lock on every call after the first. Not
+  /// retained: ``startState`` holds them from then on, as it never leaves `started`.
+  private let startedParts = Atomic<UInt>(0)
   private let configurationError: FirestoreError?
 
   private enum StartState {
@@ -171,9 +172,16 @@ public final class Firestore: Sendable {
     }
   }
 
+  /// The parts, when they have been made.
+  private var madeParts: Parts? {
+    UnsafeRawPointer(bitPattern: startedParts.load(ordering: .acquiring)).map {
+      Unmanaged<Parts>.fromOpaque($0).takeUnretainedValue()
+    }
+  }
+
   /// The parts of the instance, made from its settings on first use.
   var parts: Parts {
-    if let parts = startedParts.load() { return parts }
+    if let parts = madeParts { return parts }
     return startState.withLock { state in
       switch state {
       case .started(_, let parts):
@@ -184,7 +192,8 @@ public final class Firestore: Sendable {
           documentsRoot: documentsRoot,
           configurationError: configurationError, terminated: terminated)
         state = .started(configuration, parts)
-        return startedParts.storeIfNil(parts)
+        startedParts.store(UInt(bitPattern: Unmanaged.passUnretained(parts).toOpaque()), ordering: .releasing)
+        return parts
       }
     }
   }
@@ -199,7 +208,7 @@ public final class Firestore: Sendable {
   public var persistentCacheIndexManager: PersistentCacheIndexManager? { parts.persistentCacheIndexManager }
 
   /// Whether the instance has started (its settings are fixed).
-  var isStarted: Bool { startedParts.load() != nil }
+  var isStarted: Bool { madeParts != nil }
 
   /// Ends an instance that has not started without starting it: it will open nothing.
   /// Returns false when it had started.
@@ -248,7 +257,7 @@ public final class Firestore: Sendable {
   deinit {
     // Nothing can wait for the queue's answers any more; with a persistent cache, the
     // next instance sends what is left.
-    startedParts.load()?.writePipeline.stop()
+    madeParts?.writePipeline.stop()
   }
 
   /// Fails, naming the problem, when the instance cannot be used: its configuration is
