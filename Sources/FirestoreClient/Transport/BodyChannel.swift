@@ -65,6 +65,22 @@ final class BodyChannel: Sendable {
     }
   }
 
+  /// The whole body, taken out of the channel, when it ended without error and none of it
+  /// was read; `nil` otherwise, and the channel is left as it was.
+  func takeWholeBody() -> Data? {
+    state.withLock { s -> Data? in
+      guard case .success = s.end, s.first == 0, s.waiter == nil else { return nil }
+      defer {
+        s.chunks = []
+        s.buffered = 0
+      }
+      guard s.chunks.count > 1 else { return s.chunks.first ?? Data() }
+      var whole = Data(capacity: s.buffered)
+      for chunk in s.chunks { whole.append(chunk) }
+      return whole
+    }
+  }
+
   /// Connects the producer; until then resume and abort requests are dropped.
   func connect(_ producer: any Producer) {
     state.withLock { $0.producer = producer }

@@ -74,10 +74,20 @@ public struct HTTPBody: AsyncSequence, Sendable {
   }
 
   /// Whether the whole body arrived before it was handed out, nothing read yet (for
-  /// tests); `false` for a body that is not fed by a transport's channel.
+  /// tests); `false` for a body that streams.
   var arrivedWhole: Bool {
-    if case .channel(let reader) = source { return reader.channel.holdsWholeBody }
-    return false
+    switch source {
+    case .whole: return true
+    case .stream: return false
+    case .channel(let reader): return reader.channel.holdsWholeBody
+    }
+  }
+
+  /// The body, when it was complete before it was handed out and nobody observes its
+  /// chunks: a reader that wants all of it takes it as it is.
+  var completeData: Data? {
+    guard observer == nil, case .whole(let data) = source else { return nil }
+    return data
   }
 
   public func makeAsyncIterator() -> AsyncIterator {

@@ -79,6 +79,10 @@ public struct HTTPResponse: Sendable {
   /// The whole body, failing with `resourceExhausted` past `limit` bytes. Its indices start
   /// at 0.
   public func collectBody(limit: Int = HTTPResponse.maximumBodyBytes) async throws -> Data {
+    if let whole = body.completeData, whole.startIndex == 0 {
+      if whole.count > limit { throw Self.bodyTooLarge(limit: limit) }
+      return whole
+    }
     // A body that comes in pieces is then copied once, not once per doubling of the buffer.
     let announced = Self.reservation(announcedIn: headers, limit: limit)
     var data = Data()

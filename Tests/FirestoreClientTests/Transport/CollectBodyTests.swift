@@ -1,3 +1,4 @@
+import FirestorePlatform
 import Foundation
 import Testing
 
@@ -37,6 +38,25 @@ struct CollectBodyTests {
     let body = try await response.collectBody()
     #expect(body.startIndex == 0)
     #expect(body == Data("hello".utf8))
+  }
+
+  @Test("a complete body is the body itself; past the limit it fails; a slice comes back from 0")
+  func complete() async throws {
+    let data = Data("hello".utf8)
+    #expect(try await HTTPResponse(status: 200, body: data).collectBody() == data)
+    #expect(try await HTTPResponse(status: 200, body: Data()).collectBody() == Data())
+    let error = await #expect(throws: FirestoreError.self) {
+      try await HTTPResponse(status: 200, body: data).collectBody(limit: 4)
+    }
+    #expect(error?.replyTooLarge == true)
+    let slice = try await HTTPResponse(status: 200, body: Data("xxhello".utf8)[2...]).collectBody()
+    #expect(slice.startIndex == 0)
+    #expect(slice == data)
+    // A body whose chunks are observed goes through the observer.
+    let seen = Locked(0)
+    let observed = HTTPResponse(status: 200, body: HTTPBody(data).observingChunks { chunk in seen.withLock { $0 += chunk.count } })
+    #expect(try await observed.collectBody() == data)
+    #expect(seen.withLock { $0 } == data.count)
   }
 
   @Test("a body past the limit fails, however short the head said it was")

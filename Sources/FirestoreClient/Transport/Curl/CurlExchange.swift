@@ -42,9 +42,6 @@ import FirestorePlatform
     /// The head waits for the body's end (``HTTPRequest/readsWholeBody``), or for the
     /// buffer to fill.
     private let readsWholeBody: Bool
-    /// The body handed out with the head, made on the caller's thread: the loop thread only
-    /// passes it on, and lets go of it then, so that a reader dropping it aborts the transfer.
-    private var body: HTTPBody?
 
     // Loop thread.
     private var uploadOffset = 0
@@ -86,7 +83,6 @@ import FirestorePlatform
       loop = transport.loop
       readsWholeBody = request.readsWholeBody
       channel = BodyChannel(highWater: request.readsWholeBody ? Self.wholeBodyBuffer : BodyChannel.highWater)
-      body = HTTPBody(channel: channel)
       method = request.method
       isIdempotent = request.isIdempotent
       deadline = request.deadline
@@ -379,11 +375,17 @@ import FirestorePlatform
         defer { s.headContinuation = nil }
         return s.headContinuation
       }
-      let handedOut = body
-      body = nil
-      if let continuation, let handedOut {
-        continuation.resume(returning: HTTPResponse(status: status, headers: head.headers, body: handedOut))
+      guard let continuation else {
+        // Nobody waits for the head any more: the transfer has nobody to read it either.
+        channel.abort(FirestoreError(.cancelled, "the request was cancelled"))
+        return
       }
+      // A body that ended whole goes out as data: its reader takes it with no channel to
+      // wait on. Otherwise the reader's hold on the channel aborts the transfer when the
+      // reader drops the body before its end.
+      let body = readsWholeBody && ended ? channel.takeWholeBody().map(HTTPBody.init) : nil
+      continuation.resume(
+        returning: HTTPResponse(status: status, headers: head.headers, body: body ?? HTTPBody(channel: channel)))
     }
 
     /// The ``FirestoreError`` for a transfer that ended with `code`.
