@@ -209,10 +209,15 @@ final class RESTClient: Sendable {
     var signed = unsigned
     if let provider = credentials.tokenProvider {
       let token: String?
-      do {
-        token = try await credentials.token(forceRefresh: forceRefresh, deadline: deadline, expired: expired)
-      } catch is CancellationError {
-        throw FirestoreError(.cancelled, "the call was cancelled", requestMethod: call.method, requestPath: urlPath(call))
+      if let fixed = credentials.fixedToken {
+        // Known without a call: an async call costs its frame even when it returns at once.
+        token = fixed
+      } else {
+        do {
+          token = try await credentials.token(forceRefresh: forceRefresh, deadline: deadline, expired: expired)
+        } catch is CancellationError {
+          throw FirestoreError(.cancelled, "the call was cancelled", requestMethod: call.method, requestPath: urlPath(call))
+        }
       }
       if let last = lastSigned.value, last.token == token {
         signed = last

@@ -9,6 +9,9 @@ struct RequestCredentials: Sendable {
   /// The provider bounds its own waits by ``Deadline/current``, so a request need not race
   /// it against a timer.
   private let providerKeepsDeadlines: Bool
+  /// The token of a provider whose token never changes (a ``StaticTokenProvider``), taken
+  /// without a call: there is nothing to wait for, so no deadline to pass down.
+  let fixedToken: String??
 
   /// A token with what it makes for a REST call: the user it stands for, the headers that
   /// carry it (with and without a JSON body), and the redaction that keeps it out of
@@ -42,6 +45,7 @@ struct RequestCredentials: Sendable {
     ]
     self.tokenProvider = tokenProvider
     providerKeepsDeadlines = tokenProvider.map { $0 is any DeadlineKeepingTokenProvider } ?? true
+    fixedToken = (tokenProvider as? StaticTokenProvider).map(\.value)
   }
 
   /// The provider's token (`nil` without a provider). With a `deadline`, a provider that does
@@ -53,6 +57,7 @@ struct RequestCredentials: Sendable {
     forceRefresh: Bool, deadline: ContinuousClock.Instant? = nil, expired: (@Sendable () -> FirestoreError)? = nil
   ) async throws -> String? {
     guard let provider = tokenProvider else { return nil }
+    if let fixedToken { return fixedToken }
     do {
       guard let deadline else { return try await provider.token(forceRefresh: forceRefresh) }
       return try await Deadline.$current.withValue(deadline) {
