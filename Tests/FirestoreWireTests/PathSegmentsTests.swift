@@ -51,6 +51,23 @@ struct PathSegmentsTests {
     #expect("zz\(root)/users".dropFirst(2).pathBelow(root[...]) == "users")
   }
 
+  @Test("a name is the root, then each segment after a slash, and splits back into them")
+  func nameFromSegments() {
+    let root = "projects/p/databases/(default)/documents"
+    #expect(String(root: root, slashSegments: []) == root)
+    #expect(String(root: root, slashSegments: ["users", "u1"]) == "\(root)/users/u1")
+    #expect(String(root: "", slashSegments: ["a"]) == "/a")
+    #expect(String(root: "", slashSegments: []) == "")
+    // Empty segments, a combining mark after the slash, and a segment past a small
+    // string's inline size, beyond ASCII.
+    let long = String(repeating: "é", count: 40)
+    let segments = ["c", "\u{301}d", "", long, "😀"]
+    let name = String(root: root, slashSegments: segments)
+    #expect(name == root + "/" + segments.joined(separator: "/"))
+    #expect(name.pathBelow(root)?.slashSegments == segments)
+    #expect(name.utf8.count == root.utf8.count + segments.count + segments.reduce(0) { $0 + $1.utf8.count })
+  }
+
   @Test("removing a byte prefix keeps what follows it, a combining mark included")
   func removingPrefix() {
     #expect("c/\u{301}d".removingBytePrefix("c/") == "\u{301}d")

@@ -113,16 +113,8 @@ package struct ResourcePath: Sendable, Hashable {
   package var string: String { segments.joined(separator: "/") }
 
   /// The resource name of the path below `root`, a database's documents root: `root` for
-  /// the empty path, `root/a/b` for `a/b`. Made in one buffer, as every reference makes one.
-  func name(below root: String) -> String {
-    var name = root
-    name.reserveCapacity(root.utf8.count + segments.count + byteCount)
-    for segment in segments {
-      name.append("/")
-      name.append(segment)
-    }
-    return name
-  }
+  /// the empty path, `root/a/b` for `a/b`.
+  func name(below root: String) -> String { String(root: root, slashSegments: segments) }
 
   /// The UTF-8 length of ``string``, without joining it.
   var byteCount: Int { segments.reduce(max(segments.count - 1, 0)) { $0 + $1.utf8.count } }

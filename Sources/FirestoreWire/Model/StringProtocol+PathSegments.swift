@@ -113,3 +113,35 @@ extension UnsafeBufferPointer<UInt8> {
     return String(decoding: UnsafeBufferPointer(rebasing: self[(root.count + 1)...]), as: UTF8.self)
   }
 }
+
+extension String {
+  /// `root`, then each of `segments` after a `/` (`root/a/b`; `root` alone for none): a
+  /// resource name, made in one buffer of its exact size. Appending piece by piece grows and
+  /// re-checks the string at each step, and every reference makes a name.
+  @inlinable
+  package init(root: String, slashSegments segments: [String]) {
+    var count = root.utf8.count + segments.count
+    for segment in segments { count += segment.utf8.count }
+    self.init(unsafeUninitializedCapacity: count) { buffer in
+      var end = buffer.put(root, at: 0)
+      for segment in segments {
+        buffer[end] = UInt8(ascii: "/")
+        end = buffer.put(segment, at: end + 1)
+      }
+      return end
+    }
+  }
+}
+
+extension UnsafeMutableBufferPointer<UInt8> {
+  /// Copies the UTF-8 of `string` to `start`, and returns where it ends.
+  @inlinable
+  func put(_ string: String, at start: Int) -> Int {
+    var string = string
+    return string.withUTF8 { bytes in
+      guard let source = bytes.baseAddress, let target = baseAddress else { return start }
+      (target + start).initialize(from: source, count: bytes.count)
+      return start + bytes.count
+    }
+  }
+}
