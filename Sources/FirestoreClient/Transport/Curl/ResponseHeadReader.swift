@@ -35,9 +35,9 @@ struct ResponseHeadReader: Sendable {
     started = true
     if Self.isStatusLine(bytes, end: end) {
       status = Self.statusCode(bytes, end: end)
-      headers.removeAll(keepingCapacity: true)
       // Room for a usual head's fields at once, not grown (and rehashed) field by field.
-      headers.reserveCapacity(Self.usualFieldCount)
+      // (`init(minimumCapacity:)` is specialized here; `reserveCapacity` runs generic.)
+      headers = Dictionary(minimumCapacity: Self.usualFieldCount)
       return false
     }
     guard let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")) else { return false }
