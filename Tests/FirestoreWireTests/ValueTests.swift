@@ -113,10 +113,22 @@ struct TimestampTests {
     "rejects malformed timestamps",
     arguments: [
       "2024-01-02T03:04:05", "2024-13-01T00:00:00Z", "2023-02-29T00:00:00Z", "2024-01-02T03:04:05.Z", "x", "2024-01-02T03:04:05+0100",
-      "2024-01-02T24:00:00Z",
+      "2024-01-02T24:00:00Z", "2024/01-02T03:04:05Z", "2024-01-02x03:04:05Z", "2024-01-02T03-04:05Z", "2024-0a-02T03:04:05Z",
+      "2024-01-02T03:04:05+01:0", "2024-01-02T03:04:05+01-00", "2024-01-02T03:04:05+1a:00", "2024-01-02T03:04:05+24:00",
+      "2024-01-02T03:04:0Z", "2024-01-02T03:04:05ZZ", "",
     ])
   func rejects(text: String) {
     #expect(throws: WireFormatError.self) { try Timestamp(rfc3339: text) }
+  }
+
+  @Test("reads a lower-case or space separator, any offset, and up to nine fraction digits")
+  func acceptedForms() throws {
+    let instant = try Timestamp(rfc3339: "2024-01-02T03:04:05.5Z")
+    #expect(try Timestamp(rfc3339: "2024-01-02t03:04:05.500z") == instant)
+    #expect(try Timestamp(rfc3339: "2024-01-02 03:04:05.5Z") == instant)
+    #expect(try Timestamp(rfc3339: "2024-01-02T04:34:05.5+01:30") == instant)
+    #expect(try Timestamp(rfc3339: "2024-01-01T23:04:05.5-04:00") == instant)
+    #expect(try Timestamp(rfc3339: "2024-01-02T03:04:05.123456789123Z").nanoseconds == 123_456_789)
   }
 
   // Found while writing the wire_json fuzz target, whose round-trip property rejects it

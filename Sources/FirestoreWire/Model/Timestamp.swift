@@ -64,30 +64,13 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     func fail() -> WireFormatError {
       WireFormatError("invalid RFC 3339 timestamp \"\(String(decoding: b, as: UTF8.self))\"")
     }
-    func digits(_ start: Int, _ count: Int) throws -> Int64 {
-      guard start + count <= b.count else { throw fail() }
-      var v: Int64 = 0
-      for i in start..<start + count {
-        guard b[i] >= 0x30 && b[i] <= 0x39 else { throw fail() }
-        v = v * 10 + Int64(b[i] - 0x30)
-      }
-      return v
-    }
-    func expect(_ i: Int, _ char: UInt8, or other: UInt8? = nil, or third: UInt8? = nil) throws {
-      guard i < b.count, b[i] == char || b[i] == other || b[i] == third else { throw fail() }
-    }
-    let year = try digits(0, 4)
-    try expect(4, UInt8(ascii: "-"))
-    let month = try digits(5, 2)
-    try expect(7, UInt8(ascii: "-"))
-    let day = try digits(8, 2)
-    try expect(10, UInt8(ascii: "T"), or: UInt8(ascii: "t"), or: UInt8(ascii: " "))
-    let hour = try digits(11, 2)
-    try expect(13, UInt8(ascii: ":"))
-    let minute = try digits(14, 2)
-    try expect(16, UInt8(ascii: ":"))
-    let second = try digits(17, 2)
-    guard (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year),
+    // `YYYY-MM-DDTHH:MM:SS`, its separators checked before any digit is read.
+    guard b.count >= 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
+      b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
+      b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+      let year = Self.digits(b, 0, 4), let month = Self.digits(b, 5, 2), let day = Self.digits(b, 8, 2),
+      let hour = Self.digits(b, 11, 2), let minute = Self.digits(b, 14, 2), let second = Self.digits(b, 17, 2),
+      (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year),
       hour < 24, minute < 60, second < 61
     else { throw fail() }
     var i = 19
@@ -109,10 +92,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
       i += 1
     } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
       let sign: Int64 = b[i] == UInt8(ascii: "+") ? 1 : -1
-      let oh = try digits(i + 1, 2)
-      try expect(i + 3, UInt8(ascii: ":"))
-      let om = try digits(i + 4, 2)
-      guard oh < 24, om < 60 else { throw fail() }
+      guard i + 3 < b.count, b[i + 3] == UInt8(ascii: ":"), let oh = Self.digits(b, i + 1, 2), let om = Self.digits(b, i + 4, 2),
+        oh < 24, om < 60
+      else { throw fail() }
       offset = sign * (oh * 3600 + om * 60)
       i += 6
     } else {
@@ -126,6 +108,20 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         "RFC 3339 timestamp \"\(String(decoding: b, as: UTF8.self))\" is outside Firestore's range, years 1 to 9999 in UTC")
     }
     self.init(seconds: secs, nanoseconds: Int32(nanos))
+  }
+
+  /// The decimal number in `count` bytes of `b` from `start`; `nil` when they run past the
+  /// end or one is not a digit.
+  @inline(__always)
+  private static func digits(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int64? {
+    guard start + count <= b.count else { return nil }
+    var value: Int64 = 0
+    for i in start..<start + count {
+      let digit = b[i] &- 0x30
+      guard digit < 10 else { return nil }
+      value = value * 10 + Int64(digit)
+    }
+    return value
   }
 
   /// RFC 3339 text in UTC with 0, 3, 6 or 9 fraction digits, as Firestore writes it.
