@@ -46,7 +46,9 @@ struct MutationBatch: Sendable {
     self.commitBody = commitBody
     self.incrementBases = incrementBases
     isIdempotent = WriteBuilder.isIdempotent(writes)
-    documentNames = Set(writes.lazy.map(\.documentName))
+    var names = Set<String>(minimumCapacity: writes.count)
+    for write in writes { names.insert(write.documentName) }
+    documentNames = names
   }
 
   /// Whether the server has accepted the batch.
