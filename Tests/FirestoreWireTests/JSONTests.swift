@@ -51,6 +51,31 @@ struct JSONTests {
     #expect(try JSONParser.parse(text) == value)
   }
 
+  @Test("reads a string with an escape, a character beyond ASCII or a control byte at any place")
+  func stringScan() throws {
+    func read(_ text: [UInt8]) throws -> String {
+      try text.withUnsafeBufferPointer { bytes in
+        var reader = JSONReader(bytes)
+        return try reader.readString()
+      }
+    }
+    // Past two blocks of sixteen bytes, and a word of eight, so that each falls at every
+    // place of a block, of a word and of the tail.
+    for length in 0..<41 {
+      let plain = String((0..<length).map { Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8($0 % 26))) })
+      #expect(try read(Array("\"\(plain)\"".utf8)) == plain)
+      for place in 0...length {
+        let (head, tail) = (plain.prefix(place), plain.dropFirst(place))
+        for (written, meant) in [(#"\""#, "\""), (#"\\"#, "\\"), (#"\n"#, "\n"), ("é", "é"), ("😀", "😀")] {
+          #expect(try read(Array("\"\(head)\(written)\(tail)\"".utf8)) == head + meant + tail, "\(written) at \(place) of \(length)")
+        }
+        #expect(throws: WireFormatError.self) { try read(Array("\"\(head)\u{1}\(tail)\"".utf8)) }
+        // A lone continuation byte is not UTF-8, wherever it stands.
+        #expect(throws: WireFormatError.self) { try read(Array("\"\(head)".utf8) + [0x80] + Array("\(tail)\"".utf8)) }
+      }
+    }
+  }
+
   @Test("finds a byte to escape at any place in a text, and none in clean text beyond ASCII")
   func escapeScan() {
     let plain = Array("abcdefghijklmnopqrstuvwxyz é😀~ ".utf8)

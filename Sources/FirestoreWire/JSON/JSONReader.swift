@@ -287,12 +287,20 @@ package struct JSONReader: ~Copyable {
   /// control character, or at the end of the input (not `plain`). `ascii` says whether
   /// every byte of the run is below 0x80, so that a plain run needs no UTF-8 check.
   ///
-  /// Eight bytes are tested at a time: a document's long texts are most of a large reply.
+  /// Sixteen bytes are tested at a time, then eight: a document's long texts are most of a
+  /// large reply.
   @inline(__always)
   private func scanPlainString(from start: Int) -> (end: Int, plain: Bool, ascii: Bool) {
     var index = start
     let raw = UnsafeRawPointer(base.unsafelyUnwrapped)
-    var seenBits: UInt64 = 0
+    var seenBlocks = SIMD16<UInt8>(repeating: 0)
+    while index + 16 <= count {
+      let block = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+      if block.jsonStringSpecials.anySet { break }
+      seenBlocks |= block
+      index += 16
+    }
+    var seenBits: UInt64 = seenBlocks.hasHighBit ? 0x80 : 0
     // A byte of a word is "special" when it is '"' (0x22), '\\' (0x5C) or below 0x20.
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080

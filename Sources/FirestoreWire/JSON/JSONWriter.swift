@@ -26,17 +26,13 @@ public enum JSONWriter {
 
   /// Whether `bytes` hold a quote, a backslash or a control character. Sixteen bytes are
   /// tested at a time, as one vector: a document's long texts are most of a large
-  /// commit's body. (UTF-8 beyond ASCII is 0x80 and above, so never flagged.)
+  /// commit's body.
   static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let base = bytes.baseAddress else { return false }
     let raw = UnsafeRawPointer(base)
-    let space = SIMD16<UInt8>(repeating: 0x20)
-    let quote = SIMD16<UInt8>(repeating: 0x22)
-    let backslash = SIMD16<UInt8>(repeating: 0x5C)
     var i = 0
     while i + 16 <= bytes.count {
-      let block = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-      if any((block .< space) .| (block .== quote) .| (block .== backslash)) { return true }
+      if raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self).jsonStringSpecials.anySet { return true }
       i += 16
     }
     while i < bytes.count {
