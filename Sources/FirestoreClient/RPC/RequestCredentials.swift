@@ -9,8 +9,9 @@ struct RequestCredentials: Sendable {
   /// The provider bounds its own waits by ``Deadline/current``, so a request need not race
   /// it against a timer.
   private let providerKeepsDeadlines: Bool
-  /// The token of a provider whose token never changes (a ``StaticTokenProvider``), taken
-  /// without a call: there is nothing to wait for, so no deadline to pass down.
+  /// The token of a provider whose token never changes (a ``StaticTokenProvider``): a REST
+  /// call takes it without calling ``token(forceRefresh:deadline:expired:)``, as there is
+  /// nothing to wait for and no deadline to pass down.
   let fixedToken: String??
 
   /// A token with what it makes for a REST call: the user it stands for, the headers that
@@ -57,7 +58,6 @@ struct RequestCredentials: Sendable {
     forceRefresh: Bool, deadline: ContinuousClock.Instant? = nil, expired: (@Sendable () -> FirestoreError)? = nil
   ) async throws -> String? {
     guard let provider = tokenProvider else { return nil }
-    if let fixedToken { return fixedToken }
     do {
       guard let deadline else { return try await provider.token(forceRefresh: forceRefresh) }
       return try await Deadline.$current.withValue(deadline) {
