@@ -13,8 +13,8 @@ extension SIMD16<UInt8> {
   @inline(__always)
   var hasHighBit: Bool { Self.anyBitSet(self & SIMD16(repeating: 0x80)) }
 
-  /// Whether any bit of `lanes` is set, tested as two words: `any(_:)` on a mask compiles
-  /// to about twice the instructions.
+  /// Whether any bit of `lanes` is set, tested as two words: a scan that tests its mask with
+  /// `any(_:)` instead takes about twice as long a byte.
   @inline(__always)
   static func anyBitSet(_ lanes: SIMD16<UInt8>) -> Bool {
     let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
