@@ -33,13 +33,21 @@ struct BenchOptions {
   var front: String?
   /// `get-concurrent.h2`: the PEM file of the front certificate's CA.
   var caFile: String?
-  /// `paired`: the one side to run alone (``PairedScenario/sideNames``), or `nil` for all
-  /// four in turn.
+  /// `paired`: the one side to run alone (``PairedScenario/sideNames``), or `nil` for
+  /// sides in turn.
   var pairedSide: String?
+  /// `paired`: the sides that take turns (the client's and curl's way among them), or
+  /// `nil` for all five.
+  var pairedSides: [String]?
   /// `paired` and `client-cost`: the targets to run (`s4`, `s7a`...), or `nil` for every one.
   var pairedTargets: [String]?
   /// `paired`: CPU the transport side spends before each request, in its timing.
   var pairedSpin: Duration = .zero
+  /// `paired`: cache lines the transport side reads one after another before each request
+  /// (``ColdLines``); 0: none.
+  var pairedTouchLines = 0
+  /// `paired`: how many pages those lines are spread over.
+  var pairedTouchPages = 0
   /// `client-cost`: MiB written before each timed call, so that it runs with cold caches
   /// (0: none).
   var evictMegabytes = 0
@@ -93,11 +101,19 @@ struct BenchOptions {
       --ca-file PEM         get-concurrent.h2: the CA that issued the front's certificate
       --side SIDE           paired: run one side alone (client, transport, curl,
                             handoff or floor), its calls back to back, with its CPU per call
+      --sides client,curl[,S...]
+                            paired: only these sides take turns, so that fewer others
+                            run between two calls of the client
       --target T[,T...]     paired: only these targets (s1, s4, s5a, s7a, s7b, s7c);
                             client-cost: only these (s4, s5a, s7a, s7c)
       --spin-us N           paired: the transport side keeps the CPU busy N microseconds
                             before each request, inside its timing: what that much of a
                             client's own work between calls costs in wall time
+      --touch-lines N       paired: the transport side reads N cache lines, one after
+                            another, before each request, inside its timing: what
+                            that many lines of a client's code or data cost when the
+                            caches went cold between two calls
+      --touch-pages P       paired: the pages those lines are spread over (default N / 8)
       --evict-mb N          client-cost: write N MiB (at most 1024) before each timed
                             call, outside its timing, so that the call runs with cold
                             caches, as it does between a server's answers on the same cores
@@ -113,7 +129,7 @@ struct BenchOptions {
   /// The options `firestore-bench` accepts, each with a value (``usage`` explains them).
   static let specs = [
     "--emulator", "--reps", "--scale", "--body", "--json", "--mock-server", "--bulk-n", "--bulk-mode", "--bulk-concurrency",
-    "--seconds", "--front", "--ca-file", "--side", "--target", "--spin-us",
+    "--seconds", "--front", "--ca-file", "--side", "--sides", "--target", "--spin-us", "--touch-lines", "--touch-pages",
     "--evict-mb",
   ].map { OptionSpec($0, "VALUE") }
 
@@ -159,6 +175,17 @@ struct BenchOptions {
       }
       options.pairedSide = side
     }
+    if let list = parsed.value("--sides") {
+      let names = list.split(separator: ",").map(String.init)
+      let known = PairedScenario.sideNames
+      if !names.contains("client") || !names.contains("curl") || names.contains(where: { !known.contains($0) })
+        || Set(names).count != names.count
+      {
+        let choices = known.joined(separator: ", ")
+        throw UsageError("--sides takes sides separated by commas, client and curl among them (\(choices)), not \"\(list)\"")
+      }
+      options.pairedSides = names
+    }
     if let list = parsed.value("--target") {
       let names = list.split(separator: ",").map(String.init)
       let known = PairedScenario.targets.map(\.name)
@@ -168,6 +195,13 @@ struct BenchOptions {
       options.pairedTargets = names
     }
     if let spin = try parsed.positiveInteger("--spin-us") { options.pairedSpin = .microseconds(spin) }
+    let touchPages = try parsed.positiveInteger("--touch-pages")
+    if let lines = try parsed.positiveInteger("--touch-lines") {
+      options.pairedTouchLines = lines
+      options.pairedTouchPages = touchPages ?? max(1, lines / 8)
+    } else if touchPages != nil {
+      throw UsageError("--touch-pages needs --touch-lines")
+    }
     if let megabytes = try parsed.positiveInteger("--evict-mb") {
       // More than any cache, and an allocation the machine can make.
       guard megabytes <= Self.largestEviction else {

@@ -106,11 +106,12 @@ enum PairedScenario {
       let db = try PeerDataset.firestore(options)
       let call = target.call(articles)
       let transport = CurlTransport()
+      let touch = options.pairedTouchLines > 0 ? ColdLines(lines: options.pairedTouchLines, pages: options.pairedTouchPages) : nil
       let curl = try CurlEasyBaseline()
       // Each side's requests for one run, made before it is timed.
       let sides: [([HTTPRequest]) async throws -> Void] = [
         { _ in try await call(db) },
-        { try await TransportProbe.send($0, through: transport, for: target.name, spin: options.pairedSpin) },
+        { try await TransportProbe.send($0, through: transport, for: target.name, spin: options.pairedSpin, touch: touch) },
         {
           for request in $0 {
             let status = try curl.send(request)
@@ -139,6 +140,9 @@ enum PairedScenario {
       var samples = [[Double]](repeating: [], count: sides.count)
       let warmups = max(2, runs / 10)
       let alone = options.pairedSide.flatMap { sideNames.firstIndex(of: $0) }
+      // The sides that take turns, in the order of a run.
+      let chosen = options.pairedSides.map { names in sides.indices.filter { names.contains(sideNames[$0]) } }
+      let turns = alone.map { [$0] } ?? chosen ?? Array(sides.indices)
       // Every run's requests, made before any is timed: renaming a write's document between
       // the calls would put the benchmark's own string work, and the caches it takes,
       // before each timed call.
@@ -150,9 +154,8 @@ enum PairedScenario {
       for run in -warmups..<runs {
         var times = [Double](repeating: 0, count: sides.count)
         // A rotating order: no side always goes first after the others' writes.
-        for step in 0..<sides.count {
-          let side = (step + max(run, 0)) % sides.count
-          if let alone, side != alone { continue }
+        for step in turns.indices {
+          let side = turns[(step + max(run, 0)) % turns.count]
           let requests = plans[run + warmups][side]
           let cpuBefore = alone == nil ? 0 : ProcessCPUTime.now()
           let start = timedCallStarts(clock)
@@ -161,7 +164,7 @@ enum PairedScenario {
           if run >= 0, alone != nil { cpu += ProcessCPUTime.now() - cpuBefore }
         }
         guard run >= 0 else { continue }
-        for side in sides.indices { samples[side].append(times[side]) }
+        for side in turns { samples[side].append(times[side]) }
       }
       if let alone {
         var result = BenchResult(
@@ -173,14 +176,16 @@ enum PairedScenario {
       let ratio = { (side: Int) in Statistics.median(zip(samples[side], samples[2]).map { $0 / $1 }) }
       var result = BenchResult(
         scenario: "\(target.scenario).paired",
-        label: "\(target.name) paired run by run with curl's way, handed off, handed off and decoded, and the bare transport",
+        label: turns.count == sides.count
+          ? "\(target.name) paired run by run with curl's way, handed off, handed off and decoded, and the bare transport"
+          : "\(target.name) paired run by run with \(turns.filter { $0 != 0 }.map { sideNames[$0] }.joined(separator: ", "))",
         samples: samples[0])
-      result.figures += [
-        ("curl_ms", .number(Statistics.median(samples[2]))), ("transport_ms", .number(Statistics.median(samples[1]))),
-        ("handoff_ms", .number(Statistics.median(samples[3]))), ("floor_ms", .number(Statistics.median(samples[4]))),
-        ("x_curl", .number(ratio(0))), ("transport_x_curl", .number(ratio(1))), ("handoff_x_curl", .number(ratio(3))),
-        ("floor_x_curl", .number(ratio(4))), ("requests", .integer(recorded.count)),
-      ]
+      result.figures.append(("curl_ms", .number(Statistics.median(samples[2]))))
+      let others = [(1, "transport"), (3, "handoff"), (4, "floor")].filter { turns.contains($0.0) }
+      for (side, name) in others { result.figures.append(("\(name)_ms", .number(Statistics.median(samples[side])))) }
+      result.figures.append(("x_curl", .number(ratio(0))))
+      for (side, name) in others { result.figures.append(("\(name)_x_curl", .number(ratio(side)))) }
+      result.figures.append(("requests", .integer(recorded.count)))
       return result
     }
 

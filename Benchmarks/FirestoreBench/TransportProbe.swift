@@ -37,11 +37,14 @@ enum TransportProbe {
 
   /// Sends `requests` one after another, each body read to its end and not parsed.
   /// With `spin`, the CPU is kept busy that long before each request: work of the
-  /// caller's own between calls, stood in for without any code of the client's.
+  /// caller's own between calls, stood in for without any code of the client's. With
+  /// `touch`, its lines are read before each request: memory a client's call would read.
   static func send(
-    _ requests: [HTTPRequest], through transport: CurlTransport, for name: String, spin: Duration = .zero
+    _ requests: [HTTPRequest], through transport: CurlTransport, for name: String, spin: Duration = .zero,
+    touch: ColdLines? = nil
   ) async throws {
     for request in requests {
+      touch?.visit()
       if spin > .zero {
         let end = ContinuousClock.now + spin
         while ContinuousClock.now < end {}
