@@ -46,9 +46,15 @@ struct MutationBatch: Sendable {
     self.commitBody = commitBody
     self.incrementBases = incrementBases
     isIdempotent = WriteBuilder.isIdempotent(writes)
-    var names = Set<String>(minimumCapacity: writes.count)
-    for write in writes { names.insert(write.documentName) }
-    documentNames = names
+    if writes.count == 1 {
+      // A literal's set is made in code specialized for `String`; `init(minimumCapacity:)`
+      // runs generic and looks its storage type up in the runtime's tables on every call.
+      documentNames = [writes[0].documentName]
+    } else {
+      var names = Set<String>(minimumCapacity: writes.count)
+      for write in writes { names.insert(write.documentName) }
+      documentNames = names
+    }
   }
 
   /// Whether the server has accepted the batch.

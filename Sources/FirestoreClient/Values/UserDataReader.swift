@@ -62,7 +62,7 @@ struct UserDataReader {
   /// Reads a document's top-level data. Sentinels are removed from the result.
   mutating func readFields(_ data: [String: any Sendable]) throws(FirestoreError) -> [String: Value] {
     segments = []
-    var fields = [String: Value](minimumCapacity: data.count)
+    var fields = [String: Value](reservingCapacity: data.count)
     for (key, raw) in data {
       segments.append(.field(key))
       try Self.validateFieldName(key, path: path)
@@ -222,7 +222,7 @@ struct UserDataReader {
 
   /// A map's entries; `nil` for a non-empty map whose entries were all sentinels.
   private mutating func readMap(_ m: [String: any Sendable], depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
-    var fields = [String: Value](minimumCapacity: m.count)
+    var fields = [String: Value](reservingCapacity: m.count)
     for (key, element) in m {
       segments.append(.field(key))
       try Self.validateFieldName(key, path: path)

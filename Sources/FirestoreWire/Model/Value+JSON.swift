@@ -115,7 +115,7 @@ extension Value: JSONWritable {
   public static func fields(from json: JSONValue?) throws -> [String: Value] {
     guard let json else { return [:] }
     guard case .object(let members) = json else { throw mismatch("fields", json) }
-    var out = [String: Value](minimumCapacity: members.count)
+    var out = [String: Value](reservingCapacity: members.count)
     for (k, v) in members { out[k] = try Value(json: v) }
     return out
   }

@@ -104,7 +104,7 @@ public indirect enum PipelineExpression: Sendable, Hashable {
   static func fields(from json: JSONValue?) throws -> [String: PipelineExpression] {
     guard let json else { return [:] }
     guard case .object(let members) = json else { throw WireFormatError("fields must be an object, got \(json.kindName)") }
-    var out = [String: PipelineExpression](minimumCapacity: members.count)
+    var out = [String: PipelineExpression](reservingCapacity: members.count)
     for (key, value) in members { out[key] = try PipelineExpression(json: value) }
     return out
   }

@@ -36,8 +36,7 @@ struct ResponseHeadReader: Sendable {
     if Self.isStatusLine(bytes, end: end) {
       status = Self.statusCode(bytes, end: end)
       // Room for a usual head's fields at once, not grown (and rehashed) field by field.
-      // (`init(minimumCapacity:)` is specialized here; `reserveCapacity` runs generic.)
-      headers = Dictionary(minimumCapacity: Self.usualFieldCount)
+      headers = Dictionary(reservingCapacity: Self.usualFieldCount)
       return false
     }
     guard let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")) else { return false }
