@@ -255,6 +255,8 @@ import FirestorePlatform
     /// before the next one does.
     private func expireDeadlines() -> Int32 {
       var wait = Self.idleWait
+      // A round that ended the last transfer (most rounds of a unary call) needs no clock.
+      guard !running.isEmpty else { return wait }
       let now = ContinuousClock.now
       // Taken out after the walk, which removing would disturb; most rounds expire none,
       // and then no array is made.

@@ -7,7 +7,7 @@ import FirestorePlatform
 
   /// One request and its response on a ``CurlTransport``: the easy handle with its options
   /// and callbacks, the request body it uploads, the response head it assembles and the
-  /// ``BodyChannel`` it feeds.
+  /// ``BodyChannel`` it feeds (a body read whole is kept here until it ends).
   ///
   /// It is made on the caller's thread; once added to the loop, its callbacks and the
   /// fields marked "loop thread" are touched by the loop thread only. What both sides touch
@@ -44,6 +44,11 @@ import FirestorePlatform
     private let readsWholeBody: Bool
 
     // Loop thread.
+    /// A whole-body read's bytes, kept here until the transfer ends, when they go out as
+    /// the reply's data with no channel to pass through, or until they fill
+    /// ``wholeBodyBuffer``, when they move into the channel and the rest follows them
+    /// there; `nil` for a body read as it comes.
+    private var wholeBody: Data?
     private var uploadOffset = 0
     private var head = ResponseHeadReader()
     private var headDelivered = false
@@ -82,6 +87,7 @@ import FirestorePlatform
       self.transport = transport
       loop = transport.loop
       readsWholeBody = request.readsWholeBody
+      wholeBody = request.readsWholeBody ? Data() : nil
       channel = BodyChannel(highWater: request.readsWholeBody ? Self.wholeBodyBuffer : BodyChannel.highWater)
       method = request.method
       isIdempotent = request.isIdempotent
@@ -172,7 +178,9 @@ import FirestorePlatform
       _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, me)
       _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, me)
 
-      switch method.uppercased() {
+      // The RPC layer spells methods in capitals already: no new string for those.
+      let verb = method.utf8.contains(where: { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }) ? method.uppercased() : method
+      switch verb {
       case "GET" where request.body == nil: setLong(CURLOPT_HTTPGET, 1)
       case "HEAD": setLong(CURLOPT_NOBODY, 1)
       case "POST": break
@@ -190,7 +198,7 @@ import FirestorePlatform
         _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_READDATA, me)
         _ = swiftfirestore_curl_setopt_seek_function(easy, curlSeek)
         _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_SEEKDATA, me)
-      } else if ["POST", "PUT", "PATCH"].contains(method.uppercased()) {
+      } else if verb == "POST" || verb == "PUT" || verb == "PATCH" {
         setLong(CURLOPT_POST, 1)
         _ = swiftfirestore_curl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0)
         _ = swiftfirestore_curl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, "")
@@ -303,6 +311,8 @@ import FirestorePlatform
     /// handed out first, as it would have been at the end of the round, so that the error
     /// reaches the body's reader, not the caller waiting for the head.
     func fail(_ error: FirestoreError) {
+      // The bytes that came reach the reader before the error, as a streamed body's do.
+      moveWholeBodyToChannel()
       deliverHead(ended: true)
       finish(with: error)
     }
@@ -331,16 +341,37 @@ import FirestorePlatform
     /// complete head is handed out by ``deliverHead()`` once the loop's round is over.
     fileprivate func headerLine(_ bytes: UnsafeRawBufferPointer) {
       if head.append(bytes) {
-        channel.expect(HTTPResponse.reservation(announcedIn: head.headers, limit: channel.highWater))
+        let reservation = HTTPResponse.reservation(announcedIn: head.headers, limit: channel.highWater)
+        if wholeBody != nil {
+          wholeBody = Data(capacity: reservation)
+        } else {
+          channel.expect(reservation)
+        }
       }
     }
 
     /// Body bytes; `false` when the reader is behind and the transfer must pause.
     fileprivate func bodyBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
       if idleTimeout != nil { lastProgress = .now }
+      if let kept = wholeBody?.count {
+        if kept + bytes.count <= Self.wholeBodyBuffer {
+          guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
+          wholeBody?.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+          return true
+        }
+        moveWholeBodyToChannel()
+      }
       let taken = channel.offer(bytes)
       pausedForReader = !taken
       return taken
+    }
+
+    /// Moves a whole-body read's bytes into the channel, which takes the rest of the body.
+    private func moveWholeBodyToChannel() {
+      guard let kept = wholeBody else { return }
+      wholeBody = nil
+      // The channel is empty, so it takes them all, however many.
+      kept.withUnsafeBytes { _ = channel.offer($0) }
     }
 
     /// Copies the next piece of the request body into `buffer`.
@@ -369,7 +400,7 @@ import FirestorePlatform
     /// a whole-body read waits until the transfer `ended` or its buffer is full.
     func deliverHead(ended: Bool = false) {
       guard !headDelivered, let status = head.completedStatus else { return }
-      if readsWholeBody, !ended, !channel.isPaused { return }
+      if readsWholeBody, !ended, wholeBody != nil || !channel.isPaused { return }
       headDelivered = true
       let continuation = shared.withLock { s -> CheckedContinuation<HTTPResponse, any Error>? in
         defer { s.headContinuation = nil }
@@ -382,8 +413,13 @@ import FirestorePlatform
       }
       // A body that ended whole goes out as data: its reader takes it with no channel to
       // wait on. Otherwise the reader's hold on the channel aborts the transfer when the
-      // reader drops the body before its end.
-      let body = readsWholeBody && ended ? channel.takeWholeBody().map(HTTPBody.init) : nil
+      // reader drops the body before its end. (A failed transfer moved its bytes into the
+      // channel before it came here.)
+      var body: HTTPBody?
+      if readsWholeBody && ended {
+        body = (wholeBody ?? channel.takeWholeBody()).map(HTTPBody.init)
+        wholeBody = nil
+      }
       continuation.resume(
         returning: HTTPResponse(status: status, headers: head.headers, body: body ?? HTTPBody(channel: channel)))
     }
