@@ -109,13 +109,15 @@
     ///   break the request's framing.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
       let exchange = try CurlExchange(request: request, transport: self)
-      return try await withTaskCancellationHandler {
+      let response = try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { head in
           exchange.start(head)
         }
       } onCancel: {
         exchange.abort(FirestoreError(.cancelled, "the request was cancelled"))
       }
+      exchange.headTaken()
+      return response
     }
   }
 #endif
