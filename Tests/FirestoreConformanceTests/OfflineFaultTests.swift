@@ -23,7 +23,8 @@ struct OfflineFaultTests {
     "while connections are refused, writes queue and listeners show them from the cache; a server back on the address gets each once, in order"
   )
   func unreachableServer() async throws {
-    let first = try MockFirestoreServer.start()
+    // The server comes back on the same address: a port no other test's server can be given.
+    let first = try FixedPort.start { try MockFirestoreServer.start(port: $0) }
     let port = first.port
     let db = client(first.hostAndPort)
     let items = db.collection("items")
