@@ -28,6 +28,9 @@ mkdir -p "$out"
 command -v valgrind > /dev/null || { echo "valgrind is missing: apt-get install -y valgrind" >&2; exit 2; }
 [ -x "$bench" ] || { echo "no $bench: swift build -c release --product firestore-bench" >&2; exit 2; }
 
+# The median of column $1 of the calls kept in "$prefix.calls".
+median_of() { cut -d' ' -f"$1" "$prefix.calls" | sort -n | awk '{ w[NR] = $1 } END { printf "%d\n", (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2 }'; }
+
 printf '%-6s %-10s %6s %12s %8s %8s %8s\n' target side calls instructions x_curl misses x_curl
 for target in ${targets//,/ }; do
   curl_median=""
@@ -47,7 +50,6 @@ for target in ${targets//,/ }; do
       ((index >= 2)) || continue
       echo "$index $(awk '/^(summary|totals):/ { print $2, $5 + $6 + $7; exit }' "$dump")"
     done | sort -n | awk '{ v[NR] = $0 } END { for (i = int(NR / 10) + 1; i <= NR; i++) print v[i] }' > "$prefix.calls"
-    median_of() { cut -d' ' -f"$1" "$prefix.calls" | sort -n | awk '{ w[NR] = $1 } END { printf "%d\n", (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2 }'; }
     calls=$(wc -l < "$prefix.calls")
     median=$(median_of 2)
     misses=$(median_of 3)

@@ -103,7 +103,7 @@ struct BenchOptions {
                             handoff or floor), its calls back to back, with its CPU per call
       --sides client,curl[,S...]
                             paired: only these sides take turns, so that fewer others
-                            run between two calls of the client
+                            run between two calls of the client (not with --side)
       --target T[,T...]     paired: only these targets (s1, s4, s5a, s7a, s7b, s7c);
                             client-cost: only these (s4, s5a, s7a, s7c)
       --spin-us N           paired: the transport side keeps the CPU busy N microseconds
@@ -176,6 +176,8 @@ struct BenchOptions {
       options.pairedSide = side
     }
     if let list = parsed.value("--sides") {
+      // One side alone and a rotation of several are two ways of running; both is neither.
+      guard options.pairedSide == nil else { throw UsageError("--sides and --side cannot be used together") }
       let names = list.split(separator: ",").map(String.init)
       let known = PairedScenario.sideNames
       if !names.contains("client") || !names.contains("curl") || names.contains(where: { !known.contains($0) })

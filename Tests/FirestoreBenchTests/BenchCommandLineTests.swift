@@ -35,6 +35,7 @@ struct BenchCommandLineTests {
       (["paired", "--sides", "client,transport"], "--sides takes sides separated by commas, client and curl among them"),
       (["paired", "--sides", "client,curl,curl"], "--sides takes sides separated by commas, client and curl among them"),
       (["paired", "--sides", "client,curl,python"], "not \"client,curl,python\""),
+      (["paired", "--side", "client", "--sides", "client,curl"], "--sides and --side cannot be used together"),
       (["paired", "--touch-lines", "0"], "--touch-lines takes a positive whole number, not \"0\""),
       (["paired", "--touch-lines", "100", "--touch-pages", "x"], "--touch-pages takes a positive whole number, not \"x\""),
       (["paired", "--touch-pages", "8"], "--touch-pages needs --touch-lines"),

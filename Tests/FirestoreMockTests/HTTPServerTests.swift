@@ -790,7 +790,8 @@ struct HTTPServerTests {
           }
         })
     }
-    let server = try MockHTTPServer.start(configuration: patientStop, handler: streaming)
+    // Refused once stopped: on a port that no other test's server can be given meanwhile.
+    let server = try FixedPort.start { try MockHTTPServer.start(port: $0, configuration: patientStop, handler: streaming) }
     let port = server.port
     let idle = try await RawHTTPClient(port: port)
     try await idle.send(get("/x"))
