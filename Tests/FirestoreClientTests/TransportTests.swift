@@ -265,6 +265,28 @@ struct TransportTests {
     await #expect(throws: FirestoreError.self) { try await db.document("c/other").getDocument(source: .cache) }
   }
 
+  @Test("a batchGet reply split over requests may name only the documents of its own request; duplicates are asked once")
+  func splitReplyNamesOnlyItsOwnDocuments() async throws {
+    let name = { (id: String) in "projects/p/databases/(default)/documents/c/\(id)" }
+    let document = { (id: String) in #"{"name":"\#(name(id))","fields":{"v":{"integerValue":"1"}}}"# }
+    let transport = ScriptedTransport([
+      // Each request asks for one document; the first reply names the other one.
+      .init(method: "POST", path: Offline.root + ":batchGet", response: .json(200, "[{\"found\":\(document("b"))}]")),
+      .init(method: "POST", path: Offline.root + ":batchGet", response: .json(200, "[{\"found\":\(document("a"))}]")),
+      .init(method: "POST", path: Offline.root + ":batchGet", response: .json(200, "[{\"missing\":\"\(name("b"))\"}]")),
+    ])
+    let db = Offline.firestore(transport, retries: 1)
+    let (a, b) = (db.document("c/a"), db.document("c/b"))
+    let refused = try await #require(throws: FirestoreError.self) {
+      try await db.batchGet([a, b], fieldMask: nil, consistency: nil, chunkSize: 1)
+    }
+    #expect(refused.code == .internal && refused.message.contains("names document \(name("b")), not \(name("a"))"), "\(refused)")
+    let snapshots = try await db.batchGet([a, b, a], fieldMask: nil, consistency: nil, chunkSize: 1)
+    #expect(snapshots.map(\.documentID) == ["a", "b", "a"])
+    #expect(snapshots.map(\.exists) == [true, false, true])
+    #expect(transport.unmetExpectations.isEmpty, "the duplicate was asked for again")
+  }
+
   @Test("a reply that a document is missing, or a complete result without it, leaves a version cached from after its read time")
   func removalsKeepLaterCachedVersions() async throws {
     let name = "projects/p/databases/(default)/documents/c/d"

@@ -35,17 +35,19 @@ extension Firestore {
       mask = []
       for field in fieldMask { mask?.append(try field.fieldPath().canonicalString) }
     }
+    // One table for every name asked for: it drops the duplicates, checks the reply's
+    // names and keeps their results (`nil` until the reply has one), each document's name
+    // hashed once per step.
     var unique: [String] = []
-    var seen = Set<String>()
+    unique.reserveCapacity(references.count)
+    var found = [String: (document: Document?, readTime: Timestamp?)?](reservingCapacity: references.count)
     for ref in references {
       let ref = try ref.validated()
       guard ref.firestore === self else {
         throw FirestoreError(.invalidArgument, "document \(ref.path) belongs to another Firestore instance")
       }
-      if seen.insert(ref.name).inserted { unique.append(ref.name) }
+      if found.updateValue(nil, forKey: ref.name) == nil { unique.append(ref.name) }
     }
-    var found: [String: (Document?, Timestamp?)] = [:]
-    found.reserveCapacity(unique.count)
     let learns = mask == nil && !consistency.isHistorical
     var start = 0
     while start < unique.count {
@@ -54,29 +56,31 @@ extension Firestore {
       let request = BatchGetRequest(documents: chunk, mask: mask, consistency: consistency)
       let elements = try await rest.unary(
         .init(.batchGet, body: request.json), BatchGetResponse.decodeArray)
-      let asked = chunk.count == unique.count ? seen : Set(chunk)
+      // A reply may name only the documents of its own request.
+      let askedHere = chunk.count == unique.count ? nil : Set(chunk)
       var reply: [(name: String, document: Document?)] = []
+      reply.reserveCapacity(chunk.count)
       var lastReadTime: Timestamp?
       for response in elements {
-        switch response.result {
-        case .found(let doc):
-          try Self.checkReplyNames(doc.name, asked: asked)
-          found[doc.name] = (doc, response.readTime)
-          reply.append((doc.name, doc))
-        case .missing(let name):
-          try Self.checkReplyNames(name, asked: asked)
-          found[name] = (nil, response.readTime)
-          reply.append((name, nil))
-        case .transaction: break
-        }
         lastReadTime = response.readTime ?? lastReadTime
+        let (name, document): (String, Document?)
+        switch response.result {
+        case .found(let doc): (name, document) = (doc.name, doc)
+        case .missing(let missing): (name, document) = (missing, nil)
+        case .transaction: continue
+        }
+        guard let index = found.index(forKey: name), askedHere?.contains(name) ?? true else {
+          throw Self.replyNameRefusal(name, asked: askedHere ?? Set(unique))
+        }
+        found.values[index] = (document, response.readTime)
+        reply.append((name, document))
       }
       // Read times only grow along a reply, and a document read earlier in it did not
       // change up to a later one: the last holds for all of this reply's (not another's).
       if learns { localStore.didRead(reply, readTime: lastReadTime) }
     }
     return try references.map { ref in
-      guard let (doc, readTime) = found[ref.name] else {
+      guard let answer = found[ref.name], let (doc, readTime) = answer else {
         throw FirestoreError(.internal, "batchGet reply has no result for \(ref.path)")
       }
       return DocumentSnapshot(reference: ref, document: doc, readTime: readTime)
@@ -87,8 +91,13 @@ extension Firestore {
   /// was would hand out, and cache, another document's data.
   static func checkReplyNames(_ name: String, asked: Set<String>) throws {
     guard !asked.contains(name) else { return }
+    throw replyNameRefusal(name, asked: asked)
+  }
+
+  /// The error for a read reply naming `name`, which is not among `asked`.
+  static func replyNameRefusal(_ name: String, asked: Set<String>) -> FirestoreError {
     let wanted = asked.count == 1 ? asked.first! : "one of the \(asked.count) documents asked for"
-    throw FirestoreError(.internal, "the server's reply names document \(name), not \(wanted)")
+    return FirestoreError(.internal, "the server's reply names document \(name), not \(wanted)")
   }
 
   /// The top-level collections of the database, sorted by ID.
