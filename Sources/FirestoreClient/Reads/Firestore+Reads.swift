@@ -46,6 +46,7 @@ extension Firestore {
       guard ref.firestore === self else {
         throw FirestoreError(.invalidArgument, "document \(ref.path) belongs to another Firestore instance")
       }
+      // `updateValue` returns the entry it replaced: none for a name not seen before.
       if found.updateValue(nil, forKey: ref.name) == nil { unique.append(ref.name) }
     }
     let learns = mask == nil && !consistency.isHistorical
