@@ -25,7 +25,7 @@ struct CacheFileAccessTests {
     let document = Document(
       name: Self.root + "/users/ada", fields: ["n": .integer(1)], createTime: Timestamp(seconds: 1, nanoseconds: 0),
       updateTime: Timestamp(seconds: 1, nanoseconds: 0))
-    try state.storage?.apply([("users/ada", document)])
+    try state.storage?.apply([("users/ada", .document(document))])
   }
 
   @Test("a new cache directory is 0700 and its database, WAL and shared-memory files 0600")

@@ -340,7 +340,7 @@ struct CacheIndexTests {
     let index = try #require(
       try storage.addFieldIndex(FieldIndex(collectionGroup: "c", segments: [FieldIndex.Segment(names: ["k"], kind: .ascending)])))
     let big = Value.string(String(repeating: "x", count: 100_000))
-    for i in 0..<20 { try storage.apply([("c/d\(i)", Self.document("c/d\(i)", ["k": .integer(1), "b": big]))]) }
+    for i in 0..<20 { try storage.apply([("c/d\(i)", .document(Self.document("c/d\(i)", ["k": .integer(1), "b": big])))]) }
     let query = StructuredQuery(from: [.init(collectionID: "c")], filter: .field(path: "k", op: .equal, value: .integer(1)))
     let found = try #require(try storage.indexedDocuments(query, parent: "", collectionID: "c", allDescendants: false))
     let cached = try storage.documents(parent: "", collectionID: "c", allDescendants: false)
@@ -433,7 +433,7 @@ struct CacheIndexTests {
     defer { SQLiteCacheStorage.remove(path: path) }
     let storage = try SQLiteCacheStorage(path: path, sizeLimit: LocalCacheSettings.minimumSizeBytes)
     _ = try storage.addFieldIndex(FieldIndex(collectionGroup: "c", segments: [FieldIndex.Segment(names: ["n"], kind: .ascending)]))
-    try storage.apply([("c/d", Self.document("c/d", ["n": .integer(1)]))])
+    try storage.apply([("c/d", .document(Self.document("c/d", ["n": .integer(1)])))])
     let connection = try SQLiteConnection(path: path)
     defer { connection.close() }
     #expect(throws: CacheStorageError.self) { try connection.execute("UPDATE index_entries SET key = 'text'") }

@@ -111,12 +111,12 @@ struct LocalCacheSharingTests {
     }
     let sizeLimit = LocalCacheSettings.minimumSizeBytes
     var byteCount: Int { 0 }
-    func document(at path: String) throws(CacheStorageError) -> Document? {
+    func entry(at path: String) throws(CacheStorageError) -> CacheEntry? {
       throw CacheStorageError(description: "damaged")
     }
-    func updateTime(at path: String) -> Timestamp? { nil }
+    func version(at path: String) -> Timestamp? { nil }
     func documents(parent: String, collectionID: String, allDescendants: Bool) -> [Document] { [] }
-    func apply(_ changes: [(path: String, document: Document?)], isPinned: (String) -> Bool) {}
+    func apply(_ changes: [(path: String, entry: CacheEntry?)], isPinned: (String) -> Bool) {}
     func namedQuery(_ name: String) -> NamedQuery? { nil }
     func bundleCreateTime(_ id: String) -> Timestamp? { nil }
     func saveBundle(_ metadata: BundleMetadata, queries: [NamedQuery]) {}
@@ -135,7 +135,7 @@ struct LocalCacheSharingTests {
       owner: "test", user: nil, log: { _ in })
     // The original file holds a marker (closing the last connection writes it into the file).
     let marker = "marker-\(UUID().uuidString)"
-    try state.storage?.apply([("m/\(marker)", document("m/\(marker)", [:]))])
+    try state.storage?.apply([("m/\(marker)", .document(document("m/\(marker)", [:])))])
     state.storage?.close()
     let damaged = DamagedStorage(file: file(in: directory), marker: marker)
     state.storage = damaged

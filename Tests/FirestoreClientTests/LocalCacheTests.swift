@@ -33,11 +33,11 @@ struct LocalCacheTests {
     for (name, storage, file) in try storages() {
       defer { file.map(SQLiteCacheStorage.remove(path:)) }
       try storage.apply([
-        ("users/ada", document("users/ada", ["n": .integer(1)])),
-        ("users/ada/favorites/f1", document("users/ada/favorites/f1", [:])),
-        ("users/bob/favorites/f2", document("users/bob/favorites/f2", [:])),
-        ("favorites/f3", document("favorites/f3", [:])),
-        ("usersx/z/favorites/f4", document("usersx/z/favorites/f4", [:])),
+        ("users/ada", .document(document("users/ada", ["n": .integer(1)]))),
+        ("users/ada/favorites/f1", .document(document("users/ada/favorites/f1", [:]))),
+        ("users/bob/favorites/f2", .document(document("users/bob/favorites/f2", [:]))),
+        ("favorites/f3", .document(document("favorites/f3", [:]))),
+        ("usersx/z/favorites/f4", .document(document("usersx/z/favorites/f4", [:]))),
       ])
       func ids(_ parent: String, _ id: String, _ all: Bool) throws -> [String] {
         try storage.documents(parent: parent, collectionID: id, allDescendants: all).map { String($0.name.split(separator: "/").last!) }
@@ -53,15 +53,95 @@ struct LocalCacheTests {
     }
   }
 
+  @Test("storages keep the word that a document is missing apart from the documents, with its time and size")
+  func missingEntries() throws {
+    for (name, storage, file) in try storages() {
+      defer { file.map(SQLiteCacheStorage.remove(path:)) }
+      let readTime = Timestamp(seconds: 7, nanoseconds: 5)
+      let ada = document("users/ada", ["n": .integer(1)])
+      try storage.apply([("users/ada", .document(ada)), ("users/bob", .missing(readTime))])
+      func ids() throws -> [String] {
+        try storage.documents(parent: "", collectionID: "users", allDescendants: false).map { String($0.name.split(separator: "/").last!) }
+          .sorted()
+      }
+      #expect(try ids() == ["ada"], "\(name): a missing entry is no document of its collection")
+      #expect(try storage.entry(at: "users/bob") == .missing(readTime), "\(name)")
+      #expect(try storage.document(at: "users/bob") == nil, "\(name)")
+      #expect(try storage.version(at: "users/bob") == readTime, "\(name)")
+      #expect(try storage.entry(at: "users/carl") == nil, "\(name): nothing known")
+      let sizes = { (entries: [(String, CacheEntry)]) in entries.map { $0.1.size(path: $0.0) }.reduce(0, +) }
+      #expect(storage.byteCount == sizes([("users/ada", .document(ada)), ("users/bob", .missing(readTime))]), "\(name)")
+
+      // A document found again replaces the word, and a deleted one becomes missing.
+      let bob = document("users/bob", [:], updateTime: 9)
+      try storage.apply([("users/bob", .document(bob)), ("users/ada", .missing(nil))])
+      #expect(try ids() == ["bob"], "\(name)")
+      #expect(try storage.entry(at: "users/ada") == .missing(nil), "\(name)")
+      #expect(try storage.version(at: "users/ada") == nil, "\(name)")
+      #expect(try storage.entry(at: "users/bob") == .document(bob), "\(name)")
+      #expect(storage.byteCount == sizes([("users/ada", .missing(nil)), ("users/bob", .document(bob))]), "\(name)")
+
+      // Letting go of an entry forgets it either way.
+      try storage.apply([("users/ada", nil), ("users/bob", nil)])
+      #expect(try storage.entry(at: "users/ada") == nil, "\(name)")
+      #expect(try storage.entry(at: "users/bob") == nil, "\(name)")
+      #expect(storage.byteCount == 0, "\(name)")
+    }
+  }
+
+  @Test("missing entries are evicted with the documents, least recently used first")
+  func missingEntriesEvicted() throws {
+    for (name, storage, file) in try storages() {
+      defer { file.map(SQLiteCacheStorage.remove(path:)) }
+      let big = Value.string(String(repeating: "x", count: 100_000))
+      try storage.apply([("c/gone", .missing(nil))])
+      for i in 0..<8 { try storage.apply([("c/d\(i)", .document(document("c/d\(i)", ["b": big])))]) }
+      // d0 is read, so the missing entry (older) and then d1 are the least recently used.
+      #expect(try storage.document(at: "c/d0") != nil)
+      for i in 8..<12 { try storage.apply([("c/d\(i)", .document(document("c/d\(i)", ["b": big])))]) }
+      #expect(storage.byteCount <= storage.sizeLimit, "\(name)")
+      #expect(try storage.entry(at: "c/gone") == nil, "\(name): the oldest entry goes first")
+      #expect(try storage.document(at: "c/d0") != nil, "\(name)")
+      #expect(try storage.document(at: "c/d1") == nil, "\(name)")
+    }
+  }
+
+  @Test("an SQLite cache reopens with its missing entries; a file without their table gains it")
+  func sqliteMissingEntriesPersist() throws {
+    let path = temporaryFile()
+    defer { SQLiteCacheStorage.remove(path: path) }
+    let time = Timestamp(seconds: 3, nanoseconds: 4)
+    var bytes = 0
+    do {
+      let storage = try SQLiteCacheStorage(path: path, sizeLimit: 1_048_576)
+      try storage.apply([("a/b", .missing(time)), ("a/c", .document(document("a/c", [:])))])
+      bytes = storage.byteCount
+    }
+    do {
+      let reopened = try SQLiteCacheStorage(path: path, sizeLimit: 1_048_576)
+      #expect(reopened.byteCount == bytes)
+      #expect(try reopened.entry(at: "a/b") == .missing(time))
+    }
+    // A file written before missing entries were kept.
+    let connection = try SQLiteConnection(path: path)
+    try connection.execute("DROP TABLE missing_documents; UPDATE meta SET value = '0' WHERE key = 'bytes'")
+    connection.close()
+    let older = try SQLiteCacheStorage(path: path, sizeLimit: 1_048_576)
+    #expect(try older.entry(at: "a/b") == nil)
+    try older.apply([("a/b", .missing(time))])
+    #expect(try older.entry(at: "a/b") == .missing(time))
+    #expect(try older.document(at: "a/c") != nil)
+  }
+
   @Test("storages evict the least recently used documents when over their size")
   func eviction() throws {
     for (name, storage, file) in try storages() {
       defer { file.map(SQLiteCacheStorage.remove(path:)) }
       let big = Value.string(String(repeating: "x", count: 100_000))
-      for i in 0..<8 { try storage.apply([("c/d\(i)", document("c/d\(i)", ["b": big]))]) }
+      for i in 0..<8 { try storage.apply([("c/d\(i)", .document(document("c/d\(i)", ["b": big])))]) }
       // d0 is read, so d1 becomes the least recently used.
       #expect(try storage.document(at: "c/d0") != nil)
-      for i in 8..<12 { try storage.apply([("c/d\(i)", document("c/d\(i)", ["b": big]))]) }
+      for i in 8..<12 { try storage.apply([("c/d\(i)", .document(document("c/d\(i)", ["b": big])))]) }
       #expect(storage.byteCount <= storage.sizeLimit, "\(name)")
       #expect(try storage.document(at: "c/d0") != nil, "\(name): a recently read document stays")
       #expect(try storage.document(at: "c/d1") == nil, "\(name): the least recently used goes first")
@@ -77,7 +157,7 @@ struct LocalCacheTests {
     do {
       let storage = try SQLiteCacheStorage(path: path, sizeLimit: 1_048_576)
       try storage.apply([
-        ("a/b", document("a/b", ["v": .double(1.5), "m": .map(["t": .timestamp(Timestamp(seconds: 9, nanoseconds: 7))])]))
+        ("a/b", .document(document("a/b", ["v": .double(1.5), "m": .map(["t": .timestamp(Timestamp(seconds: 9, nanoseconds: 7))])])))
       ])
       bytes = storage.byteCount
     }
@@ -94,7 +174,7 @@ struct LocalCacheTests {
     defer { SQLiteCacheStorage.remove(path: path) }
     do {
       let storage = try SQLiteCacheStorage(path: path, sizeLimit: 1_048_576)
-      try storage.apply([("a/b", document("a/b", [:]))])
+      try storage.apply([("a/b", .document(document("a/b", [:])))])
     }
     let connection = try SQLiteConnection(path: path)
     try connection.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")

@@ -338,6 +338,27 @@ struct LocalViewTests {
     #expect(delivered.last?.documents.count == 1 && delivered.last?.isFromCache == true)
   }
 
+  @Test("the word that a document is missing stands against an older version and gives way to a newer one")
+  func missingAgainstVersions() {
+    let store = store()
+    let name = "\(Self.root)/favorites/x"
+    store.didRead([(name: name, document: nil)], readTime: Timestamp(seconds: 10, nanoseconds: 0))
+    store.flush()
+    #expect(store.document(name).map { $0.document == nil } == true, "known missing")
+    // A version from before the read that found it missing arrives late.
+    store.didRead([(name: name, document: document("x", at: 5))])
+    store.flush()
+    #expect(store.document(name).map { $0.document == nil } == true, "the stale version is not stored")
+    // Created again after it.
+    store.didRead([(name: name, document: document("x", at: 12))])
+    store.flush()
+    #expect(store.document(name)?.document?.updateTime == Timestamp(seconds: 12, nanoseconds: 0))
+    // Missing again, with no time said (a 404): it replaces what was held.
+    store.didRead([(name: name, document: nil)])
+    store.flush()
+    #expect(store.document(name).map { $0.document == nil } == true)
+  }
+
   @Test("a complete query result drops the cached matches it left out, but not those with a write in flight; a cut one drops none")
   func completeResultDropsWhatItLeftOut() {
     let store = store()

@@ -6,8 +6,8 @@ import Testing
 @testable import FirestoreClient
 
 /// The local cache and `FirestoreSource`, on the mock and the emulator alike: what the
-/// server returns fills the cache, what it reports missing leaves it, and queries evaluated
-/// on the cache agree with the server's answers.
+/// server returns fills the cache, what it reports missing the cache keeps as missing, and
+/// queries evaluated on the cache agree with the server's answers.
 @Suite("Conformance: local cache")
 struct CacheConformanceTests {
   private struct Favorite: Codable, Sendable {
@@ -94,6 +94,43 @@ struct CacheConformanceTests {
     #expect(empty.metadata.isFromCache)
   }
 
+  /// The Apple SDK's cache keeps a `NoDocument` for a document its client deleted or found
+  /// missing, and its integration tests read it back with the network disabled: no error,
+  /// a snapshot that does not exist, from the cache. Only a document the cache knows nothing
+  /// of is `unavailable`.
+  @Test(
+    "a document deleted through this client or found missing reads from the cache as missing, offline too",
+    arguments: Backend.all, [false, true])
+  func missingFromCache(_ backend: Backend, persistent: Bool) async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let db = backend.firestore { if persistent { $0.cache = .persistent(directory: directory) } }
+    let items = db.collection(backend.collection().path)
+    try await items.document("deleted").setData(["v": 1])
+    try await items.document("deleted").delete()
+    #expect(try await items.document("never").getDocument().exists == false)
+    #expect(try await db.getAll([items.document("batched")]).first?.exists == false)
+
+    try await db.disableNetwork()
+    for id in ["deleted", "never", "batched"] {
+      for source in [FirestoreSource.cache, .default] {
+        let snapshot = try await items.document(id).getDocument(source: source)
+        #expect(!snapshot.exists, "\(id), \(source)")
+        #expect(snapshot.metadata == SnapshotMetadata(isFromCache: true, hasPendingWrites: false), "\(id), \(source)")
+      }
+    }
+    let error = await #expect(throws: FirestoreError.self) { try await items.document("unknown").getDocument(source: .cache) }
+    #expect(error?.code == .unavailable)
+    #expect(try await items.getDocuments(source: .cache).isEmpty, "a missing document is in no query's results")
+
+    // Created elsewhere: the next read replaces the word that it is missing.
+    try await db.enableNetwork()
+    try await backend.db.document(items.path + "/never").setData(["v": 2])
+    #expect(try await items.document("never").getDocument().get("v") as? Int == 2)
+    #expect(try await items.document("never").getDocument(source: .cache).get("v") as? Int == 2)
+    #expect(try await items.getDocuments(source: .cache).documents.map(\.documentID) == ["never"])
+  }
+
   @Test("a listener keeps the cache up to date", arguments: Backend.all)
   func listenerUpdatesCache(_ backend: Backend) async throws {
     let db = backend.firestore()
@@ -109,8 +146,10 @@ struct CacheConformanceTests {
     #expect(try await db.document(path).getDocument(source: .cache).get("v") as? Int == 2)
     try await backend.db.document(path).delete()
     #expect(try await collector.next().exists == false)
-    let error = await #expect(throws: FirestoreError.self) { try await db.document(path).getDocument(source: .cache) }
-    #expect(error?.code == .unavailable)
+    // The cache keeps the listener's word that it is gone, as the Apple SDK keeps a
+    // `NoDocument`: a read from the cache answers "missing", not "not cached".
+    let gone = try await db.document(path).getDocument(source: .cache)
+    #expect(!gone.exists && gone.metadata == SnapshotMetadata(isFromCache: true, hasPendingWrites: false))
     collector.cancel()
   }
 
@@ -140,7 +179,7 @@ struct CacheConformanceTests {
     #expect(try await cached() == ["a", "b"])
   }
 
-  @Test("a document found missing on the server leaves the cache", arguments: Backend.all)
+  @Test("a document found missing on the server reads from the cache as missing", arguments: Backend.all)
   func notFoundRemoves(_ backend: Backend) async throws {
     let db = backend.firestore()
     let items = db.collection(backend.collection().path)
@@ -152,9 +191,10 @@ struct CacheConformanceTests {
     try await backend.db.document(items.path + "/a").delete()
     try await backend.db.document(items.path + "/b").delete()
     #expect(try await items.document("a").getDocument(source: .server).exists == false)
-    await #expect(throws: FirestoreError.self) { try await items.document("a").getDocument(source: .cache) }
+    #expect(try await items.document("a").getDocument(source: .cache).exists == false)
     #expect(try await db.getAll([items.document("b")]).first?.exists == false)
-    await #expect(throws: FirestoreError.self) { try await items.document("b").getDocument(source: .cache) }
+    let b = try await items.document("b").getDocument(source: .cache)
+    #expect(!b.exists && b.metadata.isFromCache)
     try await backend.db.document(items.path + "/c").setData(["v": 3])
     _ = try await items.document("c").getDocument()
     try await backend.db.document(items.path + "/c").delete()
@@ -466,8 +506,11 @@ struct CacheConformanceTests {
     #expect(cached.get("n") as? Int == 3)
     #expect(cached.fields == server.fields)
     #expect(cached.updateTime == server.updateTime)
+    // Deleted: known missing since the commit, as the Apple SDK's cache-only read finds a
+    // document this client deleted.
     try await ref.delete()
-    await #expect(throws: FirestoreError.self) { try await ref.getDocument(source: .cache) }
+    let deleted = try await ref.getDocument(source: .cache)
+    #expect(!deleted.exists && deleted.metadata == SnapshotMetadata(isFromCache: true, hasPendingWrites: false))
   }
 
   @Test("settled writes are forgotten, also those a listener never shows", arguments: Backend.all)

@@ -1,29 +1,32 @@
 import FirestoreWire
 import Foundation
 
-/// Where a ``LocalStore`` keeps server documents: in memory or in an SQLite file.
+/// Where a ``LocalStore`` keeps what the server said of documents: in memory or in an
+/// SQLite file.
 ///
-/// Keys are document paths relative to the database root (`users/ada`). Reads count as use
-/// for least-recently-used eviction, which ``apply(_:)`` runs when the documents held
-/// exceed ``sizeLimit``. Implementations are not thread-safe: the store calls them under
-/// its lock.
+/// Keys are document paths relative to the database root (`users/ada`). A path holds the
+/// server's document, or the word that there is none (``CacheEntry/missing(_:)``, which
+/// the Apple SDK keeps as a `NoDocument`), or nothing. Reads count as use for
+/// least-recently-used eviction, which ``apply(_:)`` runs when the entries held exceed
+/// ``sizeLimit``. Implementations are not thread-safe: the store calls them under its lock.
 protocol CacheStorage: AnyObject {
   /// The most bytes of documents kept.
   var sizeLimit: Int { get }
-  /// The bytes of documents held now.
+  /// The bytes of entries held now.
   var byteCount: Int { get }
-  /// The document at `path`, or `nil` when it is not cached.
-  func document(at path: String) throws(CacheStorageError) -> Document?
-  /// The cached document's update time (cheaper than reading it), or `nil` when it is not
-  /// cached or has none. Not counted as a use.
-  func updateTime(at path: String) throws(CacheStorageError) -> Timestamp?
+  /// What is held at `path`, or `nil` when nothing is.
+  func entry(at path: String) throws(CacheStorageError) -> CacheEntry?
+  /// The version of what is held at `path` (cheaper than reading it): a document's update
+  /// time, or when a missing one was found missing; `nil` when nothing is held or it has
+  /// no time. Not counted as a use.
+  func version(at path: String) throws(CacheStorageError) -> Timestamp?
   /// The cached documents of the collection `collectionID` directly under `parent` (`""`
   /// for the root), or with `allDescendants` of every collection with that ID below it.
   func documents(parent: String, collectionID: String, allDescendants: Bool) throws(CacheStorageError) -> [Document]
-  /// Stores (non-`nil`) or removes (`nil`) documents, all or none; then, when over
-  /// ``sizeLimit``, evicts the least recently used documents down to ``evictionTarget``,
+  /// Stores entries (non-`nil`) or lets them go (`nil`), all or none; then, when over
+  /// ``sizeLimit``, evicts the least recently used entries down to ``evictionTarget``,
   /// skipping those `isPinned` names (it is asked only when eviction runs).
-  func apply(_ changes: [(path: String, document: Document?)], isPinned: (String) -> Bool) throws(CacheStorageError)
+  func apply(_ changes: [(path: String, entry: CacheEntry?)], isPinned: (String) -> Bool) throws(CacheStorageError)
   /// Whether write batches are kept here across restarts (the SQLite file); otherwise the
   /// store keeps them in memory only and the mutation methods are not called.
   var persistsMutations: Bool { get }
@@ -70,6 +73,35 @@ protocol CacheStorage: AnyObject {
   func deleteAllFieldIndexes() throws(CacheStorageError)
 }
 
+/// What the cache holds for one document path.
+enum CacheEntry: Sendable, Equatable {
+  /// The server's version of the document.
+  case document(Document)
+  /// The server found no document there, as of this time (a read's time, a delete's
+  /// commit time; `nil` when it did not say).
+  case missing(Timestamp?)
+
+  /// The document, or `nil` for a missing one.
+  var document: Document? {
+    if case .document(let document) = self { return document }
+    return nil
+  }
+
+  /// A document's update time, or when a missing one was found missing.
+  var version: Timestamp? {
+    switch self {
+    case .document(let document): return document.updateTime
+    case .missing(let time): return time
+    }
+  }
+
+  /// The bytes the entry counts for eviction: a document's storage size; a missing one
+  /// counts as an empty document with its name.
+  func size(path: String) -> Int {
+    DocumentSize.of(name: path, fields: document?.fields ?? [:])
+  }
+}
+
 /// A write batch as the storage keeps it.
 struct StoredMutation: Sendable {
   let id: Int
@@ -99,9 +131,14 @@ extension CacheStorage {
   /// not evict on every write.
   var evictionTarget: Int { sizeLimit - sizeLimit / 10 }
 
-  /// Stores or removes documents, evicting any document when over the limit.
-  func apply(_ changes: [(path: String, document: Document?)]) throws(CacheStorageError) {
+  /// Stores entries or lets them go, evicting any entry when over the limit.
+  func apply(_ changes: [(path: String, entry: CacheEntry?)]) throws(CacheStorageError) {
     try apply(changes) { _ in false }
+  }
+
+  /// The document held at `path`, or `nil` when none is (also when it is known missing).
+  func document(at path: String) throws(CacheStorageError) -> Document? {
+    try entry(at: path)?.document
   }
 
   /// No write batches here: the store keeps them in memory.
@@ -143,10 +180,5 @@ enum CachePath {
   static func collection(of path: String) -> String {
     guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
     return String(path[..<slash])
-  }
-
-  /// The bytes a document takes for eviction: its Firestore storage size.
-  static func size(of document: Document, path: String) -> Int {
-    DocumentSize.of(name: path, fields: document.fields)
   }
 }

@@ -297,11 +297,9 @@ final class LocalStore: Sendable {
   /// `readTime`, the result's.
   func didRunQuery(_ query: ViewQuery, results: [Document], isComplete: Bool, readTime: Timestamp? = nil) {
     later(documents: results.count) { s in
-      var updates = results.map { (name: $0.name, document: Optional($0)) }
-      if isComplete {
-        for name in s.staleMatches(query, returned: Set(results.map(\.name))) { updates.append((name, nil)) }
-      }
-      s.store(updates, removedAsOf: readTime)
+      let updates = results.map { (name: $0.name, document: Optional($0)) }
+      let stale = isComplete ? s.staleMatches(query, returned: Set(results.map(\.name))) : []
+      s.store(updates, forgetting: stale, removedAsOf: readTime)
       s.collectGarbage()
     }
   }

@@ -5,16 +5,16 @@ extension LocalStoreState {
   /// same ID and a create time as late was loaded before; returns whether it applied them.
   ///
   /// A document replaces the cached one unless that one is newer (a later update time); a
-  /// document the bundle reports missing is removed unless the cached one changed after
-  /// the bundle read it. Listeners that can show the documents are refreshed.
+  /// document the bundle reports missing is kept as missing unless the cached one changed
+  /// after the bundle read it. Listeners that can show the documents are refreshed.
   mutating func loadBundle(
     _ metadata: BundleMetadata, documents: [(name: String, document: Document?, readTime: Timestamp)], queries: [NamedQuery]
   ) -> Bool {
     guard storage != nil else { return false }
     let loadedBefore = withStorage(nil) { storage throws(CacheStorageError) in try storage.bundleCreateTime(metadata.id) }
     if let loadedBefore, loadedBefore >= metadata.createTime { return false }
-    // In runs that share a read time (most bundles have one): a missing document is
-    // removed as of its run's.
+    // In runs that share a read time (most bundles have one): a missing document is kept
+    // as missing as of its run's.
     var start = 0
     while start < documents.count {
       let readTime = documents[start].readTime

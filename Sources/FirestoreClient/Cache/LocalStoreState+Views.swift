@@ -116,13 +116,13 @@ extension LocalStoreState {
     view.serverDocuments = snapshot.documents
     view.serverReadTime = snapshot.readTime
     if !view.limbo.isEmpty { releaseLimbo(of: &view, showing: documents(of: view).documents) }
-    for name in leftOut where !view.limbo.contains(name) { updates.append((name, nil)) }
+    let forgotten = leftOut.filter { !view.limbo.contains($0) }
     views[id] = view
     noteLimboNames()
     // The view is in sync before the cache learns its documents: a cache-only listener of
     // the same query, refreshed by what the cache learns, shows them as that view's
     // server state in one snapshot, not first as cached data.
-    store(updates, removedAsOf: snapshot.readTime)
+    store(updates, forgetting: forgotten, removedAsOf: snapshot.readTime)
     refresh(id)
     pruneBatches()
     collectGarbage()

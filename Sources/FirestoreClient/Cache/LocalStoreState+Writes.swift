@@ -233,7 +233,7 @@ extension LocalStoreState {
     let batch = batches.remove(at: index)
     if outcomeUnknown {
       let written = Set(batches.flatMap(\.documentNames))
-      store(batch.documentNames.filter { !written.contains($0) }.map { (name: $0, document: nil) })
+      store([], forgetting: batch.documentNames.filter { !written.contains($0) })
     }
     holdInLimbo(batch.documentNames)
     refreshViews(showing: batch.documentNames)
@@ -264,7 +264,8 @@ extension LocalStoreState {
     // Writes to a document the batch wrote before build on what they made; in a batch that
     // writes each document once (most), each builds on the cache.
     let repeats = batch.documentNames.count < batch.writes.count
-    var updates: [(name: String, document: Document?)] = []
+    // A document's new state, or (`nil`) that the cache can no longer tell it.
+    var updates: [(name: String, document: Document??)] = []
     updates.reserveCapacity(batch.writes.count)
     var staged: [String: Document?] = [:]
     for (i, write) in batch.writes.enumerated() {
@@ -282,13 +283,20 @@ extension LocalStoreState {
         if base == nil && write.currentDocument == .exists(false) { document!.createTime = commitTime }
       }
       if repeats { staged[name] = .some(document) }
-      updates.append((name, document))
+      updates.append((name, .some(document)))
     }
-    // The cache keeps the last state of each document. A delete takes out no version the
-    // cache learned from past the commit.
-    guard repeats else { return store(updates, removedAsOf: commitTime) }
-    var seen = Set<String>()
-    let last = updates.reversed().filter { seen.insert($0.name).inserted }
-    store(Array(last.reversed()), removedAsOf: commitTime)
+    // The cache keeps the last state of each document: a deleted one as missing since the
+    // commit. A delete takes out no version the cache learned from past the commit.
+    if repeats {
+      var seen = Set<String>()
+      updates = Array(updates.reversed().filter { seen.insert($0.name).inserted }.reversed())
+    }
+    var known: [(name: String, document: Document?)] = []
+    known.reserveCapacity(updates.count)
+    var forgotten: [String] = []
+    for update in updates {
+      if let document = update.document { known.append((update.name, document)) } else { forgotten.append(update.name) }
+    }
+    store(known, forgetting: forgotten, removedAsOf: commitTime)
   }
 }

@@ -145,29 +145,45 @@ struct LocalStoreState {
 
   /// The cached server version of a document.
   mutating func cached(_ name: String) -> Document? {
-    guard let path = path(of: name) else { return nil }
-    return withStorage(nil) { storage throws(CacheStorageError) in try storage.document(at: path) }
+    cachedEntry(name)?.document
   }
 
-  /// Stores server documents (removing `nil` ones), keeping a newer cached version over a
-  /// stale delivery; listeners that read the cache only see the change.
+  /// What the cache holds of a document: the server's version, or the word that there is
+  /// none; `nil` when it knows nothing.
+  mutating func cachedEntry(_ name: String) -> CacheEntry? {
+    guard let path = path(of: name) else { return nil }
+    return withStorage(nil) { storage throws(CacheStorageError) in try storage.entry(at: path) }
+  }
+
+  /// Stores what the server said of documents: their versions, or (`nil`) that they do not
+  /// exist, which the cache keeps as missing entries, so that a read from the cache answers
+  /// "no such document" as the Apple SDK's does; `forgetting` lets go of what the cache
+  /// held of documents whose state it can no longer tell. A newer cached version stays over
+  /// a stale delivery; listeners that read the cache only see the change.
   ///
   /// - Parameter removedAsOf: when the server found the `nil` ones gone (the read time of a
-  ///   read, the commit time of a delete): a cached version updated after that time stays,
-  ///   as the Apple SDK keeps a remote document whose version is past an acknowledgement's.
-  ///   `nil` when unknown: they go in any case.
-  mutating func store(_ documents: [(name: String, document: Document?)], removedAsOf: Timestamp? = nil) {
-    guard storage != nil, !documents.isEmpty else { return }
-    let paths = documents.map { path(of: $0.name) }
+  ///   read, the commit time of a delete), or, for `forgetting`, when the server's word
+  ///   came: a cached version updated after that time stays, as the Apple SDK keeps a
+  ///   remote document whose version is past an acknowledgement's. `nil` when unknown:
+  ///   they go in any case.
+  mutating func store(
+    _ documents: [(name: String, document: Document?)], forgetting: [String] = [], removedAsOf: Timestamp? = nil
+  ) {
+    guard storage != nil, !documents.isEmpty || !forgetting.isEmpty else { return }
+    var all: [(name: String, entry: CacheEntry?)] = []
+    all.reserveCapacity(documents.count + forgetting.count)
+    for (name, document) in documents { all.append((name, document.map(CacheEntry.document) ?? .missing(removedAsOf))) }
+    for name in forgetting { all.append((name, nil)) }
+    let paths = all.map { path(of: $0.name) }
     let pins = Pins(views: views, batches: batches, documentsRoot: documentsRoot)
     let stored = withStorage(false) { storage throws(CacheStorageError) in
-      var changes: [(path: String, document: Document?)] = []
-      for ((_, document), path) in zip(documents, paths) {
+      var changes: [(path: String, entry: CacheEntry?)] = []
+      for ((_, entry), path) in zip(all, paths) {
         guard let path else { continue }
         // A cached version updated after the time of the server's word was learned later.
-        let time = document == nil ? removedAsOf : document?.updateTime
-        if let time, let held = try storage.updateTime(at: path), held > time { continue }
-        changes.append((path, document))
+        let time = entry.map(\.version) ?? removedAsOf
+        if let time, let held = try storage.version(at: path), held > time { continue }
+        changes.append((path, entry))
       }
       var pinned: Set<String>?
       try storage.apply(changes) { path in
@@ -176,7 +192,7 @@ struct LocalStoreState {
       }
       return !changes.isEmpty
     }
-    if stored, !views.isEmpty { refreshCacheViews(showing: Set(documents.map(\.name))) }
+    if stored, !views.isEmpty { refreshCacheViews(showing: Set(all.map(\.name))) }
   }
 
   /// The documents eviction must keep: those active listeners show and those with writes
@@ -212,8 +228,9 @@ struct LocalStoreState {
   /// the cache has none) with pending writes applied. `known` is `false` when neither the
   /// server version nor a write says anything about it.
   mutating func localDocument(_ name: String, serverVersion: Document? = nil) -> (document: Document?, known: Bool, pending: Bool) {
-    var document = cached(name) ?? serverVersion
-    var known = document != nil
+    let entry = cachedEntry(name)
+    var document = entry?.document ?? serverVersion
+    var known = entry != nil || document != nil
     var pending = false
     for batch in batches where !batch.isAcknowledged {
       for (i, write) in batch.writes.enumerated() where write.documentName == name {

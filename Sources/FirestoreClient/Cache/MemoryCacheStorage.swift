@@ -1,9 +1,9 @@
 import FirestoreWire
 
-/// Documents in a dictionary, evicted least recently used first.
+/// Entries in a dictionary, evicted least recently used first.
 final class MemoryCacheStorage: CacheStorage {
   private struct Entry {
-    var document: Document
+    var entry: CacheEntry
     var size: Int
     var lastUse: UInt64
   }
@@ -11,7 +11,8 @@ final class MemoryCacheStorage: CacheStorage {
   let sizeLimit: Int
   private(set) var byteCount = 0
   private var entries: [String: Entry] = [:]
-  /// Document paths by collection path, so that a collection's query reads only its own.
+  /// Paths of documents (not missing ones) by collection path, so that a collection's query
+  /// reads only its own.
   private var byCollection: [String: Set<String>] = [:]
   private var clock: UInt64 = 0
   private var namedQueries: [String: NamedQuery] = [:]
@@ -24,19 +25,19 @@ final class MemoryCacheStorage: CacheStorage {
     return clock
   }
 
-  func document(at path: String) -> Document? {
+  func entry(at path: String) -> CacheEntry? {
     guard let index = entries.index(forKey: path) else { return nil }
     return use(at: index, now: tick())
   }
 
-  /// The document at `index`, marked as used at `now`: one hash lookup for the caller's
-  /// find, none here.
-  private func use(at index: [String: Entry].Index, now: UInt64) -> Document {
+  /// The entry at `index`, marked as used at `now`: one hash lookup for the caller's find,
+  /// none here.
+  private func use(at index: [String: Entry].Index, now: UInt64) -> CacheEntry {
     entries.values[index].lastUse = now
-    return entries.values[index].document
+    return entries.values[index].entry
   }
 
-  func updateTime(at path: String) -> Timestamp? { entries[path]?.document.updateTime }
+  func version(at path: String) -> Timestamp? { entries[path]?.entry.version }
 
   /// Nothing to release: the documents are only in memory.
   func close() {}
@@ -54,8 +55,8 @@ final class MemoryCacheStorage: CacheStorage {
     let now = tick()
     for collection in collections {
       for path in byCollection[collection] ?? [] {
-        guard let index = entries.index(forKey: path) else { continue }
-        result.append(use(at: index, now: now))
+        guard let index = entries.index(forKey: path), let document = use(at: index, now: now).document else { continue }
+        result.append(document)
       }
     }
     return result
@@ -64,26 +65,30 @@ final class MemoryCacheStorage: CacheStorage {
   private func remove(_ path: String) {
     guard let old = entries.removeValue(forKey: path) else { return }
     byteCount -= old.size
+    if old.entry.document != nil { leaveCollection(path) }
+  }
+
+  private func leaveCollection(_ path: String) {
     let collection = CachePath.collection(of: path)
     byCollection[collection]?.remove(path)
     if byCollection[collection]?.isEmpty == true { byCollection[collection] = nil }
   }
 
-  func apply(_ changes: [(path: String, document: Document?)], isPinned: (String) -> Bool) {
-    for (path, document) in changes {
-      guard let document else {
+  func apply(_ changes: [(path: String, entry: CacheEntry?)], isPinned: (String) -> Bool) {
+    for (path, entry) in changes {
+      guard let entry else {
         remove(path)
         continue
       }
-      let size = CachePath.size(of: document, path: path)
-      let entry = Entry(document: document, size: size, lastUse: tick())
-      // A document already held keeps its place in its collection.
-      if let old = entries.updateValue(entry, forKey: path) {
-        byteCount -= old.size
-      } else {
-        byCollection[CachePath.collection(of: path), default: []].insert(path)
+      let size = entry.size(path: path)
+      let old = entries.updateValue(Entry(entry: entry, size: size, lastUse: tick()), forKey: path)
+      byteCount += size - (old?.size ?? 0)
+      // A document already held keeps its place in its collection; a missing one has none.
+      switch (old?.entry.document != nil, entry.document != nil) {
+      case (false, true): byCollection[CachePath.collection(of: path), default: []].insert(path)
+      case (true, false): leaveCollection(path)
+      default: break
       }
-      byteCount += size
     }
     guard byteCount > sizeLimit else { return }
     for (path, _) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
@@ -92,7 +97,7 @@ final class MemoryCacheStorage: CacheStorage {
     }
   }
 
-  /// Every cached document's path, for eager garbage collection.
+  /// Every entry's path, for eager garbage collection.
   var paths: [String] { Array(entries.keys) }
 
   func namedQuery(_ name: String) -> NamedQuery? { namedQueries[name] }

@@ -2,7 +2,8 @@ import FirestorePlatform
 import FirestoreWire
 import Foundation
 
-/// Documents and pending write batches in an SQLite file, so that they outlive the process.
+/// Documents, the paths known to hold none, and pending write batches in an SQLite file, so
+/// that they outlive the process.
 ///
 /// Every change is one SQLite transaction, in write-ahead-log mode with `synchronous=NORMAL`:
 /// a crash or power loss may lose the last changes but never leaves a half-written one.
@@ -12,9 +13,9 @@ import Foundation
 /// Reads record their use in memory; it reaches the file with the next change (or after
 /// many reads), so reading costs no disk write.
 ///
-/// Several instances (connections) may share one file, so the total size of the documents
-/// is kept in the file (the `bytes` row of `meta`), read and updated inside each change's
-/// transaction, never only in this connection's memory.
+/// Several instances (connections) may share one file, so the total size of the entries
+/// (documents and missing ones) is kept in the file (the `bytes` row of `meta`), read and
+/// updated inside each change's transaction, never only in this connection's memory.
 ///
 /// The file also holds the field indexes (``SQLiteFieldIndexes``), whose entries change in
 /// the same transactions as the documents they index.
@@ -28,8 +29,35 @@ final class SQLiteCacheStorage: CacheStorage {
   /// Uses recorded in memory beyond which they are written out without waiting for a change.
   private static let touchFlushThreshold = 4096
 
-  /// The `meta` key of the total size of the documents, kept by every change.
+  /// The `meta` key of the total size of the entries, kept by every change.
   private static let totalKey = "bytes"
+
+  /// The paths the server found no document at, and when (`NULL` when it did not say): kept
+  /// apart from `documents`, whose rows the field indexes and their triggers read as
+  /// documents. They count for size and eviction as the documents do.
+  private static let missingTable = """
+    CREATE TABLE IF NOT EXISTS missing_documents (
+      path TEXT PRIMARY KEY, size INTEGER NOT NULL, last_use INTEGER NOT NULL, read_seconds INTEGER, read_nanos INTEGER);
+    CREATE INDEX IF NOT EXISTS missing_documents_by_last_use ON missing_documents (last_use);
+    """
+
+  /// The entries' total size and latest use: a scan, for opening a file.
+  private static let totalsQuery = """
+    SELECT COALESCE(SUM(size), 0), COALESCE(MAX(last_use), 0)
+    FROM (SELECT size, last_use FROM documents UNION ALL SELECT size, last_use FROM missing_documents)
+    """
+  /// The latest use of any entry, read through the tables' `last_use` indexes.
+  private static let latestUseQuery = """
+    SELECT MAX((SELECT COALESCE(MAX(last_use), 0) FROM documents), (SELECT COALESCE(MAX(last_use), 0) FROM missing_documents))
+    """
+  /// A page of the least recently used entries after a last use (given twice): each table's
+  /// page through its index, merged.
+  private static let evictionPageQuery = """
+    SELECT path, size, last_use FROM (SELECT path, size, last_use FROM documents WHERE last_use > ? ORDER BY last_use LIMIT 64)
+    UNION ALL
+    SELECT path, size, last_use FROM (SELECT path, size, last_use FROM missing_documents WHERE last_use > ? ORDER BY last_use LIMIT 64)
+    ORDER BY last_use LIMIT 64
+    """
 
   /// The write batches not yet settled: their commit request body (`{"writes": […]}`), the
   /// instance holding them, when they were made, whether an attempt may have reached the
@@ -49,6 +77,8 @@ final class SQLiteCacheStorage: CacheStorage {
   private var clock: Int64 = 0
   /// Last-use ticks of documents read since the last write.
   private var touches: [String: Int64] = [:]
+  /// Last-use ticks of missing entries read since the last write.
+  private var missingTouches: [String: Int64] = [:]
 
   /// Opens or creates the cache file at `path`.
   init(path: String, sizeLimit: Int) throws(CacheStorageError) {
@@ -95,6 +125,7 @@ final class SQLiteCacheStorage: CacheStorage {
         CREATE INDEX documents_by_last_use ON documents (last_use);
         \(Self.mutationsTable)
         \(Self.bundleTables)
+        \(Self.missingTable)
         \(SQLiteFieldIndexes.schema)
         INSERT INTO meta VALUES ('format', '\(Self.format)'), ('schema', '\(Self.schemaVersion)'), ('\(Self.totalKey)', '0');
         COMMIT;
@@ -118,19 +149,21 @@ final class SQLiteCacheStorage: CacheStorage {
     guard check == ["ok"] else {
       throw CacheStorageError(description: "\(connection.path) failed its integrity check: \(check.prefix(3).joined(separator: "; "))")
     }
-    // Files written before bundles and queued writes were kept lack their tables, added here.
+    // Files written before bundles, queued writes and missing documents were kept lack
+    // their tables, added here.
     try connection.execute(Self.bundleTables)
     try connection.execute(Self.mutationsTable)
+    try connection.execute(Self.missingTable)
     // A queue written before batches kept their user gains the column; its rows' user is
     // not known (`NULL`).
     let columns = try connection.query("PRAGMA table_info(mutations)").compactMap { $0.count > 1 ? $0[1].text : nil }
     if !columns.contains("user") { try connection.execute("ALTER TABLE mutations ADD COLUMN user TEXT") }
     // Files written before field indexes lack their tables; damaged ones are made again.
     try indexes.prepareSchema()
-    let sql = "SELECT COALESCE(SUM(size), 0), COALESCE(MAX(last_use), 0) FROM documents"
+    let sql = Self.totalsQuery
     let totals: [[SQLiteConnection.Column]]
     do {
-      // The documents' sum also corrects a stored total that a writer without one (an
+      // The entries' sum also corrects a stored total that a writer without one (an
       // earlier version of this client) left behind.
       totals = try connection.inTransaction { () throws(CacheStorageError) in
         let totals = try connection.query(sql)
@@ -151,12 +184,12 @@ final class SQLiteCacheStorage: CacheStorage {
     CREATE TABLE IF NOT EXISTS named_queries (name TEXT PRIMARY KEY, body BLOB NOT NULL);
     """
 
-  /// The total size of the documents as the file records it; a file written before the
-  /// total was kept has none, so its documents are summed (the next change stores it).
+  /// The total size of the entries as the file records it; a file written before the
+  /// total was kept has none, so its entries are summed (the next change stores it).
   private func storedTotal() throws(CacheStorageError) -> Int {
     let rows = try connection.query("SELECT value FROM meta WHERE key = ?", [.text(Self.totalKey)])
     if let text = rows.first?.first?.text, let total = Int(text) { return total }
-    return Int(try connection.query("SELECT COALESCE(SUM(size), 0) FROM documents").first?.first?.integer ?? 0)
+    return Int(try connection.query(Self.totalsQuery).first?.first?.integer ?? 0)
   }
 
   private func tick() -> Int64 {
@@ -175,24 +208,44 @@ final class SQLiteCacheStorage: CacheStorage {
     }
   }
 
-  func document(at path: String) throws(CacheStorageError) -> Document? {
-    guard let row = try connection.query("SELECT body FROM documents WHERE path = ?", [.text(path)]).first else { return nil }
-    let document = try decode(row.first, path: path)
-    try touch([path])
-    return document
+  func entry(at path: String) throws(CacheStorageError) -> CacheEntry? {
+    if let row = try connection.query("SELECT body FROM documents WHERE path = ?", [.text(path)]).first {
+      let document = try decode(row.first, path: path)
+      try touch([path])
+      return .document(document)
+    }
+    let missing = try connection.query("SELECT read_seconds, read_nanos FROM missing_documents WHERE path = ?", [.text(path)])
+    guard let row = missing.first else { return nil }
+    try touch([path], missing: true)
+    return .missing(Self.timestamp(row))
   }
 
-  func updateTime(at path: String) throws(CacheStorageError) -> Timestamp? {
+  func version(at path: String) throws(CacheStorageError) -> Timestamp? {
     let rows = try connection.query("SELECT update_seconds, update_nanos FROM documents WHERE path = ?", [.text(path)])
-    guard let row = rows.first, row.count == 2, let seconds = row[0].integer, let nanos = row[1].integer else { return nil }
+    if let row = rows.first { return Self.timestamp(row) }
+    return Self.timestamp(
+      try connection.query("SELECT read_seconds, read_nanos FROM missing_documents WHERE path = ?", [.text(path)]).first)
+  }
+
+  /// The time in a row's (seconds, nanoseconds) columns, `nil` when they are `NULL`.
+  private static func timestamp(_ row: [SQLiteConnection.Column]?) -> Timestamp? {
+    guard let row, row.count == 2, let seconds = row[0].integer, let nanos = row[1].integer else { return nil }
     return Timestamp(seconds: seconds, nanoseconds: Int32(truncatingIfNeeded: nanos))
   }
 
-  /// Records a use of `paths`, written out with the next change.
-  private func touch(_ paths: [String]) throws(CacheStorageError) {
+  /// The arguments that store `time` in (seconds, nanoseconds) columns.
+  private static func timestampArguments(_ time: Timestamp?) -> [SQLiteConnection.Argument] {
+    time.map { [.integer($0.seconds), .integer(Int64($0.nanoseconds))] } ?? [.null, .null]
+  }
+
+  /// Records a use of `paths` (of documents, or of `missing` entries), written out with the
+  /// next change.
+  private func touch(_ paths: [String], missing: Bool = false) throws(CacheStorageError) {
     let now = tick()
-    for path in paths { touches[path] = now }
-    if touches.count > Self.touchFlushThreshold {
+    for path in paths {
+      if missing { missingTouches[path] = now } else { touches[path] = now }
+    }
+    if touches.count + missingTouches.count > Self.touchFlushThreshold {
       do {
         try connection.inTransaction { () throws(CacheStorageError) in try flushTouches() }
       } catch  where !error.isCorruption {
@@ -207,7 +260,11 @@ final class SQLiteCacheStorage: CacheStorage {
     for (path, use) in touches {
       try connection.query("UPDATE documents SET last_use = ? WHERE path = ?", [.integer(use), .text(path)])
     }
+    for (path, use) in missingTouches {
+      try connection.query("UPDATE missing_documents SET last_use = ? WHERE path = ?", [.integer(use), .text(path)])
+    }
     touches = [:]
+    missingTouches = [:]
   }
 
   /// The SQL condition on `documents` (as `table`) that selects the documents of the
@@ -247,42 +304,41 @@ final class SQLiteCacheStorage: CacheStorage {
     return result
   }
 
-  func apply(_ changes: [(path: String, document: Document?)], isPinned: (String) -> Bool) throws(CacheStorageError) {
+  func apply(_ changes: [(path: String, entry: CacheEntry?)], isPinned: (String) -> Bool) throws(CacheStorageError) {
     // Damaged index tables fail the triggers on `documents`, and so every change.
     try repairingIndexes { () throws(CacheStorageError) in try applyOnce(changes, isPinned: isPinned) }
   }
 
-  private func applyOnce(_ changes: [(path: String, document: Document?)], isPinned: (String) -> Bool) throws(CacheStorageError) {
+  private func applyOnce(_ changes: [(path: String, entry: CacheEntry?)], isPinned: (String) -> Bool) throws(CacheStorageError) {
     lastKnownByteCount = try connection.inTransaction { () throws(CacheStorageError) -> Int in
       // Under the write lock, so other instances' changes are all in: their total, and
       // their uses, so that this connection's next uses count as the most recent.
       var byteCount = try storedTotal()
-      let latestUse = try connection.query("SELECT COALESCE(MAX(last_use), 0) FROM documents").first?.first?.integer ?? 0
+      let latestUse = try connection.query(Self.latestUseQuery).first?.first?.integer ?? 0
       clock = max(clock, latestUse)
       try flushTouches()
       // Read in the transaction: an index another instance just added is kept up to date too.
       let indexesByGroup = try indexes.definitionsByGroup()
-      for (path, document) in changes {
-        if let old = try connection.query("SELECT size FROM documents WHERE path = ?", [.text(path)]).first?.first?.integer {
-          byteCount -= Int(old)
-        }
-        if let document {
-          let (collection, collectionID, _) = CachePath.split(path)
-          let size = CachePath.size(of: document, path: path)
-          let updateTime: [SQLiteConnection.Argument] =
-            document.updateTime.map { [.integer($0.seconds), .integer(Int64($0.nanoseconds))] } ?? [.null, .null]
+      for (path, entry) in changes {
+        byteCount -= try removeEntry(at: path, keepingDocument: entry?.document != nil)
+        guard let entry else { continue }
+        let size = entry.size(path: path)
+        byteCount += size
+        guard let document = entry.document else {
           try connection.query(
-            "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-              .text(path), .text(collection), .text(collectionID), .blob(document.jsonBytes), .integer(Int64(size)),
-              .integer(tick()),
-            ] + updateTime)
-          if let groupIndexes = indexesByGroup[collectionID] {
-            try indexes.index(document, path: path, collectionID: collectionID, in: groupIndexes)
-          }
-          byteCount += size
-        } else {
-          try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)])
+            "INSERT INTO missing_documents VALUES (?, ?, ?, ?, ?)",
+            [.text(path), .integer(Int64(size)), .integer(tick())] + Self.timestampArguments(entry.version))
+          continue
+        }
+        let (collection, collectionID, _) = CachePath.split(path)
+        try connection.query(
+          "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          [
+            .text(path), .text(collection), .text(collectionID), .blob(document.jsonBytes), .integer(Int64(size)),
+            .integer(tick()),
+          ] + Self.timestampArguments(document.updateTime))
+        if let groupIndexes = indexesByGroup[collectionID] {
+          try indexes.index(document, path: path, collectionID: collectionID, in: groupIndexes)
         }
       }
       let target = byteCount > sizeLimit ? evictionTarget : sizeLimit
@@ -290,8 +346,7 @@ final class SQLiteCacheStorage: CacheStorage {
       // documents are passed over (all pinned: the cache stays over its size).
       var after: Int64 = -1
       while byteCount > target {
-        let victims = try connection.query(
-          "SELECT path, size, last_use FROM documents WHERE last_use > ? ORDER BY last_use LIMIT 64", [.integer(after)])
+        let victims = try connection.query(Self.evictionPageQuery, [.integer(after), .integer(after)])
         if victims.isEmpty {
           if after < 0 { byteCount = 0 }  // nothing left, whatever the stored total said
           break
@@ -300,13 +355,28 @@ final class SQLiteCacheStorage: CacheStorage {
           guard byteCount > target, victim.count == 3, let path = victim[0].text else { break }
           after = max(after, victim[2].integer ?? after)
           if isPinned(path) { continue }
-          try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)])
-          byteCount -= Int(victim[1].integer ?? 0)
+          byteCount -= try removeEntry(at: path, keepingDocument: false)
         }
       }
       try connection.query("INSERT OR REPLACE INTO meta VALUES (?, ?)", [.text(Self.totalKey), .text(String(byteCount))])
       return byteCount
     }
+  }
+
+  /// Removes the entry at `path` (a document row stays when `keepingDocument`: the caller
+  /// replaces it in place, which keeps its index entries' triggers as they are); returns
+  /// the size it counted.
+  private func removeEntry(at path: String, keepingDocument: Bool) throws(CacheStorageError) -> Int {
+    var size = 0
+    if let old = try connection.query("SELECT size FROM documents WHERE path = ?", [.text(path)]).first?.first?.integer {
+      size += Int(old)
+      if !keepingDocument { try connection.query("DELETE FROM documents WHERE path = ?", [.text(path)]) }
+    }
+    if let old = try connection.query("SELECT size FROM missing_documents WHERE path = ?", [.text(path)]).first?.first?.integer {
+      size += Int(old)
+      try connection.query("DELETE FROM missing_documents WHERE path = ?", [.text(path)])
+    }
+    return size
   }
 
   // MARK: - Field indexes

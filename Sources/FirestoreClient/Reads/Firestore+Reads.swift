@@ -157,10 +157,11 @@ extension DocumentReference {
   ///
   /// - Parameter source: ``FirestoreSource/server`` reads the server only;
   ///   ``FirestoreSource/cache`` never touches the network and fails with `unavailable`
-  ///   when the document is not cached (a document this client deleted reads as missing);
+  ///   when the cache knows nothing of the document (one this client deleted, or a read or
+  ///   listener found missing, reads as a snapshot that does not exist);
   ///   ``FirestoreSource/default`` reads the server and, when it is unreachable
   ///   (`unavailable` or `deadlineExceeded`), the cache, rethrowing the server's error if
-  ///   the document is not cached. Snapshots from the cache have
+  ///   the cache knows nothing of the document. Snapshots from the cache have
   ///   ``SnapshotMetadata/isFromCache`` set and show this client's pending writes.
   public func getDocument(source: FirestoreSource) async throws -> DocumentSnapshot {
     let ref = try validated()
@@ -199,7 +200,7 @@ extension DocumentReference {
       document = nil
     }
     if let document, document.name != name { try Firestore.checkReplyNames(document.name, asked: [name]) }
-    // A 404 says no read time: a missing document goes whatever the cache holds.
+    // A 404 says no read time: the cache keeps the document as missing whatever it held.
     firestore.localStore.didRead([(name, document)], readTime: nil)
     // This client's writes the server has not applied yet show, as in every Apple SDK read.
     if let local = firestore.localStore.withPendingWrites(.document(name: name, path: path), serverResults: document.map { [$0] } ?? []) {
