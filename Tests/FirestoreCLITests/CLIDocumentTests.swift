@@ -54,6 +54,7 @@ extension CLITests {
       // A service account key names the project when --project is not given.
       let keyProject = backend.project("keyproject")
       let key = try temporaryFile(try await Self.serviceAccountKey(project: keyProject), name: "key.json")
+      defer { removeTemporaryFile(key) }
       let withKey = try await CLI.run(["--emulator", backend.host, "--credentials", key, "set", "kinds/k1", #"{"via":"key"}"#])
       #expect(withKey.status == 0, "\(withKey)")
       #expect(try await backend.run(keyProject, ["get", "kinds/k1"]).json.first?["data"] == .parse(#"{"via":"key"}"#))
@@ -131,6 +132,7 @@ extension CLITests {
       #expect(try await backend.run(p, ["get", "users/u1"]).json == [.parse(#"{"path":"users/u1","exists":false}"#)])
 
       let file = try temporaryFile(#"{"title":"from a file"}"#, name: "data.json")
+      defer { removeTemporaryFile(file) }
       let added = try await backend.run(p, ["add", "users/u2/notes", "@" + file])
       #expect(added.status == 0, "\(added)")
       let path = try #require(added.json.first?["path"]?.stringValue)

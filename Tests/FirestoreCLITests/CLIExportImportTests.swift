@@ -38,9 +38,11 @@ extension CLITests {
         let target = backend.project("roundtriptarget" + format)
         let exported = try await backend.run(source, ["export", "shop", "--recursive", "--format", format])
         let file = try temporaryFile(exported.stdout)
+        defer { removeTemporaryFile(file) }
         let loaded = try await backend.run(target, ["import", "--input", file])
         #expect(loaded.json == [.parse(#"{"written":5,"skipped":0}"#)], "\(format): \(loaded)")
         let output = try temporaryFile("", name: "out.ndjson")
+        defer { removeTemporaryFile(output) }
         let again = try await backend.run(target, ["export", "shop", "--recursive", "--format", format, "--output", output])
         #expect(again.status == 0 && again.stdout.isEmpty, "\(again)")
         let written = try String(contentsOfFile: output, encoding: .utf8)

@@ -19,6 +19,7 @@ extension CLITests {
     func progress() async throws {
       let lines = (0..<1_500).map { #"{"path":"m/d\#(String(format: "%05d", $0))","data":{"i":\#($0)}}"# }.joined(separator: "\n")
       let file = try temporaryFile(lines + "\n")
+      defer { removeTemporaryFile(file) }
       let exe = CLI.executable.path
       // stderr to the terminal, stdout away: only the progress line reaches the terminal.
       let imported = try await onTerminal("'\(exe)' --mock import --input '\(file)' 2>&1 >/dev/null")

@@ -135,6 +135,7 @@ extension CLITests {
         let plainRecursive = try await backend.run(p, ["export", "events", "--recursive"])
         #expect(recursive.stdout == plainRecursive.stdout && plainRecursive.lines.count == 302)
         let file = try temporaryFile("", name: "events.ndjson")
+        defer { removeTemporaryFile(file) }
         let toFile = try await backend.run(p, ["export", "events", "--partitions", "5", "--output", file])
         let written = try String(contentsOfFile: file, encoding: .utf8)
         #expect(toFile.status == 0 && written == plain.stdout)
@@ -150,6 +151,7 @@ extension CLITests {
           #"{"path":"stories/s3","data":{"rank":2}}"#, #"{"path":"config/app","data":{"v":7}}"#,
         ])
       let file = try temporaryFile("", name: "stories.bundle")
+      defer { removeTemporaryFile(file) }
       let built = try await backend.run(
         p,
         [
@@ -198,6 +200,7 @@ extension CLITests {
       let projected = try await backend.run(p, ["bundle", "x", "stories", "--ids"])
       #expect(projected.status == 1 && projected.stderr.contains("select"), "\(projected)")
       let notABundle = try temporaryFile("{\"path\":\"a/b\"}\n", name: "lines.ndjson")
+      defer { removeTemporaryFile(notABundle) }
       let bad = try await backend.run(target, ["import", "--bundle", notABundle])
       #expect(bad.status == 1 && bad.stderr.contains("not a well-formed Firestore bundle"), "\(bad)")
     }

@@ -80,10 +80,16 @@ extension JSONValue {
   }
 }
 
-/// Writes a temporary file and returns its path.
+/// Writes a temporary file in a directory of its own and returns its path; the test removes
+/// both when done (`defer { removeTemporaryFile(path) }`).
 func temporaryFile(_ contents: String, name: String = "data.ndjson") throws -> String {
   let dir = try makeTemporaryDirectory("firestore-cli")
   let url = dir.appendingPathComponent(name)
   try contents.write(to: url, atomically: true, encoding: .utf8)
   return url.path
+}
+
+/// Removes a file ``temporaryFile(_:name:)`` made, and its directory.
+func removeTemporaryFile(_ path: String) {
+  try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent())
 }

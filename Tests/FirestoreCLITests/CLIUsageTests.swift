@@ -153,10 +153,12 @@ extension CLITests {
       #expect(noKey.status == 1)
       #expect(noKey.stderr.contains("/nonexistent/key.json"), "\(noKey)")
       let badKey = try temporaryFile(#"{"type":"service_account","client_email":"x@y"}"#, name: "key.json")
+      defer { removeTemporaryFile(badKey) }
       let badKeyResult = try await CLI.run(["--mock", "--credentials", badKey, "get", "a/b"])
       #expect(badKeyResult.status == 1)
       #expect(badKeyResult.stderr.contains(badKey) && badKeyResult.stderr.contains("private_key"), "\(badKeyResult)")
       let badData = try temporaryFile("{\"path\":\"a/1\",\"data\":{}}\n{\"path\":\"a\",\"data\":{}}\n")
+      defer { removeTemporaryFile(badData) }
       let badLine = try await CLI.run(["--mock", "import", "--input", badData])
       #expect(badLine.status == 1)
       #expect(badLine.stderr.contains("line 2 of \(badData)"), "\(badLine)")
@@ -175,6 +177,7 @@ extension CLITests {
         {"path":"articles/a3","fields":{"n":{"integerValue":"3"}}}
 
         """)
+      defer { removeTemporaryFile(file) }
       let result = try await CLI.run(
         ["query", "articles", "--mock", "--mock-data", file, "--ids"], environment: ["FIRESTORE_PROJECT": "demo-env"])
       #expect(result.status == 0, "\(result)")
