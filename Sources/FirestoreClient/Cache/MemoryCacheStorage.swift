@@ -2,7 +2,8 @@ import FirestoreWire
 
 /// Entries in a dictionary, evicted least recently used first.
 final class MemoryCacheStorage: CacheStorage {
-  private struct Entry {
+  /// What is held at a path, with its eviction bookkeeping.
+  private struct Slot {
     var entry: CacheEntry
     var size: Int
     var lastUse: UInt64
@@ -10,7 +11,7 @@ final class MemoryCacheStorage: CacheStorage {
 
   let sizeLimit: Int
   private(set) var byteCount = 0
-  private var entries: [String: Entry] = [:]
+  private var entries: [String: Slot] = [:]
   /// Paths of documents (not missing ones) by collection path, so that a collection's query
   /// reads only its own.
   private var byCollection: [String: Set<String>] = [:]
@@ -32,7 +33,7 @@ final class MemoryCacheStorage: CacheStorage {
 
   /// The entry at `index`, marked as used at `now`: one hash lookup for the caller's find,
   /// none here.
-  private func use(at index: [String: Entry].Index, now: UInt64) -> CacheEntry {
+  private func use(at index: [String: Slot].Index, now: UInt64) -> CacheEntry {
     entries.values[index].lastUse = now
     return entries.values[index].entry
   }
@@ -81,7 +82,7 @@ final class MemoryCacheStorage: CacheStorage {
         continue
       }
       let size = entry.size(path: path)
-      let old = entries.updateValue(Entry(entry: entry, size: size, lastUse: tick()), forKey: path)
+      let old = entries.updateValue(Slot(entry: entry, size: size, lastUse: tick()), forKey: path)
       byteCount += size - (old?.size ?? 0)
       // A document already held keeps its place in its collection; a missing one has none.
       switch (old?.entry.document != nil, entry.document != nil) {
