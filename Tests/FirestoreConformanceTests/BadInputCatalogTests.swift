@@ -295,6 +295,9 @@ enum BadInputCatalog {
       db, _ in
       try await db.document("c/d").setData(["a": [FieldValue.serverTimestamp()] as [any Sendable]])
     },
+    BadInput("serverTimestamp in a map inside an array", mentions: "is not supported inside arrays (field \"a.[0].at\")") { db, _ in
+      try await db.document("c/d").setData(["a": [["at": FieldValue.serverTimestamp()]] as [any Sendable]])
+    },
     BadInput("arrayUnion inside arrayUnion", mentions: "FieldValue.arrayUnion() at \"tags\" cannot contain another FieldValue") { db, _ in
       try await db.document("c/d").updateData(["tags": FieldValue.arrayUnion([FieldValue.arrayUnion([1])])])
     },

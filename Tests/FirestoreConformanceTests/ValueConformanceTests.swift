@@ -34,6 +34,8 @@ struct ValueConformanceTests {
       "geo": GeoPoint(latitude: 48.85, longitude: 2.35),
       "origin": GeoPoint(latitude: 0, longitude: 0),
       "array": [1, "two", 3.0, NSNull(), ["k": "v"]] as [any Sendable],
+      // An array is no array's element, but a map in between makes it one Firestore keeps.
+      "arrayInMapInArray": [["a": [42]] as [String: any Sendable], "x"] as [any Sendable],
       "emptyArray": [any Sendable](),
       "map": ["a.b": 1, "nested": ["deep": true]] as [String: any Sendable],
       "emptyMap": [String: any Sendable](),
@@ -61,6 +63,7 @@ struct ValueConformanceTests {
     #expect(fields["geo"] == .geoPoint(GeoPoint(latitude: 48.85, longitude: 2.35)))
     #expect(fields["origin"] == .geoPoint(GeoPoint(latitude: 0, longitude: 0)))
     #expect(fields["array"] == .array([.integer(1), .string("two"), .double(3.0), .null, .map(["k": .string("v")])]))
+    #expect(fields["arrayInMapInArray"] == .array([.map(["a": .array([.integer(42)])]), .string("x")]))
     #expect(fields["emptyArray"] == .array([]))
     #expect(fields["map"] == .map(["a.b": .integer(1), "nested": .map(["deep": .boolean(true)])]))
     #expect(fields["emptyMap"] == .map([:]))

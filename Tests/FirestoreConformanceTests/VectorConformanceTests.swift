@@ -177,6 +177,7 @@ struct VectorConformanceTests {
       (["e": VectorValue([1, .nan])], "NaN at index 1"),
       (["e": VectorValue(Array(repeating: 1.0, count: 2049))], "2049 dimensions"),
       (["e": [VectorValue([1])]], "vector inside an array"),
+      (["e": [["v": VectorValue([1])]] as [any Sendable]], "vector inside an array"),
     ]
     for (data, message) in writes {
       let error = await #expect(throws: FirestoreError.self) { try await c.document("d").setData(data) }

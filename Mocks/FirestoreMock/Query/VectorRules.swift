@@ -15,7 +15,7 @@ enum VectorRules {
   static func validate(fields: [String: Value]) throws(MockError) {
     for (name, value) in fields {
       if nesting(value) > maximumNesting { throw .invalidArgument("Property \(name) contains an invalid nested entity.") }
-      try validate(value, inArray: false)
+      try validate(value, isElement: false, underArray: false)
     }
   }
 
@@ -31,11 +31,13 @@ enum VectorRules {
     }
   }
 
-  private static func validate(_ value: Value, inArray: Bool) throws(MockError) {
+  /// Checks `value`, an array's element when `isElement`, inside a map under an array when
+  /// only `underArray`: an array may not be an element itself, a vector may not be under one.
+  private static func validate(_ value: Value, isElement: Bool, underArray: Bool) throws(MockError) {
     switch value {
     case .array(let elements):
-      if inArray { throw .invalidArgument("Cannot convert an array value in an array value.") }
-      for element in elements { try validate(element, inArray: true) }
+      if isElement { throw .invalidArgument("Cannot convert an array value in an array value.") }
+      for element in elements { try validate(element, isElement: true, underArray: true) }
     case .geoPoint(let g):
       if !(-90...90).contains(g.latitude) {
         throw .invalidArgument("Geo point latitude '\(g.latitude)' outside permitted range -90.0 to 90.0.")
@@ -47,10 +49,10 @@ enum VectorRules {
       throw .invalidArgument("Resource name \"\(name)\" lacks \"projects\" at index 0.")
     case .map(let fields):
       if value.isVector {
-        if inArray { throw .invalidArgument("Cannot convert a vector value in an array value.") }
+        if underArray { throw .invalidArgument("Cannot convert a vector value in an array value.") }
         try validateVector(value)
       } else {
-        for element in fields.values { try validate(element, inArray: inArray) }
+        for element in fields.values { try validate(element, isElement: false, underArray: underArray) }
       }
     default:
       break

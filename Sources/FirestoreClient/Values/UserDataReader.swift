@@ -66,7 +66,7 @@ struct UserDataReader {
     for (key, raw) in data {
       segments.append(.field(key))
       try Self.validateFieldName(key, path: path)
-      if let value = try readHere(raw, depth: 1, inArray: false) { fields[key] = value }
+      if let value = try readHere(raw, depth: 1, arrays: .none) { fields[key] = value }
       segments.removeLast()
     }
     return fields
@@ -78,13 +78,13 @@ struct UserDataReader {
   /// Such a map contributes no field and no leaf path of its own (its sentinels carry
   /// the transforms and deletes), as in the official clients: written as an empty map it
   /// would replace what a merge means to keep. A map the caller wrote empty stays `{}`.
-  mutating func read(_ raw: any Sendable, path: FieldPath, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
+  mutating func read(_ raw: any Sendable, path: FieldPath, depth: Int, arrays: ArrayPlacement) throws(FirestoreError) -> Value? {
     segments = path.segments.map(Segment.field)
-    return try readHere(raw, depth: depth, inArray: inArray)
+    return try readHere(raw, depth: depth, arrays: arrays)
   }
 
-  /// ``read(_:path:depth:inArray:)`` at the path of ``segments``.
-  private mutating func readHere(_ raw: any Sendable, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
+  /// ``read(_:path:depth:arrays:)`` at the path of ``segments``.
+  private mutating func readHere(_ raw: any Sendable, depth: Int, arrays: ArrayPlacement) throws(FirestoreError) -> Value? {
     // Firestore counts maps and arrays, not the scalars inside them: a top-level map
     // is level 1, and 20 levels of maps with a number at the bottom are accepted.
     if depth > Self.maximumDepth, Self.isContainer(raw) {
@@ -95,18 +95,18 @@ struct UserDataReader {
     // `NSNumber` (from a class to a struct is the slowest cast that fails).
     let dynamicType = type(of: raw)
     if !Self.isReadByExactType(dynamicType), !(dynamicType is NSNumber.Type), let sentinel = raw as? FieldValue {
-      try readSentinel(sentinel, path: path, inArray: inArray)
+      try readSentinel(sentinel, path: path, arrays: arrays)
       return nil
     }
-    guard let value = try readPlain(raw, depth: depth, inArray: inArray) else { return nil }
-    guard case .mergeSet = context, !inArray else { return value }
+    guard let value = try readPlain(raw, depth: depth, arrays: arrays) else { return nil }
+    guard case .mergeSet = context, arrays == .none else { return value }
     // A non-empty map is masked by its own leaves.
     if case .map(let m) = value, !m.isEmpty { return value }
     leafPaths.append(path)
     return value
   }
 
-  /// Whether ``readPlain(_:depth:inArray:)`` reads a value of `type` by its exact type,
+  /// Whether ``readPlain(_:depth:arrays:)`` reads a value of `type` by its exact type,
   /// before any cast.
   private static func isReadByExactType(_ type: any Any.Type) -> Bool {
     type == String.self || type == Int.self || type == Double.self || type == Date.self || type == Timestamp.self
@@ -128,7 +128,7 @@ struct UserDataReader {
 
   /// Reads a value that is not itself a sentinel; `nil` for a non-empty map whose entries
   /// all turned out to be sentinels.
-  private mutating func readPlain(_ raw: any Sendable, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
+  private mutating func readPlain(_ raw: any Sendable, depth: Int, arrays: ArrayPlacement) throws(FirestoreError) -> Value? {
     // The commonest types first, by their exact type: a cast that fails costs a lookup in
     // the runtime (a protocol's conformances, a bridge to a Foundation class), and the
     // casts below try many. (An `NSNumber` is none of these types.)
@@ -140,12 +140,12 @@ struct UserDataReader {
     // What `data()` hands out for a timestamp, as it would be written back.
     if dynamicType == Timestamp.self, let t = raw as? Timestamp { return try timestamp(t, path) }
     if dynamicType == [String].self, let strings = raw as? [String] {
-      if inArray { throw arrayInArray() }
+      if arrays == .element { throw arrayInArray() }
       return .array(strings.map(Value.string))
     }
-    if dynamicType == [any Sendable].self, let a = raw as? [any Sendable] { return try readArray(a, depth: depth, inArray: inArray) }
+    if dynamicType == [any Sendable].self, let a = raw as? [any Sendable] { return try readArray(a, depth: depth, arrays: arrays) }
     if dynamicType == [String: any Sendable].self, let m = raw as? [String: any Sendable] {
-      return try readMap(m, depth: depth, inArray: inArray)
+      return try readMap(m, depth: depth, arrays: arrays)
     }
     // Before the other Swift types: Foundation would bridge an NSNumber 1 to `true`, and
     // 2.0 to `2`.
@@ -160,13 +160,13 @@ struct UserDataReader {
     // first turns the whole container into a Foundation object to find out.
     if type(of: raw) is NSNull.Type { return .null }
     switch raw {
-    case let a as [any Sendable]: return try readArray(a, depth: depth, inArray: inArray)
-    case let m as [String: any Sendable]: return try readMap(m, depth: depth, inArray: inArray)
-    case let v as Value: return try readWire(v, depth: depth, inArray: inArray)
+    case let a as [any Sendable]: return try readArray(a, depth: depth, arrays: arrays)
+    case let m as [String: any Sendable]: return try readMap(m, depth: depth, arrays: arrays)
+    case let v as Value: return try readWire(v, depth: depth, arrays: arrays)
     case let o as any OptionalValue:
       // The optional arrived as `any Sendable`, so what it wraps is Sendable too.
       guard let wrapped = o.wrappedValue else { return .null }
-      return try readPlain(UserData.sendable(wrapped), depth: depth, inArray: inArray)
+      return try readPlain(UserData.sendable(wrapped), depth: depth, arrays: arrays)
     case let b as Bool: return .boolean(b)
     case let s as Substring: return .string(String(s))
     case let i as Int64: return .integer(i)
@@ -186,8 +186,11 @@ struct UserDataReader {
     case let d as Data: return .bytes(d)
     case let d as Date: return try timestamp(Timestamp(date: d), path)
     case let v as VectorValue:
-      // Firestore refuses a vector in an array ("Cannot convert a vector value in an array value").
-      if inArray { throw .invalidArgument("field \(describe(path)) holds a vector inside an array, which Firestore does not support") }
+      // Firestore refuses a vector anywhere under an array ("Cannot convert a vector value in
+      // an array value").
+      if arrays != .none {
+        throw .invalidArgument("field \(describe(path)) holds a vector inside an array, which Firestore does not support")
+      }
       return try v.wireValue("field \(describe(path))")
     case let g as GeoPoint:
       guard g.isValid else {
@@ -208,25 +211,26 @@ struct UserDataReader {
   }
 
   /// An array's elements, each at its position.
-  private mutating func readArray(_ a: [any Sendable], depth: Int, inArray: Bool) throws(FirestoreError) -> Value {
-    if inArray { throw arrayInArray() }
+  private mutating func readArray(_ a: [any Sendable], depth: Int, arrays: ArrayPlacement) throws(FirestoreError) -> Value {
+    if arrays == .element { throw arrayInArray() }
     var values: [Value] = []
     values.reserveCapacity(a.count)
     for (i, element) in a.enumerated() {
       segments.append(.element(i))
-      if let v = try readHere(element, depth: depth + 1, inArray: true) { values.append(v) }
+      if let v = try readHere(element, depth: depth + 1, arrays: .element) { values.append(v) }
       segments.removeLast()
     }
     return .array(values)
   }
 
   /// A map's entries; `nil` for a non-empty map whose entries were all sentinels.
-  private mutating func readMap(_ m: [String: any Sendable], depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
+  private mutating func readMap(_ m: [String: any Sendable], depth: Int, arrays: ArrayPlacement) throws(FirestoreError) -> Value? {
     var fields = [String: Value](reservingCapacity: m.count)
     for (key, element) in m {
       segments.append(.field(key))
       try Self.validateFieldName(key, path: path)
-      if let v = try readHere(element, depth: depth + 1, inArray: inArray) { fields[key] = v }
+      // An array in a map is allowed anywhere; a sentinel or a vector under an array is not.
+      if let v = try readHere(element, depth: depth + 1, arrays: arrays == .none ? .none : .nested) { fields[key] = v }
       segments.removeLast()
     }
     if fields.isEmpty && !m.isEmpty { return nil }
@@ -235,21 +239,21 @@ struct UserDataReader {
 
   /// A value given already in wire form (REST JSON, extended JSON, a `Value`) passes the
   /// same checks as the Swift value it stands for.
-  private mutating func readWire(_ value: Value, depth: Int, inArray: Bool) throws(FirestoreError) -> Value? {
+  private mutating func readWire(_ value: Value, depth: Int, arrays: ArrayPlacement) throws(FirestoreError) -> Value? {
     switch value {
     case .array(let elements):
-      return try readPlain(elements.map { $0 as any Sendable }, depth: depth, inArray: inArray)
+      return try readPlain(elements.map { $0 as any Sendable }, depth: depth, arrays: arrays)
     case .map where value.isVector:
       // A tagged vector map is checked by the server, which names the problem itself.
       return value
     case .map(let fields):
-      return try readPlain(fields.mapValues { $0 as any Sendable }, depth: depth, inArray: inArray)
-    case .geoPoint(let g): return try readPlain(g, depth: depth, inArray: inArray)
+      return try readPlain(fields.mapValues { $0 as any Sendable }, depth: depth, arrays: arrays)
+    case .geoPoint(let g): return try readPlain(g, depth: depth, arrays: arrays)
     case .timestamp(let t): return try timestamp(t, path)
     case .reference(let name):
       let prefix = firestore.documentsRoot + "/"
       if name.hasPrefix(prefix) {
-        return try readPlain(firestore.document(String(name.dropFirst(prefix.count))), depth: depth, inArray: inArray)
+        return try readPlain(firestore.document(String(name.dropFirst(prefix.count))), depth: depth, arrays: arrays)
       }
       // A wire reference may name a document of another database (an export imported
       // elsewhere keeps its references), as the server accepts; it must still name one.
@@ -266,8 +270,8 @@ struct UserDataReader {
     }
   }
 
-  private mutating func readSentinel(_ sentinel: FieldValue, path: FieldPath, inArray: Bool) throws(FirestoreError) {
-    if inArray {
+  private mutating func readSentinel(_ sentinel: FieldValue, path: FieldPath, arrays: ArrayPlacement) throws(FirestoreError) {
+    if arrays != .none {
       throw .invalidArgument("\(sentinel.methodName) is not supported inside arrays (field \(describe(path)))")
     }
     if case .argument(let what) = context {
@@ -305,7 +309,7 @@ struct UserDataReader {
       if element is FieldValue {
         throw .invalidArgument("\(sentinel.methodName) at \(describe(path)) cannot contain another FieldValue")
       }
-      if let v = try nested.read(element, path: elementPath, depth: 1, inArray: true) { values.append(v) }
+      if let v = try nested.read(element, path: elementPath, depth: 1, arrays: .element) { values.append(v) }
     }
     return values
   }
@@ -341,9 +345,21 @@ struct UserDataReader {
   /// Reads a single query argument (filter or cursor value).
   static func argument(_ raw: any Sendable, firestore: Firestore, what: String) throws(FirestoreError) -> Value {
     var reader = UserDataReader(firestore: firestore, context: .argument(what))
-    guard let value = try reader.read(raw, path: FieldPath([]), depth: 1, inArray: false) else {
+    guard let value = try reader.read(raw, path: FieldPath([]), depth: 1, arrays: .none) else {
       throw .invalidArgument("a FieldValue cannot be used in \(what)")
     }
     return value
   }
+}
+
+/// Where a value stands with respect to arrays, for the rules Firestore keeps on them: an
+/// array may not be an array's element (a map in between makes it allowed), and a sentinel
+/// or a vector may not stand anywhere under an array.
+enum ArrayPlacement {
+  /// Under no array.
+  case none
+  /// An array's element.
+  case element
+  /// Inside a map that is under an array.
+  case nested
 }

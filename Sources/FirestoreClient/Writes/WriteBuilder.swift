@@ -87,7 +87,7 @@ enum WriteBuilder {
       }
       reader.currentUpdateKey = path
       let raw = data[path]!
-      if let value = try reader.read(raw, path: path, depth: path.segments.count, inArray: false) {
+      if let value = try reader.read(raw, path: path, depth: path.segments.count, arrays: .none) {
         setValue(value, at: path, in: &fields)
       }
       // Every key replaces its field, except a transform on its own: a delete, or a map
