@@ -338,6 +338,43 @@ struct LocalViewTests {
     #expect(delivered.last?.documents.count == 1 && delivered.last?.isFromCache == true)
   }
 
+  @Test(
+    "a server timestamp reaches a listener pending, then settled once the listen has it; not with the server's time while pending",
+    arguments: [false, true])
+  func serverTimestampWaitsForListen(listenFirst: Bool) {
+    let store = store()
+    let (id, delivered) = addView(store)
+    let name = "\(Self.root)/favorites/t"
+    let at = { (seconds: Int64) in Timestamp(seconds: seconds, nanoseconds: 0) }
+    store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: at(1), isInitial: true))
+    let stamped = Write(
+      operation: .update(Document(name: name, fields: ["a": .integer(1)])),
+      updateTransforms: [FieldTransform(fieldPath: "at", kind: .serverTimestamp)])
+    let (batch, _) = store.enqueue([stamped], body: Data(), user: nil)
+    #expect(delivered.last?.pendingNames == [name])
+    let shownPending = delivered.count
+    let server = Document(name: name, fields: ["a": .integer(1), "at": .timestamp(at(10))], createTime: at(10), updateTime: at(10))
+    let acknowledge = {
+      let result = WriteResult(updateTime: at(10), commitTime: at(10), transformResults: [.timestamp(at(10))])
+      _ = store.finishSend(batch, .acknowledged([result]))
+      store.flush()
+    }
+    if listenFirst {
+      // The listen has the commit before its acknowledgement comes: the pending write
+      // applies over that version, and only the value its placeholder replaces changed.
+      store.applyWatch(id, WatchSnapshot(documents: [server], changes: [], readTime: at(10), isInitial: false))
+      #expect(delivered.count == shownPending)
+      acknowledge()
+    } else {
+      acknowledge()
+      #expect(delivered.count == shownPending, "the server's time shown while the write still counts as pending")
+      store.applyWatch(id, WatchSnapshot(documents: [server], changes: [], readTime: at(11), isInitial: false))
+    }
+    #expect(delivered.count == shownPending + 1)
+    #expect(delivered.last?.documents.map(\.fields) == [server.fields])
+    #expect(delivered.last?.pendingNames.isEmpty == true)
+  }
+
   @Test("the word that a document is missing stands against an older version and gives way to a newer one")
   func missingAgainstVersions() {
     let store = store()

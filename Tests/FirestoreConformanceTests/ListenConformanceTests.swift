@@ -135,6 +135,39 @@ struct ListenConformanceTests {
     #expect(!snapshot.exists)
   }
 
+  /// The Apple SDK's server timestamp tests: a listener hears of a write with a server
+  /// timestamp twice, first pending with the field unset (`null`), then settled with the
+  /// server's time; never with the server's time while still pending, which a listener
+  /// without metadata changes would be left with.
+  @Test(
+    "a server timestamp reaches a listener pending and then settled, once each, with or without metadata changes",
+    arguments: Backend.all, [false, true])
+  func serverTimestampEvents(_ backend: Backend, includeMetadataChanges: Bool) async throws {
+    let db = backend.firestore()
+    let items = db.collection(backend.collection().path)
+    for awaited in [true, false] {
+      let ref = items.document(awaited ? "awaited" : "queued")
+      let collector = SequenceCollector(ref.snapshots(includeMetadataChanges: includeMetadataChanges))
+      #expect(try await !collector.next().exists)
+      let data: [String: any Sendable] = ["a": 42, "when": FieldValue.serverTimestamp()]
+      if awaited {
+        try await ref.setData(data)
+      } else {
+        // From synchronous code: the write is queued and not awaited.
+        func write() { ref.setData(data) }
+        write()
+      }
+      let settled = try await collector.next { !$0.metadata.hasPendingWrites }
+      let events = collector.values.dropFirst().map { snapshot in
+        "\(snapshot.get("when") is Timestamp ? "time" : String(describing: snapshot.get("when") ?? "absent"))"
+          + (snapshot.metadata.hasPendingWrites ? " pending" : "")
+      }
+      #expect(events == ["<null> pending", "time"], "awaited: \(awaited)")
+      #expect(settled.get("a") as? Int == 42)
+      collector.cancel()
+    }
+  }
+
   @Test("two listeners share one WebChannel session", arguments: Backend.all)
   func twoListenersOneSession(_ backend: Backend) async throws {
     let cities = backend.collection()

@@ -31,7 +31,9 @@ extension LocalStoreState {
       views[id] = view
       noteLimboNames()
     }
-    let snapshot = view.snapshot(documents: documents, pendingNames: pending, listenOffline: isListenOffline, syncedBy: synced)
+    let snapshot = view.snapshot(
+      documents: documents, pendingNames: pending, acknowledgedOnly: acknowledgedOnly(pending), listenOffline: isListenOffline,
+      syncedBy: synced)
     views[id] = view
     if let snapshot {
       deliveredSinceSync = true
@@ -41,6 +43,18 @@ extension LocalStoreState {
     for other in views.keys.sorted() where views[other]!.source == .cache && views[other]!.query == view.query {
       refresh(other)
     }
+  }
+
+  /// Of the `pending` documents, those whose every write the server has acknowledged: the
+  /// listen has yet to catch up with them (the Apple SDK's documents with committed
+  /// mutations).
+  func acknowledgedOnly(_ pending: Set<String>) -> Set<String> {
+    guard !pending.isEmpty else { return [] }
+    var acknowledgedOnly = pending
+    for batch in batches where !batch.isAcknowledged {
+      for write in batch.writes { acknowledgedOnly.remove(write.documentName) }
+    }
+    return acknowledgedOnly
   }
 
   /// A view of `query` that listens to the server and is in sync with it, if any.

@@ -91,18 +91,28 @@ struct QueryView {
 
   /// The snapshot to deliver for the new state, or `nil` when the listener must not hear of it.
   ///
+  /// A document shown with a pending write whose new data comes from that write's
+  /// acknowledgement alone (its transforms' results in place of the local estimates: a
+  /// server timestamp) keeps the data shown until the listen catches up, as the Apple SDK
+  /// waits for the synced document: the listener hears of the write as pending, then as
+  /// the server has it, not once more in between.
+  ///
   /// - Parameters:
+  ///   - acknowledgedOnly: of `pendingNames`, those whose writes the server has all
+  ///     acknowledged.
   ///   - listenOffline: whether the listen stream is down, so that a first snapshot from the
   ///     cache is delivered even when it is empty (the server's will not come soon).
   ///   - syncedBy: for a cache-only view, the listener of the same query that listens to
   ///     the server and is in sync with it: as in the Apple SDK, where listeners of one
   ///     query share one view, the cache-only one then shows that synced state.
   mutating func snapshot(
-    documents: [Document], pendingNames: Set<String>, listenOffline: Bool = false, syncedBy: QueryView? = nil
+    documents: [Document], pendingNames: Set<String>, acknowledgedOnly: Set<String> = [], listenOffline: Bool = false,
+    syncedBy: QueryView? = nil
   ) -> ViewSnapshot? {
     let isFromCache = source == .cache ? syncedBy == nil : !isSynced
     let ordering = query.ordering
     let old = delivered
+    let documents = Self.holdingAcknowledged(documents, acknowledgedOnly, shown: old, ordering: ordering)
     let previous = old?.documents ?? []
     let oldPending = old?.pendingNames ?? []
     // A version this client wrote is compared by contents alone: its confirmation changes
@@ -134,10 +144,28 @@ struct QueryView {
       isFromCache: isFromCache, pendingNames: pendingNames)
   }
 
+  /// `documents` with those in `acknowledgedOnly` that were shown pending and whose data
+  /// changed since put back as `shown` had them, in order.
+  private static func holdingAcknowledged(
+    _ documents: [Document], _ acknowledgedOnly: Set<String>, shown: Delivered?, ordering: DocumentOrdering
+  ) -> [Document] {
+    guard let shown, !acknowledgedOnly.isEmpty, !shown.pendingNames.isEmpty else { return documents }
+    let held = acknowledgedOnly.intersection(shown.pendingNames)
+    guard !held.isEmpty else { return documents }
+    let before = Dictionary(shown.documents.lazy.filter { held.contains($0.name) }.map { ($0.name, $0) }) { a, _ in a }
+    var changed = false
+    let result = documents.map { document in
+      guard let old = before[document.name], !ServerTimestampSentinel.sameData(old.fields, document.fields) else { return document }
+      changed = true
+      return old
+    }
+    return changed ? result.sorted(by: ordering.areInIncreasingOrder) : documents
+  }
+
   /// Whether a document changed for a listener: its contents, or its version unless one
   /// side is this client's own write. (A cached copy may lack the create time the
   /// server's has; that is no change.)
   private static func differ(_ a: Document, _ b: Document, written: Bool) -> Bool {
-    a.fields != b.fields || (!written && a.updateTime != b.updateTime)
+    !ServerTimestampSentinel.sameData(a.fields, b.fields) || (!written && a.updateTime != b.updateTime)
   }
 }

@@ -47,6 +47,22 @@ enum ServerTimestampSentinel {
     fields.mapValues { resolve($0, behavior) }
   }
 
+  /// Whether two documents' data is the same to a listener: equal, but for placeholders,
+  /// which are the same write when their local write times are (the value from before
+  /// them may have changed underneath), as the Apple SDK compares them.
+  static func sameData(_ a: [String: Value], _ b: [String: Value]) -> Bool {
+    a == b || (a.count == b.count && a.allSatisfy { key, value in b[key].map { same(value, $0) } == true })
+  }
+
+  private static func same(_ a: Value, _ b: Value) -> Bool {
+    if let x = decode(a), let y = decode(b) { return x.localWriteTime == y.localWriteTime }
+    switch (a, b) {
+    case (.map(let x), .map(let y)): return sameData(x, y)
+    case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+    default: return a == b
+    }
+  }
+
   /// Whether `fields` hold a placeholder anywhere (most documents do not: no copy is made).
   static func contains(_ fields: [String: Value]) -> Bool {
     fields.values.contains(where: contains)
