@@ -29,6 +29,29 @@ struct CacheConformanceTests {
     #expect(cached.updateTime == fresh.updateTime)
   }
 
+  /// As in the Apple SDK, a one-time read's snapshot lists every document as added, in
+  /// order, whichever source answered: code that walks `documentChanges` of a read, as of a
+  /// listener's first snapshot, finds them all.
+  @Test("a query read's documentChanges list every document as added, in order, from any source", arguments: Backend.all)
+  func readsListAdditions(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let items = db.collection(backend.collection().path)
+    for (id, n) in [("a", 3), ("b", 1), ("c", 2)] { try await backend.db.document(items.path + "/" + id).setData(["n": n]) }
+    let ordered = items.order(by: "n")
+    let server = try await ordered.getDocuments(source: .server)
+    let cached = try await ordered.getDocuments(source: .cache)
+    try await db.disableNetwork()
+    let offline = try await ordered.getDocuments()
+    try await db.enableNetwork()
+    for (source, snapshot) in [("server", server), ("cache", cached), ("offline default", offline)] {
+      let changes = snapshot.documentChanges
+      #expect(changes.map(\.document.documentID) == ["b", "c", "a"], "\(source)")
+      #expect(changes.allSatisfy { $0.type == .added && $0.oldIndex == -1 }, "\(source)")
+      #expect(changes.map(\.newIndex) == [0, 1, 2], "\(source)")
+      #expect(snapshot.documentChanges(includeMetadataChanges: true).count == 3, "\(source)")
+    }
+  }
+
   /// The cache learns from a read after the caller has its result; nothing else need touch
   /// the cache for it to happen: a listener of the cache alone sees what reads brought.
   @Test("what a server read brings reaches cache-only listeners by itself", arguments: Backend.all)
