@@ -48,10 +48,11 @@ struct QueryRulesTests {
           ]))
   }
 
-  @Test("equality with null or NaN becomes a unary filter; any other comparison with them is refused")
+  @Test("equality with null or NaN becomes a unary filter; array-contains sends them; any other comparison is refused")
   func nullAndNaN() throws {
     #expect(try lowered(c.whereField("a", isEqualTo: Double.nan)).filter == .unary(path: "a", op: .isNaN))
     #expect(try lowered(c.whereField("a", isEqualTo: NSNull())).filter == .unary(path: "a", op: .isNull))
+    #expect(try lowered(c.whereField("a", arrayContains: NSNull())).filter == .field(path: "a", op: .arrayContains, value: .null))
     rejects(c.whereField("a", isLessThan: Double.nan), "NaN supports only")
     rejects(c.whereField("a", isGreaterThan: NSNull()), "null supports only")
   }

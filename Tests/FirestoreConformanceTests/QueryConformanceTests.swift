@@ -79,6 +79,25 @@ struct QueryConformanceTests {
     #expect(try await ids(c.whereField("score", isNotEqualTo: Double.nan)) == ["c2", "c4"])
   }
 
+  /// The Apple SDK's array-contains tests: a null or NaN operand is sent, not refused, and
+  /// matches no document, though some arrays hold null and NaN; the cache agrees.
+  @Test("array-contains null or NaN is sent and matches nothing, on the server and the cache alike", arguments: Backend.all)
+  func arrayContainsNullOrNaN(_ backend: Backend) async throws {
+    let items = backend.collection()
+    try await items.document("null").setData(["array": [NSNull()] as [any Sendable]])
+    try await items.document("nan").setData(["array": [Double.nan]])
+    try await items.document("number").setData(["array": [42]])
+    let db = backend.firestore()
+    let mine = db.collection(items.path)
+    _ = try await mine.getDocuments()
+    for operand in [NSNull() as any Sendable, Double.nan] {
+      let query = mine.whereField("array", arrayContains: operand)
+      #expect(try await query.getDocuments(source: .server).isEmpty, "\(operand)")
+      #expect(try await query.getDocuments(source: .cache).isEmpty, "\(operand)")
+    }
+    #expect(try await mine.whereField("array", arrayContains: 42).getDocuments().documents.map(\.documentID) == ["number"])
+  }
+
   @Test("AND / OR composite filters", arguments: Backend.all)
   func composites(_ backend: Backend) async throws {
     let c = try await seedCities(backend)

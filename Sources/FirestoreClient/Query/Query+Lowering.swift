@@ -172,7 +172,9 @@ extension Query {
           switch op {
           case .isEqualTo: return .unary(path: path.canonicalString, op: isNaN ? .isNaN : .isNull)
           case .isNotEqualTo: return .unary(path: path.canonicalString, op: isNaN ? .isNotNaN : .isNotNull)
-          default: throw .invalidArgument("\(what): \(isNaN ? "NaN" : "null") supports only '==' and '!=' comparisons")
+          // Sent as it is, as the Apple SDK does: the server matches no document by it.
+          case .arrayContains: return .field(path: path.canonicalString, op: op.wire, value: value)
+          default: throw .invalidArgument("\(what): \(isNaN ? "NaN" : "null") supports only '==', '!=' and 'array-contains'")
           }
         }
         return .field(path: path.canonicalString, op: op.wire, value: value)
