@@ -33,6 +33,37 @@ struct ReferenceConformanceTests {
     #expect(sub.path == "\(collection.path)/\(id)/sub é/x y")
   }
 
+  /// As in the Apple SDK, whose snapshots and queries compare with `isEqual:`: code that
+  /// compares them, or keeps queries in a set, compiles and means the same.
+  @Test("queries and snapshots compare as the Apple SDK compares them", arguments: Backend.all)
+  func equality(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let items = db.collection(backend.collection().path)
+    let other = backend.firestore()
+    #expect(items == db.collection(items.path))
+    #expect(items as Query != other.collection(items.path), "another instance")
+    let big = items.whereField("n", isGreaterThan: 1)
+    #expect(big == items.whereField("n", isGreaterThan: 1))
+    #expect(big == items.whereField("n", isGreaterThan: 1).order(by: "n"), "the same query as sent: the ordering is implied")
+    #expect(big != items.whereField("n", isGreaterThan: 2))
+    #expect(big.limit(to: 1) != big.limit(toLast: 1))
+    #expect(Set<Query>([big, items.whereField("n", isGreaterThan: 1), items]).count == 2)
+    let broken = items.whereField("n", in: [])
+    #expect(broken == broken && broken != items.whereField("n", in: []), "a misused query equals only itself")
+
+    try await items.document("a").setData(["n": 2])
+    let first = try await items.document("a").getDocument(source: .server)
+    let second = try await items.document("a").getDocument(source: .server)
+    #expect(first == second, "read twice, unchanged")
+    #expect(try await items.document("a").getDocument(source: .cache) != first, "from the cache: other metadata")
+    let results = try await big.getDocuments(source: .server)
+    #expect(try await big.getDocuments(source: .server) == results)
+    #expect(results.documents.first == results.documentChanges.first?.document)
+    try await items.document("a").setData(["n": 3])
+    #expect(try await items.document("a").getDocument(source: .server) != first)
+    #expect(try await big.getDocuments(source: .server) != results)
+  }
+
   @Test("subcollections at any depth, parents and auto-IDs", arguments: Backend.all)
   func deepPaths(_ backend: Backend) async throws {
     let root = backend.collection()

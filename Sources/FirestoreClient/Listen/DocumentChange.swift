@@ -30,7 +30,7 @@ public enum DocumentChangeType: Sendable, Hashable {
 ///
 /// Where the Firebase Apple SDK uses `NSNotFound` for a missing index, this type uses `-1`:
 /// ``oldIndex`` of an addition and ``newIndex`` of a removal.
-public struct DocumentChange: Sendable {
+public struct DocumentChange: Sendable, Equatable {
   /// The kind of change.
   public let type: DocumentChangeType
   /// The document after the change; for a removal, its last version in the results.

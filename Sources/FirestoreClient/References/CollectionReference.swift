@@ -11,7 +11,7 @@ import FirestoreWire
 /// let ref = try await cities.addDocument(data: ["name": "Tokyo", "population": 37_400_068])
 /// let big = try await cities.whereField("population", isGreaterThan: 10_000_000).getDocuments()
 /// ```
-public final class CollectionReference: Query, @unchecked Sendable, Hashable, CustomStringConvertible {
+public final class CollectionReference: Query, @unchecked Sendable, CustomStringConvertible {
   // Sendable as `Query` is: it adds only `let`s of Sendable types.
   let resourcePath: ResourcePath
   let pathError: FirestoreError?
@@ -59,15 +59,6 @@ public final class CollectionReference: Query, @unchecked Sendable, Hashable, Cu
   func validated() throws(FirestoreError) -> CollectionReference {
     if let pathError { throw pathError }
     return self
-  }
-
-  public static func == (lhs: CollectionReference, rhs: CollectionReference) -> Bool {
-    lhs.firestore === rhs.firestore && lhs.resourcePath == rhs.resourcePath
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(ObjectIdentifier(firestore))
-    hasher.combine(resourcePath)
   }
 
   public var description: String { "CollectionReference(\(path))" }

@@ -8,7 +8,7 @@ import FirestoreWire
 /// let snapshot = try await db.document("users/ada").getDocument()
 /// if snapshot.exists, let name = snapshot.get("name") as? String { print(name) }
 /// ```
-public struct DocumentSnapshot: Sendable {
+public struct DocumentSnapshot: Sendable, Equatable {
   /// Where the document lives.
   public let reference: DocumentReference
   /// The stored document, or `nil` when it does not exist.
@@ -17,6 +17,13 @@ public struct DocumentSnapshot: Sendable {
   public let readTime: Timestamp?
   /// Whether the snapshot came from the local cache and has writes the server has not confirmed.
   public let metadata: SnapshotMetadata
+
+  /// Whether two snapshots show the same thing, as the Apple SDK compares them: the same
+  /// document, in the same state, with the same metadata; when they were read is no part
+  /// of it.
+  public static func == (lhs: DocumentSnapshot, rhs: DocumentSnapshot) -> Bool {
+    lhs.reference == rhs.reference && lhs.document == rhs.document && lhs.metadata == rhs.metadata
+  }
 
   init(reference: DocumentReference, document: Document?, readTime: Timestamp?, metadata: SnapshotMetadata = .server) {
     self.reference = reference

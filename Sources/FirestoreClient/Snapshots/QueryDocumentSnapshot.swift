@@ -1,7 +1,7 @@
 import FirestoreWire
 
 /// A document returned by a query: like ``DocumentSnapshot``, but it always exists.
-public struct QueryDocumentSnapshot: Sendable {
+public struct QueryDocumentSnapshot: Sendable, Equatable {
   /// The same document as a ``DocumentSnapshot``.
   public let snapshot: DocumentSnapshot
   let document: Document
@@ -9,6 +9,11 @@ public struct QueryDocumentSnapshot: Sendable {
   init(reference: DocumentReference, document: Document, readTime: Timestamp?, metadata: SnapshotMetadata = .server) {
     self.document = document
     snapshot = DocumentSnapshot(reference: reference, document: document, readTime: readTime, metadata: metadata)
+  }
+
+  /// Whether two snapshots show the same thing (see ``DocumentSnapshot/==(_:_:)``).
+  public static func == (lhs: QueryDocumentSnapshot, rhs: QueryDocumentSnapshot) -> Bool {
+    lhs.snapshot == rhs.snapshot
   }
 
   /// Where the document lives.

@@ -5,7 +5,7 @@ import FirestoreWire
 /// A snapshot from a listener (``QueryConvertible/snapshots``) also says what changed since
 /// the listener's previous snapshot in ``documentChanges``; in one from
 /// ``QueryConvertible/getDocuments()``, as in a listener's first, every document was added.
-public struct QuerySnapshot: Sendable {
+public struct QuerySnapshot: Sendable, Equatable {
   /// The query that produced this snapshot.
   public let query: Query
   /// The documents, in the query's order.
@@ -64,6 +64,13 @@ public struct QuerySnapshot: Sendable {
   /// Every document, added at its index.
   private var allAdded: [DocumentChange] {
     documents.enumerated().map { DocumentChange(type: .added, document: $1, oldIndex: -1, newIndex: $0) }
+  }
+
+  /// Whether two snapshots show the same thing, as the Apple SDK compares them: equal
+  /// queries, the same documents with the same changes, the same metadata.
+  public static func == (lhs: QuerySnapshot, rhs: QuerySnapshot) -> Bool {
+    lhs.query == rhs.query && lhs.metadata == rhs.metadata && lhs.documents == rhs.documents
+      && lhs.documentChanges == rhs.documentChanges
   }
 
   /// The number of documents.
