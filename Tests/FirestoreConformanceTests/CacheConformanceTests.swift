@@ -154,6 +154,32 @@ struct CacheConformanceTests {
     #expect(try await items.getDocuments(source: .cache).documents.map(\.documentID) == ["never"])
   }
 
+  /// The Apple SDK raises a listener's first snapshot from the cache for a query it holds
+  /// results for, even empty ones (its integration tests read an empty collection, or
+  /// delete its only document, then listen). An eager cache keeps no results once nothing
+  /// listens, so its listener waits for the server.
+  @Test(
+    "a listener's first snapshot comes from the cache when the server answered the query before, even empty",
+    arguments: Backend.all, [LocalCacheSettings.memory(), .eagerMemory])
+  func firstSnapshotFromCachedEmptyResults(_ backend: Backend, cache: LocalCacheSettings) async throws {
+    let db = backend.firestore { $0.cache = cache }
+    let empty = db.collection(backend.collection().path)
+    #expect(try await empty.getDocuments().isEmpty)
+    let emptied = db.collection(backend.collection().path)
+    try await emptied.document("a").setData(["foo": 1])
+    #expect(try await emptied.getDocuments().count == 1)
+    try await emptied.document("a").delete()
+    for query in [empty, emptied] {
+      let collector = SequenceCollector(query.snapshots(includeMetadataChanges: true))
+      let first = try await collector.next()
+      #expect(first.isEmpty)
+      #expect(first.metadata.isFromCache == (cache != .eagerMemory), "\(query.path)")
+      let synced = first.metadata.isFromCache ? try await collector.next { !$0.metadata.isFromCache } : first
+      #expect(synced.isEmpty)
+      collector.cancel()
+    }
+  }
+
   @Test("a listener keeps the cache up to date", arguments: Backend.all)
   func listenerUpdatesCache(_ backend: Backend) async throws {
     let db = backend.firestore()

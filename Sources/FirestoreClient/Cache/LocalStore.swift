@@ -287,6 +287,7 @@ final class LocalStore: Sendable {
   func didRead(_ documents: [(name: String, document: Document?)], readTime: Timestamp? = nil) {
     later(documents: documents.count) { s in
       s.store(documents, removedAsOf: readTime)
+      for (name, _) in documents { s.noteAnswered(documentNamed: name) }
       s.collectGarbage()
     }
   }
@@ -300,6 +301,7 @@ final class LocalStore: Sendable {
       let updates = results.map { (name: $0.name, document: Optional($0)) }
       let stale = isComplete ? s.staleMatches(query, returned: Set(results.map(\.name))) : []
       s.store(updates, forgetting: stale, removedAsOf: readTime)
+      s.noteAnswered(query)
       s.collectGarbage()
     }
   }

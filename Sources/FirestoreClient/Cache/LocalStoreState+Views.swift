@@ -33,7 +33,7 @@ extension LocalStoreState {
     }
     let snapshot = view.snapshot(
       documents: documents, pendingNames: pending, acknowledgedOnly: acknowledgedOnly(pending), listenOffline: isListenOffline,
-      syncedBy: synced)
+      hasCachedResults: view.delivered == nil && view.source == .default && answeredQueries.contains(view.query), syncedBy: synced)
     views[id] = view
     if let snapshot {
       deliveredSinceSync = true
@@ -43,6 +43,20 @@ extension LocalStoreState {
     for other in views.keys.sorted() where views[other]!.source == .cache && views[other]!.query == view.query {
       refresh(other)
     }
+  }
+
+  /// Records that the server answered `query`, when the cache keeps the answer: not an eager
+  /// cache, which lets documents go with their last listener (as the Apple SDK's eager
+  /// collection lets a target's results go).
+  mutating func noteAnswered(_ query: ViewQuery) {
+    guard storage != nil, !isEager else { return }
+    answeredQueries.insert(query)
+  }
+
+  /// Records that the server said what the document `name` is, or that there is none.
+  mutating func noteAnswered(documentNamed name: String) {
+    guard storage != nil, !isEager else { return }
+    answeredQueries.insert(documentNamed: name)
   }
 
   /// Of the `pending` documents, those whose every write the server has acknowledged: the
@@ -126,6 +140,7 @@ extension LocalStoreState {
         leftOut += staleMatches(view.query, returned: incoming)
       }
     }
+    noteAnswered(view.query)
     view.server = Dictionary(snapshot.documents.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     view.serverDocuments = snapshot.documents
     view.serverReadTime = snapshot.readTime

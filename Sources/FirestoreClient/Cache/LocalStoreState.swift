@@ -35,6 +35,8 @@ struct LocalStoreState {
   var parked: [MutationBatch] = []
   var nextBatchID = 1
   var views: [Int: QueryView] = [:]
+  /// The queries the server answered, whose results the cache holds.
+  var answeredQueries = AnsweredQueries()
   var nextViewID = 1
   /// Whether the listen stream is down (or the network disabled): a new listener then gets
   /// a first snapshot from the cache even when it is empty, as in the Apple SDK.

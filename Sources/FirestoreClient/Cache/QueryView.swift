@@ -100,6 +100,8 @@ struct QueryView {
   /// - Parameters:
   ///   - acknowledgedOnly: of `pendingNames`, those whose writes the server has all
   ///     acknowledged.
+  ///   - hasCachedResults: whether the server answered this query before, so that the
+  ///     cache holds its results (then a first snapshot comes from it even when empty).
   ///   - listenOffline: whether the listen stream is down, so that a first snapshot from the
   ///     cache is delivered even when it is empty (the server's will not come soon).
   ///   - syncedBy: for a cache-only view, the listener of the same query that listens to
@@ -107,7 +109,7 @@ struct QueryView {
   ///     query share one view, the cache-only one then shows that synced state.
   mutating func snapshot(
     documents: [Document], pendingNames: Set<String>, acknowledgedOnly: Set<String> = [], listenOffline: Bool = false,
-    syncedBy: QueryView? = nil
+    hasCachedResults: Bool = false, syncedBy: QueryView? = nil
   ) -> ViewSnapshot? {
     let isFromCache = source == .cache ? syncedBy == nil : !isSynced
     let ordering = query.ordering
@@ -132,9 +134,10 @@ struct QueryView {
       raise = !changes.isEmpty || (includeMetadataChanges && metadataChanged)
     } else {
       // As the Apple SDK: the first snapshot comes from the server, or earlier from the
-      // cache when it has something to show, when the server cannot be reached, or when
-      // the listener reads the cache only.
-      raise = !isFromCache || !documents.isEmpty || listenOffline || source == .cache
+      // cache when it has something to show (documents, or the results of the server's
+      // earlier answer, even empty), when the server cannot be reached, or when the
+      // listener reads the cache only.
+      raise = !isFromCache || !documents.isEmpty || hasCachedResults || listenOffline || source == .cache
     }
     guard raise else { return nil }
     delivered = Delivered(documents: documents, pendingNames: pendingNames, isFromCache: isFromCache)
