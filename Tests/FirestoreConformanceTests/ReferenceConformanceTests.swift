@@ -64,6 +64,30 @@ struct ReferenceConformanceTests {
     #expect(try await big.getDocuments(source: .server) != results)
   }
 
+  /// Numeric IDs (`__id<n>__`, as Datastore's integer keys appear in Firestore) are the one
+  /// reserved form the server takes, and it orders them first, by number; the cache and a
+  /// listener order them the same way (the Apple SDK's document ID ordering tests).
+  @Test("numeric IDs are written and ordered as the server orders them, by reads, the cache and listeners", arguments: Backend.all)
+  func numericIDs(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let items = db.collection(backend.collection().path)
+    let ordered = [
+      "__id-9223372036854775808__", "__id-2__", "__id7__", "__id12__", "__id9223372036854775807__", "12", "7", "A", "Aa", "__id",
+      "__id1_", "_id1__", "a",
+    ]
+    let batch = db.batch()
+    for id in ordered.shuffled() { batch.setData(["a": 1], forDocument: items.document(id)) }
+    try await batch.commit()
+    let byID = items.order(by: FieldPath.documentID())
+    #expect(try await byID.getDocuments(source: .server).documents.map(\.documentID) == ordered)
+    #expect(try await byID.getDocuments(source: .cache).documents.map(\.documentID) == ordered)
+    let collector = SequenceCollector(byID.snapshots(includeMetadataChanges: true))
+    #expect(try await collector.next { !$0.metadata.isFromCache }.documents.map(\.documentID) == ordered)
+    collector.cancel()
+    let error = await #expect(throws: FirestoreError.self) { try await items.document("__id1x__").setData(["a": 1]) }
+    #expect(error?.code == .invalidArgument && error?.message.contains("reserved") == true)
+  }
+
   @Test("subcollections at any depth, parents and auto-IDs", arguments: Backend.all)
   func deepPaths(_ backend: Backend) async throws {
     let root = backend.collection()

@@ -437,6 +437,10 @@ final class MockStore: @unchecked Sendable {
     guard segments.count % 2 == 0, !segments.contains(where: \.isEmpty) else {
       throw .invalidArgument("Document name \"\(name)\" has invalid trailing path.")
     }
+    // As the emulator: `__…__` is reserved, but for numeric IDs (`__id42__`).
+    if let reserved = segments.first(where: { FieldPathParser.isReserved(String($0)) && ValueOrdering.numericID($0.utf8) == nil }) {
+      throw .invalidArgument("Resource id \"\(reserved)\" is invalid because it is reserved.")
+    }
     return path
   }
 

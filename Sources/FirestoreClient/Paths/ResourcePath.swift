@@ -1,3 +1,4 @@
+import FirestoreEngine
 import FirestorePlatform
 import FirestoreWire
 
@@ -50,8 +51,9 @@ package struct ResourcePath: Sendable, Hashable {
     if id.utf8.count <= 2, id.utf8.allSatisfy({ $0 == UInt8(ascii: ".") }) {
       throw .invalidArgument("\(subject(id)) is not allowed (\".\" and \"..\" are reserved)")
     }
-    if FieldPath.isReserved(id) {
-      throw .invalidArgument("\(subject(id)) is reserved (IDs matching __.*__ are not allowed)")
+    // A numeric ID (`__id42__`, from Datastore) is the reserved form's one exception.
+    if FieldPath.isReserved(id), ValueOrdering.numericID(id.utf8) == nil {
+      throw .invalidArgument("\(subject(id)) is reserved (IDs matching __.*__ are not allowed, but for numeric IDs __id<n>__)")
     }
     if id.utf8.count > maximumIDBytes {
       throw .invalidArgument("\(subject(id.prefix(40) + "…")) is \(id.utf8.count) bytes; the maximum is \(maximumIDBytes)")

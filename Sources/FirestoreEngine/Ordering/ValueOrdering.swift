@@ -220,8 +220,9 @@ public enum ValueOrdering {
 
   /// The number of a numeric document ID `__id<n>__` (as the emulator orders them: `__id-5__`
   /// < `__id5__` < `__id10__` < `A`), or `nil` for an ordinary ID. ``ValueOrderingKey``
-  /// encodes segments by it too.
-  static func numericID(_ s: some Collection<UInt8>) -> Int64? {
+  /// encodes segments by it too, and it is the one ID of the reserved form `__…__` that
+  /// Firestore takes.
+  package static func numericID(_ s: some Collection<UInt8>) -> Int64? {
     guard s.starts(with: "__id".utf8) else { return nil }
     let bytes = Array(s)
     let underscore = UInt8(ascii: "_")
