@@ -140,7 +140,7 @@ extension LocalStoreState {
         leftOut += staleMatches(view.query, returned: incoming)
       }
     }
-    noteAnswered(view.query)
+    if view.server == nil { noteAnswered(view.query) }
     view.server = Dictionary(snapshot.documents.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     view.serverDocuments = snapshot.documents
     view.serverReadTime = snapshot.readTime
