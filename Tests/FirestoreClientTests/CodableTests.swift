@@ -134,7 +134,8 @@ struct CodableTests {
       "rank": .integer(2),
       "founded": .timestamp(Timestamp(seconds: 1_700_000_000, nanoseconds: 250_000_000)),
       "photo": .bytes(Data([0, 1, 2, 255])),
-      "updated": .timestamp(Timestamp(seconds: 1_600_000_000, nanoseconds: 123_456_789)),
+      // Cut to the microsecond, as Firestore stores it.
+      "updated": .timestamp(Timestamp(seconds: 1_600_000_000, nanoseconds: 123_456_000)),
       "location": .geoPoint(GeoPoint(latitude: 44.05, longitude: -123.09)),
       "mayor": .reference("\(documentsRoot)/people/quimby"),
       "nickname": .string("Springy"),
@@ -148,7 +149,10 @@ struct CodableTests {
     let city = sampleCity()
     let read = try storedAndRead(try Firestore.Encoder().encode(city))
     #expect(read["founded"] as? Timestamp != nil)  // what snapshot.data() gives for a Date
-    let decoded = try Firestore.Decoder().decode(City.self, from: read)
+    var decoded = try Firestore.Decoder().decode(City.self, from: read)
+    // Stored to the microsecond, as Firestore stores it.
+    #expect(decoded.updated == Timestamp(seconds: 1_600_000_000, nanoseconds: 123_456_000))
+    decoded.updated = city.updated
     #expect(decoded == city)
   }
 
@@ -313,7 +317,7 @@ struct CodableTests {
 
   @Test func setServerTimestampIsWrittenAsItself() throws {
     let date = Date(timeIntervalSince1970: 1_000_000)
-    let timestamp = Timestamp(seconds: 5, nanoseconds: 6)
+    let timestamp = Timestamp(seconds: 5, nanoseconds: 6_000)
     let message = Message(text: "hi", sentAt: date, editedAt: timestamp)
     let data = try Firestore.Encoder().encode(message)
     #expect(data["sentAt"] as? Date == date)

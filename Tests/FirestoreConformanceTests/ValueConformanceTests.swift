@@ -78,6 +78,33 @@ struct ValueConformanceTests {
     #expect(snapshot.get(FieldPath(["map", "a.b"])) as? Int == 1)
   }
 
+  /// Firestore keeps microseconds; the Apple SDK cuts a timestamp to them as it reads the
+  /// caller's data, so that a write shown before the server has it, the cache, and a query
+  /// given the same nanoseconds all agree with what the server stores.
+  @Test("a timestamp is cut to the microsecond as it is read: writes, the cache and queries agree", arguments: Backend.all)
+  func timestampsCutToMicroseconds(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let items = db.collection(backend.collection().path)
+    let nanos = Timestamp(seconds: 0, nanoseconds: 123_456_789)
+    let micros = Timestamp(seconds: 0, nanoseconds: 123_456_000)
+    try await db.disableNetwork()
+    // Queued from synchronous code, not awaited: shown at once.
+    func write() { items.document("a").setData(["t": nanos]) }
+    write()
+    #expect(try await items.document("a").getDocument(source: .cache).get("t") as? Timestamp == micros, "a pending write")
+    try await db.enableNetwork()
+    try await db.waitForPendingWrites()
+    for source in [FirestoreSource.server, .cache] {
+      #expect(try await items.document("a").getDocument(source: source).get("t") as? Timestamp == micros, "\(source)")
+      let queries = [
+        items.whereField("t", isEqualTo: nanos), items.whereField("t", in: [nanos]), items.order(by: "t").start(at: [nanos]),
+      ]
+      for query in queries {
+        #expect(try await query.getDocuments(source: source).documents.map(\.documentID) == ["a"], "\(source)")
+      }
+    }
+  }
+
   @Test("timestamps keep microseconds and accept any offset", arguments: Backend.all)
   func timestampPrecision(_ backend: Backend) async throws {
     let ref = backend.collection().document("t")

@@ -46,7 +46,7 @@ struct PipelineEncoder {
 
   /// A plain value, checked as a query's argument is.
   func constant(_ value: any Sendable) throws(FirestoreError) -> Value {
-    try UserDataReader.argument(value, firestore: firestore, what: "a pipeline")
+    try UserDataReader.argument(value, firestore: firestore, what: "a pipeline", cutsTimestamps: false)
   }
 
   /// An alias → expression map, as `select`, `addFields`, `distinct` and `aggregate` send

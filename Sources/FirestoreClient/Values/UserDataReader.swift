@@ -54,9 +54,14 @@ struct UserDataReader {
     }
   }
 
-  init(firestore: Firestore, context: Context) {
+  /// Whether timestamps are cut to the microsecond (see ``timestamp(_:_:)``); a pipeline's
+  /// constants are sent as given, as the Python client sends them (no cache to agree with).
+  let cutsTimestamps: Bool
+
+  init(firestore: Firestore, context: Context, cutsTimestamps: Bool = true) {
     self.firestore = firestore
     self.context = context
+    self.cutsTimestamps = cutsTimestamps
   }
 
   /// Reads a document's top-level data. Sentinels are removed from the result.
@@ -314,11 +319,14 @@ struct UserDataReader {
     return values
   }
 
+  /// A timestamp cut to the microsecond, as Firestore stores it: the Apple SDK cuts it as it
+  /// reads the caller's data, so that what the cache and pending writes hold, and what a
+  /// query compares, is what the server will have.
   private func timestamp(_ t: Timestamp, _ path: @autoclosure () -> FieldPath) throws(FirestoreError) -> Value {
     guard t.isInFirestoreRange else {
       throw .invalidArgument("field \(describe(path())) has timestamp \(t.seconds)s outside Firestore's range (years 1 to 9999)")
     }
-    return .timestamp(t)
+    return .timestamp(cutsTimestamps ? Timestamp(seconds: t.seconds, nanoseconds: t.nanoseconds / 1_000 * 1_000) : t)
   }
 
   private func arrayInArray() -> FirestoreError {
@@ -343,8 +351,10 @@ struct UserDataReader {
   }
 
   /// Reads a single query argument (filter or cursor value).
-  static func argument(_ raw: any Sendable, firestore: Firestore, what: String) throws(FirestoreError) -> Value {
-    var reader = UserDataReader(firestore: firestore, context: .argument(what))
+  static func argument(
+    _ raw: any Sendable, firestore: Firestore, what: String, cutsTimestamps: Bool = true
+  ) throws(FirestoreError) -> Value {
+    var reader = UserDataReader(firestore: firestore, context: .argument(what), cutsTimestamps: cutsTimestamps)
     guard let value = try reader.read(raw, path: FieldPath([]), depth: 1, arrays: .none) else {
       throw .invalidArgument("a FieldValue cannot be used in \(what)")
     }
