@@ -37,6 +37,20 @@ struct AggregationConformanceTests {
     #expect(none.get(.average("pop")) is NSNull)
   }
 
+  /// The Apple SDK's count tests aggregate `limit(toLast:)` queries, with and without an
+  /// ordering: the last documents of the ordering, or as many as the limit without one.
+  @Test("aggregations over limit(toLast:), with or without order(by:)", arguments: Backend.all)
+  func limitToLast(_ backend: Backend) async throws {
+    let c = try await seed(backend)
+    #expect(try await c.limit(toLast: 2).whereField("kind", isEqualTo: "b").count.getAggregation().count == 2)
+    #expect(try await c.limit(toLast: 1000).whereField("kind", isEqualTo: "a").count.getAggregation().count == 2)
+    let lastTwo = try await c.order(by: "pop").limit(toLast: 2).aggregate([.count(), .sum("pop")]).getAggregation()
+    #expect(lastTwo.count == 2)
+    #expect(lastTwo.get(.sum("pop")) as? Double == 6.5)
+    let firstTwo = try await c.order(by: "pop").limit(to: 2).aggregate([.sum("pop")]).getAggregation()
+    #expect(firstTwo.get(.sum("pop")) as? Int == 3)
+  }
+
   @Test("an aggregation over an invalid field path fails before sending", arguments: Backend.all)
   func invalidAggregation(_ backend: Backend) async throws {
     let error = try await #require(throws: FirestoreError.self) {

@@ -400,9 +400,6 @@ enum BadInputCatalog {
     BadInput("no aggregations", mentions: "aggregate(_:) needs at least one aggregation") { db, _ in
       _ = try await db.collection("c").aggregate([]).getAggregation()
     },
-    BadInput("count of a limit(toLast:) query", mentions: "aggregations cannot be computed over a limit(toLast:) query") { db, _ in
-      _ = try await db.collection("c").order(by: "a").limit(toLast: 2).count.getAggregation()
-    },
   ]
 
   /// A transaction may begin and roll back around the bad call; the bad call itself sends nothing.

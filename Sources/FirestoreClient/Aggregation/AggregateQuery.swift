@@ -77,12 +77,12 @@ public struct AggregateQuery: Sendable {
     if let bad = aggregations.first(where: { $0.error != nil }), let message = bad.error {
       throw FirestoreError(.invalidArgument, message)
     }
-    var lowered = try query.lowered()
-    if lowered.reversesResults {
-      throw FirestoreError(.invalidArgument, "aggregations cannot be computed over a limit(toLast:) query")
-    }
-    // The SDKs aggregate without the implicit document-key ordering; it changes nothing.
-    lowered.structuredQuery.orderBy = query.orders.isEmpty ? [] : lowered.structuredQuery.orderBy
+    var lowered = try query.lowered(forAggregation: true)
+    // The SDKs aggregate without the implicit document-key ordering; it changes nothing but
+    // for `limit(toLast:)`, whose last documents are those of the caller's orderings turned
+    // (the first ones when there are none: as many).
+    let explicit = lowered.reversesResults ? query.orders.count : lowered.structuredQuery.orderBy.count
+    lowered.structuredQuery.orderBy = query.orders.isEmpty ? [] : Array(lowered.structuredQuery.orderBy.prefix(explicit))
     var unique: [AggregateField] = []
     for field in aggregations where !unique.contains(field) { unique.append(field) }
     if unique.count > Self.maximumAggregations {

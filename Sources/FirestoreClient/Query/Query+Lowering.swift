@@ -19,7 +19,10 @@ extension Query {
   }
 
   /// Validates and lowers the query. Throws `invalidArgument` naming the problem.
-  func lowered() throws(FirestoreError) -> Lowered {
+  ///
+  /// - Parameter forAggregation: for an aggregation, which may take `limit(toLast:)`
+  ///   without an ordering (it counts as many documents either way), as the Apple SDK's.
+  func lowered(forAggregation: Bool = false) throws(FirestoreError) -> Lowered {
     if let recordedError { throw recordedError }
     var structured = StructuredQuery(from: [.init(collectionID: collectionID, allDescendants: allDescendants)])
     try validateConflicts()
@@ -41,7 +44,7 @@ extension Query {
     for order in QueryEvaluator.normalizedOrder(structured) {
       normalized.append((try FieldPath.parse(canonical: order.fieldPath), order.descending))
     }
-    if limitKind == .last && explicit.isEmpty && limitValue != nil {
+    if limitKind == .last && explicit.isEmpty && limitValue != nil && !forAggregation {
       throw .invalidArgument("limit(toLast:) needs at least one order(by:) clause")
     }
 
