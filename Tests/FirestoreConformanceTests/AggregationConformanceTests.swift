@@ -51,6 +51,19 @@ struct AggregationConformanceTests {
     #expect(firstTwo.get(.sum("pop")) as? Int == 3)
   }
 
+  @Test("aggregate queries and their results compare as the Apple SDK compares them", arguments: Backend.all)
+  func equality(_ backend: Backend) async throws {
+    let c = try await seed(backend)
+    let kindA = c.whereField("kind", isEqualTo: "a")
+    #expect(kindA.count == c.whereField("kind", isEqualTo: "a").count)
+    #expect(kindA.count != c.count)
+    #expect(kindA.aggregate([.sum("pop"), .count()]) != kindA.aggregate([.count(), .sum("pop")]))
+    #expect(Set([kindA.count, kindA.count, c.count]).count == 2)
+    let first = try await kindA.count.getAggregation(source: .server)
+    #expect(try await kindA.count.getAggregation(source: .server) == first, "computed twice, unchanged")
+    #expect(try await c.count.getAggregation(source: .server) != first)
+  }
+
   @Test("an aggregation over an invalid field path fails before sending", arguments: Backend.all)
   func invalidAggregation(_ backend: Backend) async throws {
     let error = try await #require(throws: FirestoreError.self) {

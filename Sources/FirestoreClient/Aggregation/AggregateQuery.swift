@@ -1,7 +1,10 @@
 import FirestoreWire
 
 /// A query's aggregations, computed by the server without sending the documents.
-public struct AggregateQuery: Sendable {
+///
+/// Two are equal, as in the Apple SDK, when their queries are and they ask for the same
+/// aggregations in the same order.
+public struct AggregateQuery: Sendable, Hashable {
   /// The most aggregations Firestore computes in one query (the emulator fails with an
   /// opaque `UNKNOWN` beyond it).
   static let maximumAggregations = 5

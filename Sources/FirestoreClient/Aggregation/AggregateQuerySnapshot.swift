@@ -2,12 +2,18 @@ import FirestoreWire
 import Foundation
 
 /// The results of an ``AggregateQuery``.
-public struct AggregateQuerySnapshot: Sendable {
+public struct AggregateQuerySnapshot: Sendable, Equatable {
   /// The aggregate query that produced these results.
   public let query: AggregateQuery
   let values: [AggregateField: FirestoreWire.Value]
   /// When the aggregation was computed.
   public let readTime: Timestamp?
+
+  /// Whether two results are the same, as the Apple SDK compares them: equal queries and
+  /// values; when they were computed is no part of it.
+  public static func == (lhs: AggregateQuerySnapshot, rhs: AggregateQuerySnapshot) -> Bool {
+    lhs.query == rhs.query && lhs.values == rhs.values
+  }
 
   /// The number of documents that match, as the Apple SDK gives it: an `NSNumber`.
   ///
