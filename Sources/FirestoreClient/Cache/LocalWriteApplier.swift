@@ -86,17 +86,14 @@ enum LocalWriteApplier {
   }
 
   /// Whether the write's outcome does not depend on the document before it: a delete, or a
-  /// whole-document set without transforms that read the old value.
+  /// whole-document set, whose transforms apply to the fields it sets (the server replaces
+  /// the document first: an increment of a field the set leaves out starts from nothing).
   static func isBlind(_ write: Write) -> Bool {
     switch write.operation {
     case .delete: return write.currentDocument == nil
     case .transform: return false
     case .update:
       return write.updateMask == nil && (write.currentDocument == nil || write.currentDocument == .exists(false))
-        && write.updateTransforms.allSatisfy {
-          if case .serverTimestamp = $0.kind { return true }
-          return false
-        }
     }
   }
 
