@@ -98,6 +98,27 @@ struct QueryConformanceTests {
     #expect(try await mine.whereField("array", arrayContains: 42).getDocuments().documents.map(\.documentID) == ["number"])
   }
 
+  /// The Apple SDK's validation tests: a document cursor can only use a server timestamp
+  /// the server has set; a pending one has no value yet to start or end at.
+  @Test("a document cursor on a server timestamp not yet set is refused before sending", arguments: Backend.all)
+  func cursorOnPendingServerTimestamp(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let items = db.collection(backend.collection().path)
+    try await db.disableNetwork()
+    func write() { items.document("ts").setData(["t": FieldValue.serverTimestamp()]) }
+    write()
+    let pending = try await items.document("ts").getDocument(source: .cache)
+    #expect(pending.metadata.hasPendingWrites)
+    for query in [items.order(by: "t").start(atDocument: pending), items.order(by: "t").end(beforeDocument: pending)] {
+      let error = await #expect(throws: FirestoreError.self) { try await query.getDocuments(source: .cache) }
+      #expect(error?.code == .invalidArgument && error?.message.contains("server timestamp the server has not set yet") == true)
+    }
+    try await db.enableNetwork()
+    try await db.waitForPendingWrites()
+    let set = try await items.document("ts").getDocument(source: .server)
+    #expect(try await items.order(by: "t").start(atDocument: set).getDocuments().documents.map(\.documentID) == ["ts"])
+  }
+
   @Test("AND / OR composite filters", arguments: Backend.all)
   func composites(_ backend: Backend) async throws {
     let c = try await seedCities(backend)
