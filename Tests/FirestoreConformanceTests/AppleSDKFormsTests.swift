@@ -325,6 +325,10 @@ struct AppleSDKFormsTests {
     db.loadBundle(bundle)
   }
 
+  /// The progress sequences are the Apple SDK's bundle tests': in progress once the metadata
+  /// is read and after each document, then the end; only the end for a bundle loaded
+  /// before; in progress, then the error, for one of another project, whose error progress
+  /// the completion gets too.
   @Test("loadBundle's task reports its progress to observers, then calls completion; a bad bundle ends in error", arguments: Backend.all)
   func loadBundleTask(_ backend: Backend) async throws {
     let source = backend.collection()
@@ -352,17 +356,34 @@ struct AppleSDKFormsTests {
       }
     }
     #expect(final.state == .success && final.documentsLoaded == 2 && final.totalDocuments == 2)
-    #expect(heard.withLock { $0 } == ["inProgress 0", "success 2"])
+    #expect(heard.withLock { $0 } == ["inProgress 0", "inProgress 1", "inProgress 2", "success 2"])
     #expect(try await reader.collection(source.path).getDocuments(source: .cache).count == 2)
+    // Loaded before: the end alone. The task is not kept: its observers hear it all the same.
+    let again = Locked<[String]>([])
     let completed: LoadBundleTaskProgress? = await withCheckedContinuation { done in
       reader.loadBundle(InputStream(data: bundle)) { progress, _ in done.resume(returning: progress) }
+        .addObserver { progress in again.withLock { $0.append("\(progress.state) \(progress.documentsLoaded)") } }
     }
     #expect(completed?.state == .success, "a bundle loaded before completes at once")
+    #expect(again.withLock { $0 } == ["success 2"])
 
-    let failed: (any Error)? = await withCheckedContinuation { done in
-      reader.loadBundle(Data("12{\"not\":".utf8)) { _, error in done.resume(returning: error) }
+    let failed: (LoadBundleTaskProgress?, (any Error)?) = await withCheckedContinuation { done in
+      reader.loadBundle(Data("12{\"not\":".utf8)) { progress, error in done.resume(returning: (progress, error)) }
     }
-    #expect((failed as? NSError)?.code == FirestoreErrorCode.unknown.rawValue)
+    #expect((failed.1 as? NSError)?.code == FirestoreErrorCode.unknown.rawValue)
+    #expect(failed.0?.state == .error && failed.0?.documentsLoaded == 0)
+
+    // Another project's bundle: its metadata reads, its query does not belong here.
+    let other = Firestore(projectID: "other-project", settings: reader.settings)
+    var foreign = other.bundle("foreign-\(UUID().uuidString)")
+    try foreign.add(queryName: "q", querySnapshot: try await other.collection(source.path).getDocuments())
+    let foreignHeard = Locked<[String]>([])
+    let foreignEnd: LoadBundleTaskProgress? = await withCheckedContinuation { done in
+      reader.loadBundle(foreign.build()) { progress, _ in done.resume(returning: progress) }
+        .addObserver { progress in foreignHeard.withLock { $0.append("\(progress.state) \(progress.documentsLoaded)") } }
+    }
+    #expect(foreignEnd?.state == .error)
+    #expect(foreignHeard.withLock { $0 } == ["inProgress 0", "error 0"])
   }
 
   @Test(

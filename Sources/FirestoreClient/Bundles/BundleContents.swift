@@ -5,19 +5,26 @@ struct BundleContents {
   var metadata: BundleMetadata
   var queries: [NamedQuery] = []
   var documents: [(name: String, document: Document?, readTime: Timestamp)] = []
+  /// For each document, the bytes after the metadata up to its end: how far loading has
+  /// read when it has that document.
+  var documentEnds: [Int64] = []
 
   /// Reads the elements of `bytes` and checks them: metadata first, then named queries and
   /// documents of the database under `documentsRoot`, each existing document's data right
   /// after its metadata, and the counts the metadata announces.
   ///
+  /// - Parameter metadataRead: called with the metadata once it is read, before the rest.
   /// - Throws: `invalidArgument` naming the problem.
-  static func read(_ bytes: [UInt8], documentsRoot: String) throws(FirestoreError) -> BundleContents {
+  static func read(
+    _ bytes: [UInt8], documentsRoot: String, metadataRead: (BundleMetadata) -> Void = { _ in }
+  ) throws(FirestoreError) -> BundleContents {
     var reader = BundleReader(bytes)
     do {
       guard let (first, _) = try reader.next() else { throw FirestoreError.invalidArgument("the bundle is empty") }
       guard case .metadata(let metadata) = first else {
         throw FirestoreError.invalidArgument("not a Firestore bundle: its first element is not the bundle's metadata")
       }
+      metadataRead(metadata)
       var contents = BundleContents(metadata: metadata)
       var bytesAfterMetadata = 0
       var awaiting: BundledDocumentMetadata?
@@ -28,6 +35,7 @@ struct BundleContents {
             throw FirestoreError.invalidArgument("bundle: document \(expected.name) is marked existing but its data does not follow")
           }
           contents.documents.append((document.name, document, expected.readTime))
+          contents.documentEnds.append(Int64(bytesAfterMetadata))
           awaiting = nil
           continue
         }
@@ -46,6 +54,7 @@ struct BundleContents {
             awaiting = document
           } else {
             contents.documents.append((document.name, nil, document.readTime))
+            contents.documentEnds.append(Int64(bytesAfterMetadata))
           }
         case .document(let document):
           throw FirestoreError.invalidArgument("bundle: document \(document.name) comes without its metadata before it")

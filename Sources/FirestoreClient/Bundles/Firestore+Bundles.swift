@@ -31,7 +31,8 @@ extension Firestore {
 
   /// Starts loading a bundle and returns the task whose observers hear its progress (see
   /// ``loadBundle(_:)-(Data)``); `completion`, if given, is called after the observers with
-  /// the final progress or the error.
+  /// the final progress, and the error when loading failed (the progress is then in state
+  /// ``LoadBundleTaskState/error``). The task need not be kept for its observers to hear it.
   @discardableResult
   public func loadBundle(
     _ bundleData: Data, completion: ((LoadBundleTaskProgress?, (any Error)?) -> Void)? = nil
@@ -67,16 +68,16 @@ extension Firestore {
         let progress = try self.load(try read(), reporting: task)
         if let callback { queue.async { callback.call((progress, nil)) } }
       } catch {
-        if let callback { queue.async { callback.call((nil, error)) } }
+        if let callback { queue.async { callback.call((.failed, error)) } }
       }
     }
     return task
   }
 
-  /// Loads a bundle, telling `task` (if any) of its progress: in progress once its metadata
-  /// is read, then its end. It is applied all at once.
+  /// Loads a bundle, telling `task` (if any) of its progress as the Apple SDK does: in
+  /// progress once its metadata is read and as each document is read, then its end (only
+  /// the end for a bundle loaded before). It is checked whole and applied all at once.
   private func load(_ bundle: Data, reporting task: LoadBundleTask?) throws -> LoadBundleTaskProgress {
-    let failed = LoadBundleTaskProgress(documentsLoaded: 0, totalDocuments: 0, bytesLoaded: 0, totalBytes: 0, state: .error)
     do {
       if let error = rest.configurationError { throw error }
       guard localStore.isCaching else {
@@ -84,8 +85,16 @@ extension Firestore {
           .failedPrecondition, "loadBundle needs a local cache, and this Firestore was made with LocalCacheSettings.none")
       }
       let contents: BundleContents
+      var reportsProgress = false
       do {
-        contents = try BundleContents.read(Array(bundle), documentsRoot: documentsRoot)
+        contents = try BundleContents.read(Array(bundle), documentsRoot: documentsRoot) { metadata in
+          guard let task, !localStore.hasLoadedBundle(metadata) else { return }
+          reportsProgress = true
+          task.report(
+            LoadBundleTaskProgress(
+              documentsLoaded: 0, totalDocuments: Int(metadata.totalDocuments), bytesLoaded: 0, totalBytes: Int64(metadata.totalBytes),
+              state: .inProgress))
+        }
       } catch {
         // The Apple SDK reports every bundle it cannot read as `unknown` (its integration
         // tests hold it to that); the message still names the problem.
@@ -93,9 +102,13 @@ extension Firestore {
       }
       let metadata = contents.metadata
       let total = (documents: Int(metadata.totalDocuments), bytes: Int64(metadata.totalBytes))
-      task?.report(
-        LoadBundleTaskProgress(
-          documentsLoaded: 0, totalDocuments: total.documents, bytesLoaded: 0, totalBytes: total.bytes, state: .inProgress))
+      if reportsProgress, let task {
+        for (index, end) in contents.documentEnds.enumerated() {
+          task.report(
+            LoadBundleTaskProgress(
+              documentsLoaded: index + 1, totalDocuments: total.documents, bytesLoaded: end, totalBytes: total.bytes, state: .inProgress))
+        }
+      }
       _ = localStore.loadBundle(metadata, documents: contents.documents, queries: contents.queries)
       let done = LoadBundleTaskProgress(
         documentsLoaded: total.documents, totalDocuments: total.documents, bytesLoaded: total.bytes, totalBytes: total.bytes,
@@ -103,7 +116,7 @@ extension Firestore {
       task?.report(done)
       return done
     } catch {
-      task?.report(failed)
+      task?.report(.failed)
       throw error
     }
   }

@@ -41,9 +41,10 @@ public final class LoadBundleTask: NSObject, @unchecked Sendable {
       s.observers.append((s.nextHandle, callback))
       return (s.nextHandle, s.reported)
     }
+    // The queue holds the task until its observers have heard: a caller need not keep it.
     if !earlier.isEmpty {
-      queue.async { [weak self] in
-        for progress in earlier where self?.isObserved(handle) == true { callback.call(progress) }
+      queue.async {
+        for progress in earlier where self.isObserved(handle) { callback.call(progress) }
       }
     }
     return handle
@@ -69,8 +70,8 @@ public final class LoadBundleTask: NSObject, @unchecked Sendable {
       s.reported.append(progress)
       return s.observers
     }
-    queue.async { [weak self] in
-      for observer in observers where self?.isObserved(observer.handle) == true { observer.call.call(progress) }
+    queue.async {
+      for observer in observers where self.isObserved(observer.handle) { observer.call.call(progress) }
     }
   }
 }

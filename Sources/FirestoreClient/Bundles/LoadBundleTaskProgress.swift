@@ -10,4 +10,7 @@ public struct LoadBundleTaskProgress: Sendable, Equatable {
   public let totalBytes: Int64
   /// Where loading stands.
   public let state: LoadBundleTaskState
+
+  /// The progress of a load that failed, as the Apple SDK reports it: nothing loaded.
+  static let failed = LoadBundleTaskProgress(documentsLoaded: 0, totalDocuments: 0, bytesLoaded: 0, totalBytes: 0, state: .error)
 }

@@ -340,6 +340,12 @@ final class LocalStore: Sendable {
     withState { $0.loadBundle(metadata, documents: documents, queries: queries) }
   }
 
+  /// Whether a bundle with this one's ID, read as late, was loaded before (loading it again
+  /// applies nothing).
+  func hasLoadedBundle(_ metadata: BundleMetadata) -> Bool {
+    withState { $0.hasLoadedBundle(metadata) }
+  }
+
   /// The named query a loaded bundle saved under `name`, or `nil`.
   func namedQuery(_ name: String) -> NamedQuery? {
     withState { $0.namedQuery(name) }

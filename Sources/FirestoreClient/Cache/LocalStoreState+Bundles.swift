@@ -10,9 +10,7 @@ extension LocalStoreState {
   mutating func loadBundle(
     _ metadata: BundleMetadata, documents: [(name: String, document: Document?, readTime: Timestamp)], queries: [NamedQuery]
   ) -> Bool {
-    guard storage != nil else { return false }
-    let loadedBefore = withStorage(nil) { storage throws(CacheStorageError) in try storage.bundleCreateTime(metadata.id) }
-    if let loadedBefore, loadedBefore >= metadata.createTime { return false }
+    guard storage != nil, !hasLoadedBundle(metadata) else { return false }
     // In runs that share a read time (most bundles have one): a missing document is kept
     // as missing as of its run's.
     var start = 0
@@ -26,6 +24,12 @@ extension LocalStoreState {
     withStorage(()) { storage throws(CacheStorageError) in try storage.saveBundle(metadata, queries: queries) }
     refreshViews(showing: Set(documents.map(\.name)))
     return true
+  }
+
+  /// Whether a bundle with the ID of `metadata` and a create time as late was loaded before.
+  mutating func hasLoadedBundle(_ metadata: BundleMetadata) -> Bool {
+    let loadedBefore = withStorage(nil) { storage throws(CacheStorageError) in try storage.bundleCreateTime(metadata.id) }
+    return loadedBefore.map { $0 >= metadata.createTime } ?? false
   }
 
   /// The named query a loaded bundle saved under `name`.
