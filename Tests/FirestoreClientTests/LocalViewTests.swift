@@ -375,6 +375,27 @@ struct LocalViewTests {
     #expect(delivered.last?.pendingNames.isEmpty == true)
   }
 
+  @Test("a listen's word that a document is missing, older than this client's commit to it, is not kept")
+  func missingOlderThanCommit() {
+    let store = store()
+    let name = "\(Self.root)/favorites/c"
+    let at = { (seconds: Int64) in Timestamp(seconds: seconds, nanoseconds: 0) }
+    let id = store.addView(.document(name: name, path: "favorites/c"), includeMetadataChanges: false) { _ in }
+    // A merge whose outcome the cache cannot compute (no version before it) is acknowledged
+    // before the listen's first answer, which was read before the commit.
+    let merge = Write(operation: .update(Document(name: name, fields: ["n": .integer(1)])), updateMask: ["n"])
+    let (batch, _) = store.enqueue([merge], body: Data(), user: nil)
+    _ = store.finishSend(batch, .acknowledged([WriteResult(updateTime: at(10), commitTime: at(10), transformResults: [])]))
+    store.flush()
+    store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: at(5), isInitial: true))
+    store.removeView(id)
+    #expect(store.document(name) == nil, "the cache claims the document is missing, though this client wrote it after")
+    // A word from after the commit is kept.
+    store.didRead([(name: name, document: nil)], readTime: at(11))
+    store.flush()
+    #expect(store.document(name).map { $0.document == nil } == true)
+  }
+
   @Test("the word that a document is missing stands against an older version and gives way to a newer one")
   func missingAgainstVersions() {
     let store = store()
@@ -390,7 +411,12 @@ struct LocalViewTests {
     store.didRead([(name: name, document: document("x", at: 12))])
     store.flush()
     #expect(store.document(name)?.document?.updateTime == Timestamp(seconds: 12, nanoseconds: 0))
-    // Missing again, with no time said (a 404): it replaces what was held.
+    // Missing again, with no time said (a 404): it cannot be ordered against the version
+    // held, which goes, and the cache tells nothing.
+    store.didRead([(name: name, document: nil)])
+    store.flush()
+    #expect(store.document(name) == nil)
+    // With nothing held, the same word is kept.
     store.didRead([(name: name, document: nil)])
     store.flush()
     #expect(store.document(name).map { $0.document == nil } == true)

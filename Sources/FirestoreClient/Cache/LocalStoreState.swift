@@ -172,9 +172,21 @@ struct LocalStoreState {
     _ documents: [(name: String, document: Document?)], forgetting: [String] = [], removedAsOf: Timestamp? = nil
   ) {
     guard storage != nil, !documents.isEmpty || !forgetting.isEmpty else { return }
+    // The word that a document is missing is kept only when nothing this client knows is
+    // newer: not over a commit of this client still tracked from after it (the cache may
+    // have let that outcome go, unknown), and, with no time said, not over a version held.
+    let committed = documents.contains { $0.document == nil } ? commitTimes() : [:]
     var all: [(name: String, entry: CacheEntry?)] = []
     all.reserveCapacity(documents.count + forgetting.count)
-    for (name, document) in documents { all.append((name, document.map(CacheEntry.document) ?? .missing(removedAsOf))) }
+    for (name, document) in documents {
+      if let document {
+        all.append((name, .document(document)))
+      } else if let commit = committed[name], removedAsOf.map({ $0 < commit }) ?? true {
+        all.append((name, nil))
+      } else {
+        all.append((name, .missing(removedAsOf)))
+      }
+    }
     for name in forgetting { all.append((name, nil)) }
     let paths = all.map { path(of: $0.name) }
     let pins = Pins(views: views, batches: batches, documentsRoot: documentsRoot)
@@ -185,6 +197,10 @@ struct LocalStoreState {
         // A cached version updated after the time of the server's word was learned later.
         let time = entry.map(\.version) ?? removedAsOf
         if let time, let held = try storage.version(at: path), held > time { continue }
+        if case .missing(nil)? = entry, try storage.document(at: path) != nil {
+          changes.append((path, nil))
+          continue
+        }
         changes.append((path, entry))
       }
       var pinned: Set<String>?
@@ -195,6 +211,17 @@ struct LocalStoreState {
       return !changes.isEmpty
     }
     if stored, !views.isEmpty { refreshCacheViews(showing: Set(all.map(\.name))) }
+  }
+
+  /// The latest commit time of this client's acknowledged batches still tracked, by
+  /// document name.
+  private func commitTimes() -> [String: Timestamp] {
+    var times: [String: Timestamp] = [:]
+    for batch in batches {
+      guard let commit = batch.commitTime else { continue }
+      for name in batch.documentNames where times[name].map({ $0 < commit }) ?? true { times[name] = commit }
+    }
+    return times
   }
 
   /// The documents eviction must keep: those active listeners show and those with writes
