@@ -396,6 +396,25 @@ struct LocalViewTests {
     #expect(store.document(name).map { $0.document == nil } == true)
   }
 
+  @Test("a document the server answered before, but whose state the cache let go since, gives no first snapshot from the cache")
+  func answeredButLetGo() {
+    let store = store()
+    let name = "\(Self.root)/favorites/c"
+    let query = ViewQuery.document(name: name, path: "favorites/c")
+    let at = { (seconds: Int64) in Timestamp(seconds: seconds, nanoseconds: 0) }
+    let first = store.addView(query, includeMetadataChanges: false) { _ in }
+    store.applyWatch(first, WatchSnapshot(documents: [], changes: [], readTime: at(5), isInitial: true))
+    // A merge over it, acknowledged: the cache cannot tell the outcome and lets it go.
+    let merge = Write(operation: .update(Document(name: name, fields: ["n": .integer(1)])), updateMask: ["n"])
+    let (batch, _) = store.enqueue([merge], body: Data(), user: nil)
+    _ = store.finishSend(batch, .acknowledged([WriteResult(updateTime: at(10), commitTime: at(10), transformResults: [])]))
+    store.flush()
+    store.removeView(first)
+    let delivered = Locked(0)
+    _ = store.addView(query, includeMetadataChanges: false) { _ in delivered.withLock { $0 += 1 } }
+    #expect(delivered.value == 0, "a first snapshot from the cache claimed the document missing")
+  }
+
   @Test("the word that a document is missing stands against an older version and gives way to a newer one")
   func missingAgainstVersions() {
     let store = store()

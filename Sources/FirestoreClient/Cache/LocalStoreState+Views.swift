@@ -33,7 +33,7 @@ extension LocalStoreState {
     }
     let snapshot = view.snapshot(
       documents: documents, pendingNames: pending, acknowledgedOnly: acknowledgedOnly(pending), listenOffline: isListenOffline,
-      hasCachedResults: view.delivered == nil && view.source == .default && answeredQueries.contains(view.query), syncedBy: synced)
+      hasCachedResults: view.delivered == nil && view.source == .default && holdsAnswer(to: view.query), syncedBy: synced)
     views[id] = view
     if let snapshot {
       deliveredSinceSync = true
@@ -51,6 +51,15 @@ extension LocalStoreState {
   mutating func noteAnswered(_ query: ViewQuery) {
     guard storage != nil, !isEager else { return }
     answeredQueries.insert(query)
+  }
+
+  /// Whether the cache holds the server's earlier answer to `query`: it was answered, and,
+  /// for one document, the cache still knows it (a version, or that there is none); an
+  /// answer it let go since (an outcome it could not tell) says nothing.
+  mutating func holdsAnswer(to query: ViewQuery) -> Bool {
+    guard answeredQueries.contains(query) else { return false }
+    guard case .document(let name, _) = query else { return true }
+    return cachedEntry(name) != nil
   }
 
   /// Records that the server said what the document `name` is, or that there is none.
