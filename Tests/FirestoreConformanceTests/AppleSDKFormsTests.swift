@@ -359,13 +359,12 @@ struct AppleSDKFormsTests {
     #expect(heard.withLock { $0 } == ["inProgress 0", "inProgress 1", "inProgress 2", "success 2"])
     #expect(try await reader.collection(source.path).getDocuments(source: .cache).count == 2)
     // Loaded before: the end alone. The task is not kept: its observers hear it all the same.
-    let again = Locked<[String]>([])
+    let (again, observedAgain) = Self.observedEnd()
     let completed: LoadBundleTaskProgress? = await withCheckedContinuation { done in
-      reader.loadBundle(InputStream(data: bundle)) { progress, _ in done.resume(returning: progress) }
-        .addObserver { progress in again.withLock { $0.append("\(progress.state) \(progress.documentsLoaded)") } }
+      reader.loadBundle(InputStream(data: bundle)) { progress, _ in done.resume(returning: progress) }.addObserver(again)
     }
     #expect(completed?.state == .success, "a bundle loaded before completes at once")
-    #expect(again.withLock { $0 } == ["success 2"])
+    #expect(await observedAgain.reduce(into: []) { $0.append($1) } == ["success 2"])
 
     let failed: (LoadBundleTaskProgress?, (any Error)?) = await withCheckedContinuation { done in
       reader.loadBundle(Data("12{\"not\":".utf8)) { progress, error in done.resume(returning: (progress, error)) }
@@ -377,13 +376,26 @@ struct AppleSDKFormsTests {
     let other = Firestore(projectID: "other-project", settings: reader.settings)
     var foreign = other.bundle("foreign-\(UUID().uuidString)")
     try foreign.add(queryName: "q", querySnapshot: try await other.collection(source.path).getDocuments())
-    let foreignHeard = Locked<[String]>([])
+    let (foreignObserver, foreignHeard) = Self.observedEnd()
     let foreignEnd: LoadBundleTaskProgress? = await withCheckedContinuation { done in
-      reader.loadBundle(foreign.build()) { progress, _ in done.resume(returning: progress) }
-        .addObserver { progress in foreignHeard.withLock { $0.append("\(progress.state) \(progress.documentsLoaded)") } }
+      reader.loadBundle(foreign.build()) { progress, _ in done.resume(returning: progress) }.addObserver(foreignObserver)
     }
     #expect(foreignEnd?.state == .error)
-    #expect(foreignHeard.withLock { $0 } == ["inProgress 0", "error 0"])
+    #expect(await foreignHeard.reduce(into: []) { $0.append($1) } == ["inProgress 0", "error 0"])
+  }
+
+  /// An observer for a bundle's load, and what it hears ("state documents"), which ends
+  /// with the load: the completion handler and the observers are called apart, so the test
+  /// waits for each.
+  static func observedEnd() -> (observer: @Sendable (LoadBundleTaskProgress) -> Void, heard: AsyncStream<String>) {
+    let (heard, sink) = AsyncStream.makeStream(of: String.self)
+    return (
+      { progress in
+        sink.yield("\(progress.state) \(progress.documentsLoaded)")
+        if progress.state != .inProgress { sink.finish() }
+      },
+      heard
+    )
   }
 
   @Test(
