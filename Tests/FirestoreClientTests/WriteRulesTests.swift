@@ -341,6 +341,14 @@ struct WriteRulesTests {
     rejects("overlap") { () throws(FirestoreError) in try update(["a": ["b": 1] as Data, "a.d": 2]) }
   }
 
+  @Test("update refuses two keys that name one field: a dictionary cannot say which wins")
+  func updateSameFieldTwice() {
+    let mixed: [AnyHashable: Any] = ["a.b": 100, FieldPath(["a", "b"]): 200]
+    rejects("named by two keys") { () throws(FirestoreError) in
+      try WriteBuilder.update(ref, try UserData.fieldPaths(mixed).get(), precondition: nil)
+    }
+  }
+
   @Test("update refuses no fields, and a precondition that the document does not exist")
   func updateRefusals() {
     rejects("at least one field") { () throws(FirestoreError) in try update([:]) }
@@ -394,7 +402,7 @@ struct WriteRulesTests {
 
   @Test("FieldPath keys must be non-empty paths of non-empty names that do not overlap")
   func updatePathsRefusals() {
-    // A path given twice cannot reach the builder: a Swift dictionary holds each key once.
+    // A path given twice cannot reach the builder: a dictionary keyed by paths holds each once.
     rejects("at least one field name") { () throws(FirestoreError) in try update(paths: [FieldPath([]): 1]) }
     rejects("empty field name") { () throws(FirestoreError) in try update(paths: [FieldPath(["*", ""]): 1]) }
     rejects("overlap") { () throws(FirestoreError) in try update(paths: [FieldPath(["a", "b"]): 1, FieldPath(["a"]): 2]) }

@@ -231,6 +231,9 @@ enum BadInputCatalog {
     BadInput("updateData of overlapping fields", mentions: "field \"a\" and field \"a.b\" overlap") { db, _ in
       try await db.document("c/d").updateData(["a": 1, "a.b": 2])
     },
+    BadInput("updateData naming one field with two keys", mentions: "field \"a\" is named by two keys") { db, _ in
+      try await db.document("c/d").updateData(["a": 1, FieldPath(["a"]): 2] as [AnyHashable: Any])
+    },
   ]
 
   static let values: [BadInput] = [

@@ -27,25 +27,20 @@ enum UserData {
   /// `data`, whose keys are the Apple SDK's mix of dotted `String`s and ``FieldPath``s, by
   /// field path; a key of another type makes it an `invalidArgument` that names the type.
   static func fieldPaths(_ data: [AnyHashable: Any]) -> Result<[FieldPath: any Sendable], FirestoreError> {
-    var out: [FieldPath: any Sendable] = [:]
-    for (key, value) in data {
-      let path: FieldPath
-      switch key.base {
-      case let dotted as String:
-        do throws(FirestoreError) {
-          path = try FieldPath.parse(dotted: dotted)
-        } catch {
-          return .failure(error)
+    Result { () throws(FirestoreError) in
+      try WriteBuilder.fieldPaths(sendable(data)) { key throws(FirestoreError) in
+        switch key.base {
+        case let dotted as String: return try FieldPath.parse(dotted: dotted)
+        case let fieldPath as FieldPath: return fieldPath
+        default: throw .invalidArgument("updateData's keys must be Strings or FieldPaths; one is a \(type(of: key.base))")
         }
-      case let fieldPath as FieldPath:
-        path = fieldPath
-      default:
-        return .failure(
-          .invalidArgument("updateData's keys must be Strings or FieldPaths; one is a \(type(of: key.base))"))
       }
-      out[path] = sendable(value)
     }
-    return .success(out)
+  }
+
+  /// `data` as `[AnyHashable: any Sendable]`.
+  static func sendable(_ data: [AnyHashable: Any]) -> [AnyHashable: any Sendable] {
+    (data as Any) as! [AnyHashable: any Sendable]
   }
 
   /// `values` as `[any Sendable]`.

@@ -110,8 +110,23 @@ enum WriteBuilder {
 
   /// Parses the keys of an `updateData` dictionary as dotted paths.
   static func fieldPaths(_ data: [String: any Sendable]) throws(FirestoreError) -> [FieldPath: any Sendable] {
+    try fieldPaths(data) { key throws(FirestoreError) in try FieldPath.parse(dotted: key) }
+  }
+
+  /// `data` by the field path `path` reads from each key. Two keys that name one field (a
+  /// dotted string and a ``FieldPath``) are refused: a dictionary has no order to tell which
+  /// one the caller meant to win.
+  static func fieldPaths<Key>(
+    _ data: [Key: any Sendable], path: (Key) throws(FirestoreError) -> FieldPath
+  ) throws(FirestoreError) -> [FieldPath: any Sendable] {
     var out: [FieldPath: any Sendable] = [:]
-    for (key, value) in data { out[try FieldPath.parse(dotted: key)] = value }
+    out.reserveCapacity(data.count)
+    for (key, value) in data {
+      let path = try path(key)
+      guard out.updateValue(value, forKey: path) == nil else {
+        throw .invalidArgument("field \"\(path)\" is named by two keys; update each field once")
+      }
+    }
     return out
   }
 
