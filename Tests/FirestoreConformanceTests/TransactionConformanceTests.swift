@@ -131,4 +131,24 @@ struct TransactionConformanceTests {
     #expect(error.code == .invalidArgument && error.message.contains("reads before its writes"))
     #expect(try await ref.getDocument().exists == false)
   }
+
+  @Test("a read after a write fails the transaction even when the body catches its error", arguments: Backend.all)
+  func readAfterWriteCaught(_ backend: Backend) async throws {
+    let ref = backend.collection().document("rw")
+    try await ref.setData(["v": "before"])
+    let caught = Locked(false)
+    let error = try await #require(throws: FirestoreError.self) {
+      try await backend.db.runTransaction { tx in
+        tx.setData(["v": "after"], forDocument: ref)
+        do {
+          _ = try await tx.getDocument(ref)
+        } catch {
+          caught.withLock { $0 = true }
+        }
+      }
+    }
+    #expect(caught.withLock { $0 })
+    #expect(error.code == .invalidArgument && error.message.contains("reads before its writes"))
+    #expect(try await ref.getDocument().get("v") as? String == "before")
+  }
 }

@@ -22,9 +22,13 @@ public final class Transaction: Sendable {
   var bufferedWrites: [Write] { record.writes }
   var recordedError: FirestoreError? { record.error }
 
+  /// Refuses a read after a write; the transaction then fails at commit too, as in every
+  /// Firestore SDK, even when the body catches this error.
   private func checkCanRead(_ what: String) throws(FirestoreError) {
     if !record.writes.isEmpty {
-      throw .invalidArgument("\(what): a transaction must do all its reads before its writes")
+      let error = FirestoreError.invalidArgument("\(what): a transaction must do all its reads before its writes")
+      record.fail(error)
+      throw error
     }
   }
 

@@ -64,6 +64,14 @@ final class WriteRecord: Sendable {
     }
   }
 
+  /// Records `error` as one that stops the writes (unless an earlier one did): misuse found
+  /// outside a write, which the caller may catch but the commit must not miss.
+  func fail(_ error: FirestoreError) {
+    state.withLock { s in
+      if s.error == nil { s.error = error }
+    }
+  }
+
   /// The writes recorded so far.
   var writes: [Write] { state.withLock { $0.writes } }
 
