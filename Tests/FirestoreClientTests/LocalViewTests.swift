@@ -339,6 +339,43 @@ struct LocalViewTests {
   }
 
   @Test(
+    "a cache-only view keeps an acknowledged write it showed pending as pending, until the server's version reaches the cache",
+    arguments: [false, true])
+  func cacheOnlyViewHoldsAcknowledged(stamped: Bool) {
+    let store = store()
+    let (_, delivered) = addView(store, source: .cache)
+    let name = "\(Self.root)/favorites/w"
+    var write = write("w")
+    if stamped { write.updateTransforms = [FieldTransform(fieldPath: "at", kind: .serverTimestamp)] }
+    let (batch, _) = store.enqueue([write], body: Data(), user: nil)
+    #expect(delivered.last?.pendingNames == [name])
+    let shownPending = delivered.count
+    let shownFields = delivered.last?.documents.map(\.fields)
+    let result = WriteResult(updateTime: at(10), commitTime: at(10), transformResults: stamped ? [.timestamp(at(10))] : [])
+    _ = store.finishSend(batch, .acknowledged([result]))
+    store.flush()
+    #expect(delivered.count == shownPending, "the acknowledgement alone changed what the view shows")
+    // A write to another document: the first stays shown pending, with the data it had.
+    let (other, _) = store.enqueue([self.write("x")], body: Data(), user: nil)
+    #expect(delivered.count == shownPending + 1)
+    #expect(delivered.last?.pendingNames == [name, "\(Self.root)/favorites/x"])
+    #expect(delivered.last?.documents.first { $0.name == name }.map(\.fields) == shownFields?.first)
+    _ = store.finishSend(other, .acknowledged([WriteResult(updateTime: at(11), commitTime: at(11), transformResults: [])]))
+    store.flush()
+    // An older version read from the server does not confirm the write; its own version does.
+    store.didRead([(name: name, document: document("w", at: 5))])
+    store.flush()
+    #expect(delivered.count == shownPending + 1)
+    var confirmed = document("w", at: 10)
+    if stamped { confirmed.fields["at"] = .timestamp(at(10)) }
+    store.didRead([(name: name, document: confirmed)], readTime: at(12))
+    store.flush()
+    #expect(delivered.count == shownPending + 2)
+    #expect(delivered.last?.pendingNames == ["\(Self.root)/favorites/x"])
+    #expect(delivered.last?.documents.first { $0.name == name }.map(\.fields) == confirmed.fields)
+  }
+
+  @Test(
     "a server timestamp reaches a listener pending, then settled once the listen has it; not with the server's time while pending",
     arguments: [false, true])
   func serverTimestampWaitsForListen(listenFirst: Bool) {
@@ -520,13 +557,13 @@ struct LocalViewTests {
     #expect(memory.unsettledBatchCount == 0)
 
     let watched = store()
-    let (_, delivered) = addView(watched)
+    _ = addView(watched)
     let (second, _) = watched.enqueue([write("y")], body: Data("{}".utf8), user: nil)
     acknowledge(watched, second, at: 6)
     watched.applyWhenDue(acknowledgedDocuments: 1)
     await watched.backlogDrain?.value
     #expect(watched.backlogState == (0, false), "a listener gets it at once")
-    #expect(delivered.last?.documents.first?.updateTime == Timestamp(seconds: 6, nanoseconds: 0))
+    #expect(watched.document("\(Self.root)/favorites/y")?.document?.updateTime == Timestamp(seconds: 6, nanoseconds: 0))
 
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

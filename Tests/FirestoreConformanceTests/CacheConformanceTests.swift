@@ -78,6 +78,38 @@ struct CacheConformanceTests {
     documentListener.cancel()
   }
 
+  /// As in the Apple SDK: a listener of the cache alone hears of its client's write once,
+  /// pending, and not of the acknowledgement, which brings nothing from the server's own
+  /// reads; nor of a transaction's write. The server's version, once a read brings it,
+  /// settles the write.
+  @Test(
+    "a cache-only listener hears a write once, pending, until a read brings the server's version; not a transaction",
+    arguments: Backend.all)
+  func cacheListenerAndAcknowledgements(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let items = db.collection(backend.collection().path)
+    let options = SnapshotListenOptions().withSource(.cache).withIncludeMetadataChanges(true)
+    let listener = SequenceCollector(items.snapshots(options: options))
+    let state = { (snapshot: QuerySnapshot) in
+      snapshot.documents.map { "\($0.documentID)\($0.metadata.hasPendingWrites ? " pending" : "")" }
+    }
+    #expect(try await listener.next().isEmpty)
+    try await items.document("a").setData(["k": "a"])
+    #expect(state(try await listener.next()) == ["a pending"])
+    _ = try await db.runTransaction { transaction, _ in
+      transaction.setData(["k": "t"], forDocument: items.document("t"))
+      return nil
+    }
+    // The next thing the listener hears is this write: neither the acknowledgement nor the
+    // transaction came in between.
+    try await items.document("b").setData(["k": "b"])
+    #expect(state(try await listener.next()) == ["a pending", "b pending"])
+    _ = try await items.getDocuments(source: .server)
+    let settled = try await listener.next { $0.documents.count == 3 && !$0.metadata.hasPendingWrites }
+    #expect(state(settled) == ["a", "b", "t"] && settled.metadata.isFromCache)
+    listener.cancel()
+  }
+
   /// Reads close together share one background task for their cache learning. A read after
   /// that task ran gets a task of its own; one made while someone else had just applied the
   /// backlog gets there too.

@@ -357,7 +357,6 @@ public final class BulkWriter: Sendable {
         verdicts = batch.map { _ in .failed(error, safeToRepeat: false) }
         throw error
       }
-      var applied: [(Write, WriteResult)] = []
       let latest = reply.writeResults.compactMap(\.updateTime).max() ?? Timestamp(seconds: 0, nanoseconds: 0)
       for (index, item) in batch.enumerated() {
         let status = reply.status[index]
@@ -366,7 +365,6 @@ public final class BulkWriter: Sendable {
           // A delete reports no update time; the latest time of the same reply stands in.
           let time = r.updateTime ?? latest
           let result = WriteResult(updateTime: time, commitTime: time, transformResults: r.transformResults)
-          applied.append((item.write, result))
           verdicts.append(.succeeded(result))
         } else {
           let code = FirestoreError.Code(rawValue: status.code) ?? .unknown
@@ -376,7 +374,6 @@ public final class BulkWriter: Sendable {
           verdicts.append(.failed(error, safeToRepeat: true))
         }
       }
-      for (write, result) in applied { firestore.localStore.didCommit([write], results: [result]) }
     } catch {
       if verdicts.isEmpty {
         let error = error as? FirestoreError ?? FirestoreError(.unknown, "batchWrite failed: \(error)")

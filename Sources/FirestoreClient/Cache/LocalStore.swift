@@ -442,17 +442,6 @@ final class LocalStore: Sendable {
   /// How many batches are queued, for tests.
   var queuedBatchCount: Int { withState { $0.queue.entries.count } }
 
-  /// A transaction committed `writes` with `results`: the cache learns the outcome (a
-  /// transaction's writes are not shown before they commit).
-  func didCommit(_ writes: [Write], results: [WriteResult]) {
-    guard let commitTime = results.first?.commitTime, results.count == writes.count else { return }
-    var batch = MutationBatch(id: 0, writes: writes, localWriteTime: commitTime)
-    batch.commitTime = commitTime
-    batch.acknowledgements = results.map { .init(updateTime: $0.updateTime, transformResults: $0.transformResults) }
-    let committed = batch
-    later(documents: writes.count) { $0.storeCommitted(committed) }
-  }
-
   // MARK: - Listeners
 
   /// Registers a listener's view; it gets its first snapshot from the cache at once when

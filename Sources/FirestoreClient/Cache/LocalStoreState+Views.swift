@@ -7,7 +7,13 @@ extension LocalStoreState {
   /// The view's documents now: its server results (or, before the first server snapshot,
   /// the cache's) with the writes it still needs applied, matched, ordered and limited.
   mutating func documents(of view: QueryView) -> (documents: [Document], pending: Set<String>) {
-    guard view.server != nil else { return localQuery(view.query) }
+    guard view.server != nil else {
+      var local = localQuery(view.query)
+      guard let shown = view.delivered?.pendingNames, !committedUnconfirmed.isEmpty else { return local }
+      let held = committedUnconfirmed.intersection(shown).subtracting(local.pending)
+      if !held.isEmpty { local.pending.formUnion(local.documents.lazy.map(\.name).filter(held.contains)) }
+      return local
+    }
     // The common case, no write of this client in the way: the server's view as it is.
     let applicable = batches.contains { batch in
       batch.writes.indices.contains { i in

@@ -250,11 +250,30 @@ extension LocalStoreState {
     batches[index].acknowledgements = results.map { result in
       .init(updateTime: result.updateTime, transformResults: result.transformResults)
     }
+    holdUnconfirmed(batches[index])
     storeCommitted(batches[index])
     holdInLimbo(batches[index].documentNames, committedAt: batches[index].commitTime)
     refreshViews(showing: batches[index].documentNames)
     pruneBatches()
     collectGarbage()
+  }
+
+  /// Notes that the documents `batch` wrote, acknowledged now, are pending still for the
+  /// views reading the cache that show them pending, unless the cache has the server's
+  /// version from the write or later already (a listen or a read came first); keeps only
+  /// names such views show pending.
+  private mutating func holdUnconfirmed(_ batch: MutationBatch) {
+    var shown = Set<String>()
+    for view in views.values where view.server == nil {
+      if let pending = view.delivered?.pendingNames { shown.formUnion(pending) }
+    }
+    committedUnconfirmed.formIntersection(shown)
+    guard let commitTime = batch.commitTime, !shown.isEmpty else { return }
+    for (i, write) in batch.writes.enumerated() where shown.contains(write.documentName) {
+      let written = batch.acknowledgements?[i].updateTime ?? commitTime
+      if let held = cachedEntry(write.documentName)?.version, held >= written { continue }
+      committedUnconfirmed.insert(write.documentName)
+    }
   }
 
   /// Updates the cache with the outcome of committed writes: documents it held (or that
@@ -297,6 +316,6 @@ extension LocalStoreState {
     for update in updates {
       if let document = update.document { known.append((update.name, document)) } else { forgotten.append(update.name) }
     }
-    store(known, forgetting: forgotten, removedAsOf: commitTime)
+    store(known, forgetting: forgotten, removedAsOf: commitTime, committed: true)
   }
 }

@@ -35,6 +35,11 @@ struct LocalStoreState {
   var parked: [MutationBatch] = []
   var nextBatchID = 1
   var views: [Int: QueryView] = [:]
+  /// Documents whose cached version came from this client's acknowledged write and that a
+  /// view reading the cache showed pending: they stay pending there until the server's own
+  /// word on them reaches the cache (the Apple SDK's documents with committed mutations).
+  /// Only names such a view shows pending are kept.
+  var committedUnconfirmed: Set<String> = []
   /// The queries the server answered, whose results the cache holds.
   var answeredQueries = AnsweredQueries()
   var nextViewID = 1
@@ -168,8 +173,11 @@ struct LocalStoreState {
   ///   came: a cached version updated after that time stays, as the Apple SDK keeps a
   ///   remote document whose version is past an acknowledgement's. `nil` when unknown:
   ///   they go in any case.
+  /// - Parameter committed: whether the versions come from this client's acknowledged
+  ///   writes rather than from the server's reads and listens (which confirm them).
   mutating func store(
-    _ documents: [(name: String, document: Document?)], forgetting: [String] = [], removedAsOf: Timestamp? = nil
+    _ documents: [(name: String, document: Document?)], forgetting: [String] = [], removedAsOf: Timestamp? = nil,
+    committed fromCommit: Bool = false
   ) {
     guard storage != nil, !documents.isEmpty || !forgetting.isEmpty else { return }
     // The word that a document is missing is kept only when nothing this client knows is
@@ -190,13 +198,16 @@ struct LocalStoreState {
     for name in forgetting { all.append((name, nil)) }
     let paths = all.map { path(of: $0.name) }
     let pins = Pins(views: views, batches: batches, documentsRoot: documentsRoot)
-    let stored = withStorage(false) { storage throws(CacheStorageError) in
+    let confirms = !fromCommit && !committedUnconfirmed.isEmpty
+    let (stored, confirmed) = withStorage((false, [String]())) { storage throws(CacheStorageError) in
       var changes: [(path: String, entry: CacheEntry?)] = []
-      for ((_, entry), path) in zip(all, paths) {
+      var confirmed: [String] = []
+      for ((name, entry), path) in zip(all, paths) {
         guard let path else { continue }
         // A cached version updated after the time of the server's word was learned later.
         let time = entry.map(\.version) ?? removedAsOf
         if let time, let held = try storage.version(at: path), held > time { continue }
+        if confirms { confirmed.append(name) }
         if case .missing(nil)? = entry, try storage.document(at: path) != nil {
           changes.append((path, nil))
           continue
@@ -208,8 +219,9 @@ struct LocalStoreState {
         if pinned == nil { pinned = pins.paths() }
         return pinned!.contains(path)
       }
-      return !changes.isEmpty
+      return (!changes.isEmpty, confirmed)
     }
+    committedUnconfirmed.subtract(confirmed)
     if stored, !views.isEmpty { refreshCacheViews(showing: Set(all.map(\.name))) }
   }
 

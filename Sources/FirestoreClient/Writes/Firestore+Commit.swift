@@ -9,8 +9,9 @@ extension Firestore {
   ///
   /// Outside a transaction the writes are queued (``WritePipeline``): listeners show them at
   /// once, and they are sent in order, also after the network comes back; the call returns
-  /// when the server applied them. A transaction's writes are sent at once and shown only
-  /// once committed, since they depend on its reads.
+  /// when the server applied them. A transaction's writes are sent at once, since they
+  /// depend on its reads, and reach the cache and listeners as the server reports them, as
+  /// in the Apple SDK.
   ///
   /// - Parameter encodedWrites: the writes' text written ahead
   ///   (``BatchTextBuffers/encodedWrites(_:)``), if it was.
@@ -20,9 +21,7 @@ extension Firestore {
       if writes.isEmpty { return [] }
       return try await writePipeline.commit(writes, body: body)
     }
-    let results = try await Self.sendCommit(writes, body: body, transaction: transaction, rest: rest)
-    if !writes.isEmpty { localStore.didCommit(writes, results: results) }
-    return results
+    return try await Self.sendCommit(writes, body: body, transaction: transaction, rest: rest)
   }
 
   /// Queues writes without waiting for the server (the Apple SDK's fire-and-forget and
