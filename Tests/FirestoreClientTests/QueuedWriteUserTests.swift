@@ -13,19 +13,6 @@ import Testing
 /// The mock's request log says which token carried each commit.
 @Suite("Queued writes keep their user")
 struct QueuedWriteUserTests {
-  /// A token provider whose user the test switches, as a sign-in flow does.
-  final class SwitchingTokenProvider: TokenProvider {
-    private let current = Locked<String?>(nil)
-
-    /// Signs in as `uid` (an emulator-style ID token), or signs out with `nil`.
-    func signIn(_ uid: String?) {
-      current.withLock { $0 = uid.map { JWT.unsigned(claims: .object([("sub", .string($0)), ("user_id", .string($0))])) } }
-    }
-
-    func token(forceRefresh: Bool) async throws -> String? { current.value }
-    var currentTokenUser: TokenUser? { user(for: current.value) }
-  }
-
   /// An ID token for `uid`, as the switching provider sends it.
   static func token(_ uid: String) -> String {
     JWT.unsigned(claims: .object([("sub", .string(uid)), ("user_id", .string(uid))]))
@@ -67,7 +54,7 @@ struct QueuedWriteUserTests {
     let server = try MockFirestoreServer.start()
     defer { _ = server.stop() }
     let project = "demo-users-\(UInt32.random(in: 0...UInt32.max))"
-    let provider = SwitchingTokenProvider()
+    let provider = SwitchingTokenProvider { Self.token($0) }
     provider.signIn("alice")
     let db = Self.client(server, project: project, provider: provider)
     let notes = db.collection("notes")
@@ -108,11 +95,60 @@ struct QueuedWriteUserTests {
     try await db.terminate()
   }
 
+  @Test("a cache read and a new listener follow the signed-in user with no write after the change")
+  func readsFollowTheUser() async throws {
+    let server = try MockFirestoreServer.start()
+    defer { _ = server.stop() }
+    let provider = SwitchingTokenProvider { Self.token($0) }
+    provider.signIn("alice")
+    let db = Self.client(server, project: "demo-users-\(UInt32.random(in: 0...UInt32.max))", provider: provider)
+    let notes = db.collection("notes")
+    try await db.disableNetwork()
+    Self.queue(notes.document("alice1"), by: "alice")
+    #expect(try await notes.getDocuments(source: .cache).documents.map(\.documentID) == ["alice1"])
+    provider.signIn("bob")
+    #expect(try await notes.getDocuments(source: .cache).isEmpty, "Alice's pending write shows to Bob")
+    await #expect(throws: FirestoreError.self) { try await notes.document("alice1").getDocument(source: .cache) }
+    let listener = SequenceCollector(notes.snapshots(includeMetadataChanges: false))
+    #expect(try await listener.next().isEmpty)
+    provider.signIn("alice")
+    #expect(try await notes.document("alice1").getDocument(source: .cache).get("by") as? String == "alice")
+    #expect(try await listener.next().documents.map(\.documentID) == ["alice1"], "the open listener follows the read's switch")
+    listener.cancel()
+    try await db.terminate()
+  }
+
+  @Test("a sign-in the provider announces reaches an open listener at once, and its listen reopens")
+  func announcedUserReachesListeners() async throws {
+    let server = try MockFirestoreServer.start()
+    defer { _ = server.stop() }
+    let provider = SwitchingTokenProvider(announces: true) { Self.token($0) }
+    provider.signIn("alice")
+    let db = Self.client(server, project: "demo-users-\(UInt32.random(in: 0...UInt32.max))", provider: provider)
+    let notes = db.collection("notes")
+    let listener = SequenceCollector(notes.snapshots(includeMetadataChanges: true))
+    _ = try await listener.next { !$0.metadata.isFromCache }
+    #expect(await db.listenManager.handshakeCount == 1)
+    provider.signIn("bob")
+    // Its token goes in the handshake's body; the rules test on the emulator sees it used.
+    try await eventually("the listen reopens") { await db.listenManager.handshakeCount == 2 }
+
+    // Offline, Alice's queued write leaves the listener when Bob signs in, with no call made.
+    provider.signIn("alice")
+    try await db.disableNetwork()
+    Self.queue(notes.document("alice1"), by: "alice")
+    _ = try await listener.next { $0.documents.map(\.documentID) == ["alice1"] }
+    provider.signIn("bob")
+    _ = try await listener.next { $0.isEmpty }
+    listener.cancel()
+    try await db.terminate()
+  }
+
   @Test("waitForPendingWrites() fails with cancelled when the user changes while it waits, as in the Apple SDK")
   func waitEndsOnUserChange() async throws {
     let server = try MockFirestoreServer.start()
     defer { _ = server.stop() }
-    let provider = SwitchingTokenProvider()
+    let provider = SwitchingTokenProvider { Self.token($0) }
     provider.signIn("alice")
     let db = Self.client(server, project: "demo-users-\(UInt32.random(in: 0...UInt32.max))", provider: provider)
     try await db.disableNetwork()

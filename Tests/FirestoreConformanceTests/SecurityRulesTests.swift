@@ -201,6 +201,23 @@ struct SecurityRulesTests {
     bobs.cancel()
   }
 
+  @Test("another user's sign-in alone reopens the listen with that user's token: the first user's listener is refused")
+  func signInReopensListens() async throws {
+    let (authServer, a, b, auth) = try await Self.aliceAndBob()
+    defer { authServer.stop() }
+    let db = try await Self.client(auth)
+    try await db.document("users/\(a)/favorites/p1").setData(["x": 1])
+    let alices = SequenceCollector(db.collection("users/\(a)/favorites").snapshots(includeMetadataChanges: true))
+    #expect(try await alices.nextFromServer().documents.map(\.documentID) == ["p1"])
+    let handshakes = await db.listenManager.handshakeCount
+
+    // No call of this instance follows: the provider's announcement is what it hears.
+    try await auth.signIn(withEmail: "\(b)@example.com", password: "bob-password")
+    let error = try await alices.failure(timeout: .seconds(60)) as? FirestoreError
+    #expect(error?.code == .permissionDenied, "\(String(describing: error))")
+    #expect(await db.listenManager.handshakeCount > handshakes)
+  }
+
   /// Whether the favorite exists, as the server (read with the rules bypassed) says.
   static func exists(_ path: String) async throws -> Bool {
     let owner = try await client(StaticTokenProvider.emulatorOwner)

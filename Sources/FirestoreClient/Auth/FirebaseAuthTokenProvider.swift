@@ -29,6 +29,8 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
   private let client: TokenEndpointClient
   private let session: Locked<Session?>
   private let refresher: TokenRefresher
+  /// The readers of ``tokenUserChanges()``.
+  private let userObservers = Locked<[UUID: AsyncStream<TokenUser>.Continuation]>([:])
 
   struct Session: Sendable {
     var user: FirebaseAuthUser
@@ -119,6 +121,22 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
   public func signOut() async {
     session.withLock { $0 = nil }
     await refresher.reset()
+    announceUser()
+  }
+
+  /// The signed-in user after each sign-in and sign-out, for as long as the stream is read.
+  public func tokenUserChanges() -> AsyncStream<TokenUser>? {
+    let (changes, continuation) = AsyncStream.makeStream(of: TokenUser.self, bufferingPolicy: .bufferingNewest(1))
+    let id = UUID()
+    continuation.onTermination = { [userObservers] _ in userObservers.withLock { $0[id] = nil } }
+    userObservers.withLock { $0[id] = continuation }
+    return changes
+  }
+
+  /// Tells the readers of ``tokenUserChanges()`` who is signed in now.
+  private func announceUser() {
+    guard let user = currentTokenUser else { return }
+    for observer in userObservers.withLock({ Array($0.values) }) { observer.yield(user) }
   }
 
   /// The current user's ID token (refreshed first when near expiry or `forceRefresh`),
@@ -159,6 +177,7 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
     let signedIn = user(json, uid)
     session.withLock { $0 = Session(user: signedIn, idToken: idToken, refreshToken: refreshToken) }
     await refresher.store(.init(value: idToken, lifetime: lifetime))
+    announceUser()
     return signedIn
   }
 

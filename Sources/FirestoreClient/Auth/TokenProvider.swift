@@ -37,6 +37,13 @@ public protocol TokenProvider: Sendable {
   /// sign-in or sign-out); `nil` when only a token tells. Writes made after a change are
   /// queued for the new user at once. The default returns `nil`.
   var currentTokenUser: TokenUser? { get }
+
+  /// The users ``currentTokenUser`` names from now on, one each time it changes (a sign-in,
+  /// a sign-out), for a provider that knows when that happens; `nil` when only a token or
+  /// ``currentTokenUser`` tells. The client follows each change at once, as the Apple SDK
+  /// follows its credentials: listeners stop showing the writes of the user before, and
+  /// real-time listens reopen with the new user's token. The default returns `nil`.
+  func tokenUserChanges() -> AsyncStream<TokenUser>?
 }
 
 extension TokenProvider {
@@ -48,4 +55,8 @@ extension TokenProvider {
 
   /// Unknown until a token is fetched.
   public var currentTokenUser: TokenUser? { nil }
+
+  /// No announcements: the client learns of a change from the tokens it fetches and from
+  /// ``currentTokenUser``.
+  public func tokenUserChanges() -> AsyncStream<TokenUser>? { nil }
 }

@@ -63,6 +63,7 @@ extension Firestore {
     network.setMode(.terminated)
     Self.forgetShared(self)
     for stop in activeListens.withLock({ Array($0.values) }) { stop() }
+    parts.userFollower?.cancel()
     await parts.limboResolver.shutdown()
     await listenManager.shutdown()
     await writePipeline.close()

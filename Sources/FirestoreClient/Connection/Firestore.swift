@@ -61,6 +61,8 @@ public final class Firestore: Sendable {
     let callbackQueue: DispatchQueue
     /// The persistent cache's field indexes; `nil` for any other cache.
     let persistentCacheIndexManager: PersistentCacheIndexManager?
+    /// Reads the token provider's announcements of a new user, when it makes them.
+    let userFollower: Task<Void, Never>?
 
     init(
       configuration: ClientConfiguration, projectID: String, database: String, databaseName: String, documentsRoot: String,
@@ -89,9 +91,10 @@ public final class Firestore: Sendable {
       } else {
         persistentCacheIndexManager = nil
       }
-      listenManager = ListenManager(
+      let manager = ListenManager(
         observer: ListenManager.Observer(connectionLost: { store.listenConnectionLost() }, roundDelivered: { store.endListenRound() }))
-      let resolver = LimboResolver(store: store, manager: listenManager, settings: rest.settings, database: databaseName)
+      listenManager = manager
+      let resolver = LimboResolver(store: store, manager: manager, settings: rest.settings, database: databaseName)
       limboResolver = resolver
       store.observeLimbo { [weak resolver] in
         guard let resolver else { return }
@@ -100,10 +103,21 @@ public final class Firestore: Sendable {
       let pipeline = WritePipeline(store: store, rest: rest, retryPolicy: configuration.retryPolicy)
       writePipeline = pipeline
       callbackQueue = configuration.dispatchQueue ?? DispatchQueue(label: "swift-firestore.callbacks")
+      let announced = terminated ? nil : configuration.tokenProvider?.tokenUserChanges()
+      userFollower = announced.map { changes in
+        Task { [weak pipeline] in
+          for await user in changes { pipeline?.tokenUserChanged(to: user) }
+        }
+      }
       if terminated { network.setMode(.terminated) }
       // Weak: the pipeline reaches the gate through its REST client.
       network.onReachable { [weak pipeline] in pipeline?.serverReachable() }
       rest.observeTokenUsers { [weak pipeline] user in pipeline?.tokenUserChanged(to: user) }
+      // A listen keeps the credentials of its handshake: another user's reopens it at once.
+      pipeline.observeUserChanges { [weak manager] in
+        guard let manager else { return }
+        Task { await manager.credentialsChanged() }
+      }
       if rest.configurationError == nil && !terminated { pipeline.resume() }
     }
   }
@@ -258,6 +272,7 @@ public final class Firestore: Sendable {
     // Nothing can wait for the queue's answers any more; with a persistent cache, the
     // next instance sends what is left.
     madeParts?.writePipeline.stop()
+    madeParts?.userFollower?.cancel()
   }
 
   /// Fails, naming the problem, when the instance cannot be used: its configuration is

@@ -78,6 +78,7 @@ extension Firestore {
       }
     }
     active.withLock { $0[listenID] = { finish(.ended) } }
+    writePipeline.followCurrentUser()
     let id = store.addView(view, source: options.source, includeMetadataChanges: options.includeMetadataChanges) { snapshot in
       guard !ended.withLock({ $0 }) else { return }
       do {

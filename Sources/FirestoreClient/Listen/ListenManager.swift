@@ -189,6 +189,15 @@ actor ListenManager {
     }
   }
 
+  /// The signed-in user changed: a channel keeps the credentials of its handshake, so the
+  /// listens reopen at once with the new user's token, as the Apple SDK restarts its
+  /// streams (and the server then applies the new user's rules to every target).
+  func credentialsChanged() {
+    guard channel != nil else { return }
+    closeChannel()
+    openChannel()
+  }
+
   private func closeChannel() {
     guard let channel else { return }
     self.channel = nil

@@ -125,6 +125,7 @@ extension Query {
   func runOnCache() throws -> QuerySnapshot {
     try firestore.checkUsable()
     let lowered = try lowered()
+    firestore.writePipeline.followCurrentUser()
     let (found, pending) = firestore.localStore.query(viewQuery(lowered))
     var documents = try found.map { doc in
       try snapshot(doc, readTime: nil, metadata: SnapshotMetadata(isFromCache: true, hasPendingWrites: pending.contains(doc.name)))

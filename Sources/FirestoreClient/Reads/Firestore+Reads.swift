@@ -213,6 +213,7 @@ extension DocumentReference {
 
   /// The cached version with pending writes applied, or `nil` when the cache has none.
   private func cachedSnapshot() -> DocumentSnapshot? {
+    firestore.writePipeline.followCurrentUser()
     guard let (document, pending) = firestore.localStore.document(name) else { return nil }
     return DocumentSnapshot(
       reference: self, document: document, readTime: nil, metadata: SnapshotMetadata(isFromCache: true, hasPendingWrites: pending))

@@ -36,6 +36,8 @@ final class WritePipeline: Sendable {
     var closeWaiters: [CheckedContinuation<Void, Never>] = []
     /// Set by ``close()``: nothing more is sent.
     var isClosed = false
+    /// Hears that the user changed, after the queue and the views followed.
+    var userChanged: (@Sendable () -> Void)?
   }
 
   /// Hears how a batch was settled.
@@ -58,16 +60,26 @@ final class WritePipeline: Sendable {
     return provider.currentTokenUser
   }
 
-  /// The token provider's tokens stand for `user` (a call just fetched one): the queue
-  /// follows.
+  /// The token provider's tokens stand for `user` (a call just fetched one, or the
+  /// provider said so): the queue and the views follow, then whoever observes the change.
+  /// The one place the client follows the user from.
   func tokenUserChanged(to user: TokenUser) {
     let (changed, actions) = store.switchUser(to: user)
-    if changed { rejectPendingWaiters() }
+    if changed {
+      rejectPendingWaiters()
+      state.withLock { $0.userChanged }?()
+    }
     perform(actions)
   }
 
-  /// Follows the token provider's user when it says who is signed in without a token.
-  private func followCurrentUser() {
+  /// Calls `observer` each time the user changes (the listens reopen with its token).
+  func observeUserChanges(_ observer: @escaping @Sendable () -> Void) {
+    state.withLock { $0.userChanged = observer }
+  }
+
+  /// Follows the token provider's user when it says who is signed in without a token: on
+  /// each write, and before the cache is read or listened to.
+  func followCurrentUser() {
     if let user = currentUser { tokenUserChanged(to: user) }
   }
 
