@@ -10,8 +10,9 @@ import FirestoreWire
 /// ```
 ///
 /// Note Firestore's rule: when any `sum` or `average` names a field, the whole
-/// aggregation — `count` included — considers only documents that have a numeric value in
-/// that field. Run a separate ``QueryConvertible/count`` for a plain count.
+/// aggregation — `count` included — considers only documents that have that field, of any
+/// type (`sum` and `average` then skip the values that are not numbers). Run a separate
+/// ``QueryConvertible/count`` for a plain count.
 public struct AggregateField: Sendable, Hashable {
   enum Kind: Sendable, Hashable {
     case count
