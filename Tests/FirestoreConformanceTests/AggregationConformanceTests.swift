@@ -51,6 +51,23 @@ struct AggregationConformanceTests {
     #expect(firstTwo.get(.sum("pop")) as? Int == 3)
   }
 
+  /// The Python client's system tests count from a document cursor with no ordering, and
+  /// under an inequality, whose cursor names the field and the document.
+  @Test("aggregations from a document cursor, with no order(by:) and under an inequality", arguments: Backend.all)
+  func documentCursor(_ backend: Backend) async throws {
+    let c = try await seed(backend)
+    let all = try await c.getDocuments().documents
+    #expect(try await c.start(atDocument: all[1]).count.getAggregation().count == 4)
+    #expect(try await c.end(beforeDocument: all[3]).count.getAggregation().count == 3)
+    let inequality = c.whereField("pop", isGreaterThan: 1)
+    let ordered = try await inequality.getDocuments().documents
+    #expect(ordered.map(\.documentID) == ["d1", "d2", "d3"])
+    let rest = try await inequality.start(afterDocument: ordered[0]).aggregate([.count(), .sum("pop")]).getAggregation()
+    #expect(rest.count == 2)
+    #expect(rest.get(.sum("pop")) as? Double == 6.5)
+    #expect(try await c.order(by: "pop").limit(toLast: 3).start(atDocument: ordered[0]).count.getAggregation().count == 3)
+  }
+
   @Test("aggregate queries and their results compare as the Apple SDK compares them", arguments: Backend.all)
   func equality(_ backend: Backend) async throws {
     let c = try await seed(backend)

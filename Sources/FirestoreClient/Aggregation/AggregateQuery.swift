@@ -83,9 +83,13 @@ public struct AggregateQuery: Sendable, Hashable {
     var lowered = try query.lowered(forAggregation: true)
     // The SDKs aggregate without the implicit document-key ordering; it changes nothing but
     // for `limit(toLast:)`, whose last documents are those of the caller's orderings turned
-    // (the first ones when there are none: as many).
-    let explicit = lowered.reversesResults ? query.orders.count : lowered.structuredQuery.orderBy.count
-    lowered.structuredQuery.orderBy = query.orders.isEmpty ? [] : Array(lowered.structuredQuery.orderBy.prefix(explicit))
+    // (the first ones when there are none: as many). A cursor keeps every ordering, as the
+    // server clients send it: its values name them all, and the server refuses a cursor
+    // longer than the orderings.
+    if lowered.structuredQuery.startAt == nil && lowered.structuredQuery.endAt == nil {
+      let explicit = lowered.reversesResults ? query.orders.count : lowered.structuredQuery.orderBy.count
+      lowered.structuredQuery.orderBy = query.orders.isEmpty ? [] : Array(lowered.structuredQuery.orderBy.prefix(explicit))
+    }
     var unique: [AggregateField] = []
     for field in aggregations where !unique.contains(field) { unique.append(field) }
     if unique.count > Self.maximumAggregations {
