@@ -73,4 +73,21 @@ struct ReadConformanceTests {
     #expect(try await db.document("beta/b").listCollections().map(\.path) == ["beta/b/inner", "beta/b/other"])
     #expect(try await db.document("alpha/a").listCollections().isEmpty)
   }
+
+  /// As the Python client's `collections(read_time=)` and `list_documents(read_time=)`.
+  @Test("listCollections and listDocuments at a past readTime list what there was then", arguments: Backend.all)
+  func listingsAtReadTime(_ backend: Backend) async throws {
+    let db = backend.firestore(database: "lists-\(AutoID.make().prefix(6).lowercased())")
+    let then = try await db.document("alpha/a").setData(["x": 1]).updateTime
+    try await db.document("alpha/a/inner/i").setData(["x": 1])
+    try await db.document("alpha/b").setData(["x": 1])
+    try await db.document("beta/b").setData(["x": 1])
+    #expect(try await db.listCollections(readTime: then).map(\.collectionID) == ["alpha"])
+    #expect(try await db.listCollections().map(\.collectionID) == ["alpha", "beta"])
+    #expect(try await db.document("alpha/a").listCollections(readTime: then).isEmpty)
+    #expect(try await db.document("alpha/a").listCollections().map(\.collectionID) == ["inner"])
+    var listed: [String] = []
+    for try await ref in db.collection("alpha").listDocuments(pageSize: 1, readTime: then) { listed.append(ref.documentID) }
+    #expect(listed == ["a"])
+  }
 }

@@ -107,12 +107,15 @@ struct FirestoreService: Sendable {
 
   // MARK: - Single documents
 
+  /// A GET's read time, given by its fields (`readTime.seconds`, `readTime.nanos`) as the
+  /// emulator takes it.
+  private func readTime(_ request: MockHTTPRequest) -> ReadConsistency? {
+    guard let seconds = request.queryValue("readTime.seconds"), let s = Int64(seconds) else { return nil }
+    return .readTime(Timestamp(seconds: s, nanoseconds: Int32(request.queryValue("readTime.nanos").flatMap { Int32($0) } ?? 0)))
+  }
+
   private func get(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
-    var consistency: ReadConsistency?
-    if let seconds = request.queryValue("readTime.seconds"), let s = Int64(seconds) {
-      consistency = .readTime(Timestamp(seconds: s, nanoseconds: Int32(request.queryValue("readTime.nanos").flatMap { Int32($0) } ?? 0)))
-    }
-    let (documents, _) = try store.get(route.database, paths: [route.path], consistency: consistency)
+    let (documents, _) = try store.get(route.database, paths: [route.path], consistency: readTime(request))
     guard let document = documents.first?.1 else {
       throw MockError(.notFound, "Document (\(route.database)/documents/\(route.path)) not found.")
     }
@@ -384,7 +387,7 @@ struct FirestoreService: Sendable {
     let pageSize = request.queryValue("pageSize").flatMap { Int($0) } ?? 300
     if pageSize < 0 { throw .invalidArgument("page_size must not be negative") }
     let showMissing = request.queryValue("showMissing") == "true"
-    var entries = store.list(route.database, collection: route.path, showMissing: showMissing)
+    var entries = try store.list(route.database, collection: route.path, showMissing: showMissing, consistency: readTime(request))
     if request.queryValue("orderBy")?.hasSuffix("desc") == true { entries.reverse() }
     var start = 0
     if let token = request.queryValue("pageToken"), !token.isEmpty {
@@ -408,7 +411,8 @@ struct FirestoreService: Sendable {
   private func listCollectionIDs(_ request: MockHTTPRequest, _ route: RESTRoute) throws(MockError) -> MockHTTPResponse {
     let json = try body(request)
     let pageSize = Int(try decode { try json.optionalInt64("pageSize") } ?? 0)
-    var ids = store.collectionIDs(route.database, parent: route.path)
+    let consistency = try decode { try ReadConsistency.from(json) }
+    var ids = try store.collectionIDs(route.database, parent: route.path, consistency: consistency)
     if let token = try decode({ try json.optionalString("pageToken") }), !token.isEmpty {
       guard let data = Data(base64Encoded: token), let after = String(data: data, encoding: .utf8) else {
         throw .invalidArgument("Invalid page token.")

@@ -391,38 +391,43 @@ final class MockStore: @unchecked Sendable {
   // MARK: - Listing
 
   /// Documents directly in a collection (and, with `showMissing`, paths that only have
-  /// subcollections), sorted by key, starting after `after`.
-  func list(_ db: String, collection: String, showMissing: Bool) -> [(path: String, document: Document?)] {
-    condition.lock()
-    defer { condition.unlock() }
-    let paths = databases[db]?.existingPaths() ?? []
-    let database = database(db)
-    let depth = collection.slashSegments.count + 1
-    var present: [String: Document?] = [:]
-    for path in paths where path.hasBytePrefix(collection + "/") {
-      let segments = path.slashSegments
-      let child = segments.prefix(depth).joined(separator: "/")
-      if segments.count == depth {
-        present[child] = database.document(path)
-      } else if showMissing, present[child] == nil {
-        present[child] = .some(nil)
+  /// subcollections), sorted by key, as of the read `consistency` selects.
+  func list(
+    _ db: String, collection: String, showMissing: Bool, consistency: ReadConsistency? = nil
+  ) throws(MockError) -> [(path: String, document: Document?)] {
+    try locked { () throws(MockError) in
+      let time = try readContext(db, consistency).time
+      let paths = databases[db]?.existingPaths(at: time) ?? []
+      let database = database(db)
+      let depth = collection.slashSegments.count + 1
+      var present: [String: Document?] = [:]
+      for path in paths where path.hasBytePrefix(collection + "/") {
+        let segments = path.slashSegments
+        let child = segments.prefix(depth).joined(separator: "/")
+        if segments.count == depth {
+          present[child] = database.document(path, at: time)
+        } else if showMissing, present[child] == nil {
+          present[child] = .some(nil)
+        }
       }
+      return present.keys.sorted(by: MockDatabase.keyOrder).map { ($0, present[$0]!) }
     }
-    return present.keys.sorted(by: MockDatabase.keyOrder).map { ($0, present[$0]!) }
   }
 
-  /// The IDs of collections directly under `parent` ("" for the root) that hold documents at any depth.
-  func collectionIDs(_ db: String, parent: String) -> [String] {
-    condition.lock()
-    defer { condition.unlock() }
-    let prefix = parent.isEmpty ? "" : parent + "/"
-    let depth = parent.isEmpty ? 0 : parent.slashSegments.count
-    var ids = Set<String>()
-    for path in databases[db]?.existingPaths() ?? [] where path.hasBytePrefix(prefix) {
-      let segments = path.slashSegments
-      if segments.count > depth { ids.insert(String(segments[depth])) }
+  /// The IDs of collections directly under `parent` ("" for the root) that hold documents
+  /// at any depth, as of the read `consistency` selects.
+  func collectionIDs(_ db: String, parent: String, consistency: ReadConsistency? = nil) throws(MockError) -> [String] {
+    try locked { () throws(MockError) in
+      let time = try readContext(db, consistency).time
+      let prefix = parent.isEmpty ? "" : parent + "/"
+      let depth = parent.isEmpty ? 0 : parent.slashSegments.count
+      var ids = Set<String>()
+      for path in databases[db]?.existingPaths(at: time) ?? [] where path.hasBytePrefix(prefix) {
+        let segments = path.slashSegments
+        if segments.count > depth { ids.insert(String(segments[depth])) }
+      }
+      return ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
-    return ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
   // MARK: - Names

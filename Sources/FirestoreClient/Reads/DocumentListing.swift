@@ -17,6 +17,7 @@ public struct DocumentListing: AsyncSequence, Sendable {
   let collection: CollectionReference
   let pageSize: Int
   let showMissing: Bool
+  let readTime: Timestamp?
 
   /// Iterates the listing, requesting the next page when the current one runs out.
   public struct AsyncIterator: AsyncIteratorProtocol {
@@ -43,6 +44,10 @@ public struct DocumentListing: AsyncSequence, Sendable {
       // Only names are needed; a mask keeps field data off the wire where the server honours it.
       query.append(("mask.fieldPaths", FieldPath.documentID().canonicalString))
       if let token { query.append(("pageToken", token)) }
+      if let readTime = listing.readTime {
+        // By its fields: the emulator refuses RFC 3339 text for a timestamp in a URL.
+        query += [("readTime.seconds", String(readTime.seconds)), ("readTime.nanos", String(readTime.nanoseconds))]
+      }
       let firestore = collection.firestore
       let reply = try await firestore.rest.unary(
         .init(.list(parent: collection.resourcePath.parent ?? .root, collectionID: collection.collectionID, query: query)))
@@ -64,7 +69,9 @@ extension CollectionReference {
   ///   - pageSize: references per request.
   ///   - showMissing: also list locations with no document but with subcollections (as the
   ///     server SDKs' `listDocuments` does).
-  public func listDocuments(pageSize: Int = 300, showMissing: Bool = true) -> DocumentListing {
-    DocumentListing(collection: self, pageSize: pageSize, showMissing: showMissing)
+  ///   - readTime: list the documents as they were at this time (within Firestore's
+  ///     retention window); now when `nil`.
+  public func listDocuments(pageSize: Int = 300, showMissing: Bool = true, readTime: Timestamp? = nil) -> DocumentListing {
+    DocumentListing(collection: self, pageSize: pageSize, showMissing: showMissing, readTime: readTime)
   }
 }

@@ -102,17 +102,21 @@ extension Firestore {
   }
 
   /// The top-level collections of the database, sorted by ID.
-  public func listCollections() async throws -> [CollectionReference] {
-    try await collectionIDs(under: .root).map { collection($0) }
+  ///
+  /// - Parameter readTime: list them as they were at this time (within Firestore's
+  ///   retention window); now when `nil`.
+  public func listCollections(readTime: Timestamp? = nil) async throws -> [CollectionReference] {
+    try await collectionIDs(under: .root, readTime: readTime).map { collection($0) }
   }
 
-  /// Pages through `:listCollectionIds` under a document (or the root).
-  func collectionIDs(under parent: ResourcePath) async throws -> [String] {
+  /// Pages through `:listCollectionIds` under a document (or the root), at `readTime`.
+  func collectionIDs(under parent: ResourcePath, readTime: Timestamp?) async throws -> [String] {
     var ids: [String] = []
     var token: String?
     repeat {
       var body: [(String, JSONValue)] = [("pageSize", .number("300"))]
       if let token { body.append(("pageToken", .string(token))) }
+      if let readTime { ReadConsistency.readTime(readTime).append(to: &body) }
       let reply = try await rest.unary(.init(.listCollectionIds(parent: parent), body: .object(body)))
       let page = try decode("listCollectionIds reply") { try ListCollectionIDsResponse(json: reply) }
       ids += page.collectionIDs
@@ -226,8 +230,11 @@ extension DocumentReference {
   }
 
   /// The subcollections of this document, sorted by ID (the document itself need not exist).
-  public func listCollections() async throws -> [CollectionReference] {
+  ///
+  /// - Parameter readTime: list them as they were at this time (within Firestore's
+  ///   retention window); now when `nil`.
+  public func listCollections(readTime: Timestamp? = nil) async throws -> [CollectionReference] {
     let ref = try validated()
-    return try await firestore.collectionIDs(under: ref.resourcePath).map { ref.collection($0) }
+    return try await firestore.collectionIDs(under: ref.resourcePath, readTime: readTime).map { ref.collection($0) }
   }
 }
