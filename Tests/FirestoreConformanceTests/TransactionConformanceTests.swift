@@ -132,6 +132,30 @@ struct TransactionConformanceTests {
     #expect(try await ref.getDocument().exists == false)
   }
 
+  /// As the server SDKs' `transaction.get(aggregateQuery)`.
+  @Test("a transaction computes aggregations over what it reads, then writes from them", arguments: Backend.all)
+  func aggregationInTransaction(_ backend: Backend) async throws {
+    let items = backend.collection()
+    for (id, n) in [("a", 2), ("b", 4), ("c", 6)] { try await items.document(id).setData(["n": n]) }
+    let stats = backend.collection().document("stats")
+    try await backend.db.runTransaction { tx in
+      let snapshot = try await tx.getAggregation(items.aggregate([.count(), .sum("n"), .average("n")]))
+      let totals: [String: Any] = [
+        "count": snapshot.count, "sum": snapshot.get(.sum("n")) ?? 0, "average": snapshot.get(.average("n")) ?? 0,
+      ]
+      tx.setData(totals, forDocument: stats)
+    }
+    let written = try await stats.getDocument()
+    #expect(written.get("count") as? Int == 3 && written.get("sum") as? Int == 12 && written.get("average") as? Double == 4)
+    let error = try await #require(throws: FirestoreError.self) {
+      try await backend.db.runTransaction { tx in
+        tx.setData(["v": 1], forDocument: stats)
+        _ = try await tx.getAggregation(items.count)
+      }
+    }
+    #expect(error.code == .invalidArgument && error.message.contains("reads before its writes"))
+  }
+
   @Test("a read after a write fails the transaction even when the body catches its error", arguments: Backend.all)
   func readAfterWriteCaught(_ backend: Backend) async throws {
     let ref = backend.collection().document("rw")

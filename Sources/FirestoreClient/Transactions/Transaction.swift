@@ -59,6 +59,21 @@ public final class Transaction: Sendable {
     return try await query.query.run(consistency: .transaction(id))
   }
 
+  /// Computes a query's aggregations inside the transaction, over what it reads (as the
+  /// server SDKs' `transaction.get(aggregateQuery)`); in a read-write transaction the
+  /// documents aggregated stay locked until it ends.
+  ///
+  /// ```swift
+  /// try await db.runTransaction { transaction in
+  ///   let open = try await transaction.getAggregation(db.collection("tickets").whereField("open", isEqualTo: true).count)
+  ///   transaction.setData(["open": open.count], forDocument: db.document("stats/tickets"))
+  /// }
+  /// ```
+  public func getAggregation(_ query: AggregateQuery) async throws -> AggregateQuerySnapshot {
+    try checkCanRead("getAggregation")
+    return try await query.run(consistency: .transaction(id))
+  }
+
   func add(_ document: DocumentReference, _ build: () throws(FirestoreError) -> Write) -> Transaction {
     let refusal: FirestoreError? = readOnly ? .invalidArgument("cannot write \(document.path) in a read-only transaction") : nil
     record.add(document, owner: "transaction", refusal: refusal, build)
