@@ -138,6 +138,30 @@ struct ListenSessionTests {
         == ["terminate(SID s1, RID 8)", "cancelAll", "finish(tokenChanged)"])
   }
 
+  @Test("a user change checks the token: the same one keeps the session, another ends it with tokenChanged")
+  func userChangeChecksToken() {
+    var session = openSession()
+    #expect(text(session.handle(.checkToken)) == ["fetchToken(userChange)"])
+    #expect(text(session.handle(.tokenFetched("t1", for: .userChange))).isEmpty, "the handshake's token: nothing to do")
+    #expect(text(session.handle(.checkToken)) == ["fetchToken(userChange)"])
+    #expect(
+      text(session.handle(.tokenFetched("t2", for: .userChange)))
+        == ["terminate(SID s1, RID 8)", "cancelAll", "finish(tokenChanged)"])
+
+    // Before the handshake's token is the session's, the check waits for it: that token
+    // may have been fetched before the change.
+    var early = ListenSession(requestID: 7, requestTimeout: .seconds(10), backChannelSilence: Self.silence)
+    #expect(text(early.handle(.checkToken)).isEmpty, "not started")
+    _ = early.handle(.start([request(2)], forceRefreshToken: false))
+    #expect(text(early.handle(.checkToken)).isEmpty)
+    #expect(
+      text(early.handle(.tokenFetched("t1", for: .handshake)))
+        == ["timeout(1, 10.0 seconds)", "handshake(RID 7, 1 requests, token t1)", "fetchToken(userChange)"])
+    #expect(
+      text(early.handle(.tokenFetched("t2", for: .userChange))) == ["cancelAll", "finish(tokenChanged)"],
+      "no session to terminate yet")
+  }
+
   @Test("the fourth back channel in a row ending without a new array gives up unavailable")
   func emptyRenewalsGiveUp() throws {
     var session = openSession()

@@ -103,6 +103,12 @@ actor ListenChannel {
     handle(.terminate)
   }
 
+  /// The signed-in user changed: the session asks for the token again and ends with
+  /// ``Event/tokenChanged`` if it is not the one its handshake carried.
+  func checkToken() {
+    handle(.checkToken)
+  }
+
   // MARK: - Driving the session
 
   /// Feeds `event` to the session and performs what it returns. Actions only start tasks,

@@ -190,12 +190,12 @@ actor ListenManager {
   }
 
   /// The signed-in user changed: a channel keeps the credentials of its handshake, so the
-  /// listens reopen at once with the new user's token, as the Apple SDK restarts its
-  /// streams (and the server then applies the new user's rules to every target).
-  func credentialsChanged() {
-    guard channel != nil else { return }
-    closeChannel()
-    openChannel()
+  /// channel checks its token now rather than at its next request, and a new one reopens
+  /// the listens with it (``ListenChannel/Event/tokenChanged``), as the Apple SDK restarts
+  /// its streams; the server then applies the new user's rules to every target. A channel
+  /// opened with the new token already stays.
+  func credentialsChanged() async {
+    await channel?.checkToken()
   }
 
   private func closeChannel() {

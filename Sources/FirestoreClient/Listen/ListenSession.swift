@@ -33,6 +33,8 @@ struct ListenSession: Sendable {
     /// The check before reopening back channel `generation`'s successor: where a session
     /// with no forward traffic notices a new token.
     case renewal(generation: Int)
+    /// A check asked for from outside: the signed-in user changed.
+    case userChange
   }
 
   /// What happened.
@@ -43,6 +45,9 @@ struct ListenSession: Sendable {
     case send([ListenRequest])
     /// The owner ends the session.
     case terminate
+    /// The signed-in user changed: the session fetches the token again, and ends with
+    /// ``ListenChannel/Event/tokenChanged`` when it is no longer the handshake's.
+    case checkToken
     /// A token fetched for `use` (`nil`: no token provider).
     case tokenFetched(String?, for: TokenUse)
     /// The token provider failed.
@@ -141,6 +146,10 @@ struct ListenSession: Sendable {
   /// The token the handshake carried; the server keeps it for the whole session
   /// (`Docs/Protocol/WebChannel.md`, Credentials).
   private var sessionToken: String?
+  /// Whether ``sessionToken`` is the handshake's (fetched), not yet unknown.
+  private var hasSessionToken = false
+  /// A user change came before the handshake's token was the session's: check it then.
+  private var checksAfterHandshakeToken = false
   private var sessionID: String?
   private var httpSessionID: String?
   /// Back channels in a row that ended without a new array.
@@ -175,6 +184,15 @@ struct ListenSession: Sendable {
       return forwardNext()
     case .terminate:
       return close(reporting: nil)
+    case .checkToken:
+      guard isStarted, !isClosed else { return [] }
+      // The handshake's token may be fetched still, from before the change: check once it
+      // is the session's.
+      guard hasSessionToken else {
+        checksAfterHandshakeToken = true
+        return []
+      }
+      return [.fetchToken(forceRefresh: false, for: .userChange)]
     case .tokenFetched(let token, let use):
       return tokenFetched(token, for: use)
     case .tokenFailed(let error, _):
@@ -223,10 +241,16 @@ struct ListenSession: Sendable {
     switch use {
     case .handshake:
       sessionToken = token
+      hasSessionToken = true
       let requests = handshakeRequests
       handshakeRequests = []
       nextMapID = requests.count
-      return timeRequest("WebChannel handshake") + [.sendHandshake(requests, token: token, requestID: requestID)]
+      var actions = timeRequest("WebChannel handshake") + [.sendHandshake(requests, token: token, requestID: requestID)]
+      if checksAfterHandshakeToken {
+        checksAfterHandshakeToken = false
+        actions.append(.fetchToken(forceRefresh: false, for: .userChange))
+      }
+      return actions
     case .forwardPOST:
       guard token == sessionToken else { return close(reporting: .tokenChanged) }
       return sendForward()
@@ -234,6 +258,8 @@ struct ListenSession: Sendable {
       guard token == sessionToken else { return close(reporting: .tokenChanged) }
       guard generation == backChannelGeneration else { return [] }
       return openBackChannel()
+    case .userChange:
+      return token == sessionToken ? [] : close(reporting: .tokenChanged)
     }
   }
 
