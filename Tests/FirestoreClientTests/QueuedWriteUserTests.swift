@@ -144,6 +144,32 @@ struct QueuedWriteUserTests {
     try await db.terminate()
   }
 
+  @Test("an announcement read after a later change does not switch back to the user it named")
+  func lateAnnouncement() async throws {
+    let server = try MockFirestoreServer.start()
+    defer { _ = server.stop() }
+    let provider = SwitchingTokenProvider(announces: true) { Self.token($0) }
+    provider.signIn("alice")
+    let db = Self.client(server, project: "demo-users-\(UInt32.random(in: 0...UInt32.max))", provider: provider)
+    let notes = db.collection("notes")
+    try await db.disableNetwork()
+    let listener = SequenceCollector(notes.snapshots(options: SnapshotListenOptions().withSource(.cache)))
+    #expect(try await listener.next().isEmpty)
+    Self.queue(notes.document("alice1"), by: "alice")
+    #expect(try await listener.next().documents.map(\.documentID) == ["alice1"])
+    provider.signIn("bob")
+    #expect(try await listener.next().isEmpty)
+    Self.queue(notes.document("bob1"), by: "bob")
+    #expect(try await listener.next().documents.map(\.documentID) == ["bob1"])
+    // Alice's sign-in announced late, then Carol's: the listener goes from Bob's write
+    // straight to Carol's nothing, never back to Alice's write.
+    provider.announceLate("alice")
+    provider.signIn("carol")
+    #expect(try await listener.next().isEmpty)
+    listener.cancel()
+    try await db.terminate()
+  }
+
   @Test("waitForPendingWrites() fails with cancelled when the user changes while it waits, as in the Apple SDK")
   func waitEndsOnUserChange() async throws {
     let server = try MockFirestoreServer.start()

@@ -216,6 +216,8 @@ struct SecurityRulesTests {
     let error = try await alices.failure(timeout: .seconds(60)) as? FirestoreError
     #expect(error?.code == .permissionDenied, "\(String(describing: error))")
     #expect(await db.listenManager.handshakeCount > handshakes)
+    alices.cancel()
+    try await db.terminate()
   }
 
   /// Whether the favorite exists, as the server (read with the rules bypassed) says.

@@ -9,32 +9,32 @@ import Foundation
 public final class SwitchingTokenProvider: TokenProvider {
   private let current = Locked<String?>(nil)
   private let makeToken: @Sendable (String) -> String
-  private let announces: Bool
-  private let observers = Locked<[UUID: AsyncStream<TokenUser>.Continuation]>([:])
+  private let announcer: TokenUserAnnouncer?
 
   /// A provider signed out until ``signIn(_:)``.
   public init(announces: Bool = false, token: @escaping @Sendable (String) -> String) {
-    self.announces = announces
+    announcer = announces ? TokenUserAnnouncer() : nil
     makeToken = token
   }
 
   /// Signs in as `uid`, or signs out with `nil`; an announcing provider then says so.
   public func signIn(_ uid: String?) {
     current.withLock { $0 = uid.map(makeToken) }
-    guard announces, let user = currentTokenUser else { return }
-    for observer in observers.withLock({ Array($0.values) }) { observer.yield(user) }
+    if let announcer, let user = currentTokenUser { announcer.announce(user) }
   }
 
+  /// Announces `uid`'s sign-in (`nil`: a sign-out) without making it: an announcement
+  /// read after a later change, as a reader that fell behind reads one.
+  public func announceLate(_ uid: String?) {
+    announcer?.announce(user(for: uid.map(makeToken)))
+  }
+
+  /// The signed-in user's token, or `nil` when signed out.
   public func token(forceRefresh: Bool) async throws -> String? { current.value }
 
+  /// The user of the token the provider hands out now.
   public var currentTokenUser: TokenUser? { user(for: current.value) }
 
-  public func tokenUserChanges() -> AsyncStream<TokenUser>? {
-    guard announces else { return nil }
-    let (changes, continuation) = AsyncStream.makeStream(of: TokenUser.self)
-    let id = UUID()
-    continuation.onTermination = { [observers] _ in observers.withLock { $0[id] = nil } }
-    observers.withLock { $0[id] = continuation }
-    return changes
-  }
+  /// Each sign-in and sign-out, when the provider announces them.
+  public func tokenUserChanges() -> AsyncStream<TokenUser>? { announcer?.changes() }
 }

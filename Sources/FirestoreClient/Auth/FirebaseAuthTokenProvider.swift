@@ -29,8 +29,8 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
   private let client: TokenEndpointClient
   private let session: Locked<Session?>
   private let refresher: TokenRefresher
-  /// The readers of ``tokenUserChanges()``.
-  private let userObservers = Locked<[UUID: AsyncStream<TokenUser>.Continuation]>([:])
+  /// Tells the readers of ``tokenUserChanges()`` of each sign-in and sign-out.
+  private let announcer = TokenUserAnnouncer()
 
   struct Session: Sendable {
     var user: FirebaseAuthUser
@@ -125,18 +125,11 @@ public final class FirebaseAuthTokenProvider: TokenProvider, CustomStringConvert
   }
 
   /// The signed-in user after each sign-in and sign-out, for as long as the stream is read.
-  public func tokenUserChanges() -> AsyncStream<TokenUser>? {
-    let (changes, continuation) = AsyncStream.makeStream(of: TokenUser.self, bufferingPolicy: .bufferingNewest(1))
-    let id = UUID()
-    continuation.onTermination = { [userObservers] _ in userObservers.withLock { $0[id] = nil } }
-    userObservers.withLock { $0[id] = continuation }
-    return changes
-  }
+  public func tokenUserChanges() -> AsyncStream<TokenUser>? { announcer.changes() }
 
   /// Tells the readers of ``tokenUserChanges()`` who is signed in now.
   private func announceUser() {
-    guard let user = currentTokenUser else { return }
-    for observer in userObservers.withLock({ Array($0.values) }) { observer.yield(user) }
+    if let user = currentTokenUser { announcer.announce(user) }
   }
 
   /// The current user's ID token (refreshed first when near expiry or `forceRefresh`),

@@ -103,10 +103,13 @@ public final class Firestore: Sendable {
       let pipeline = WritePipeline(store: store, rest: rest, retryPolicy: configuration.retryPolicy)
       writePipeline = pipeline
       callbackQueue = configuration.dispatchQueue ?? DispatchQueue(label: "swift-firestore.callbacks")
-      let announced = terminated ? nil : configuration.tokenProvider?.tokenUserChanges()
+      let provider = configuration.tokenProvider
+      let announced = terminated ? nil : provider?.tokenUserChanges()
       userFollower = announced.map { changes in
         Task { [weak pipeline] in
-          for await user in changes { pipeline?.tokenUserChanged(to: user) }
+          // An announcement says to look again: one read late may be older than the user a
+          // write or read already followed, which the provider tells now.
+          for await user in changes { pipeline?.tokenUserChanged(to: provider?.currentTokenUser ?? user) }
         }
       }
       if terminated { network.setMode(.terminated) }
