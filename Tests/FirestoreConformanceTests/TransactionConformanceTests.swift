@@ -156,6 +156,23 @@ struct TransactionConformanceTests {
     #expect(error.code == .invalidArgument && error.message.contains("reads before its writes"))
   }
 
+  /// As the Apple SDK's: a transaction neither reads into the cache nor writes into it, so
+  /// the cache never keeps a version the transaction's own commit replaced.
+  @Test("a transaction's reads stay out of the cache, as its writes do", arguments: Backend.all)
+  func readsStayOutOfTheCache(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let ref = db.collection(backend.collection().path).document("t")
+    try await db.runTransaction { tx in
+      #expect(try await tx.getDocument(ref).exists == false)
+      _ = try await tx.getDocuments(ref.parent)
+      tx.setData(["v": 1], forDocument: ref)
+    }
+    await #expect(throws: FirestoreError.self, "the cache knows nothing of the document") {
+      try await ref.getDocument(source: .cache)
+    }
+    #expect(try await ref.getDocument().get("v") as? Int == 1)
+  }
+
   @Test("a read after a write fails the transaction even when the body catches its error", arguments: Backend.all)
   func readAfterWriteCaught(_ backend: Backend) async throws {
     let ref = backend.collection().document("rw")

@@ -7,10 +7,10 @@ extension FirestoreError {
 }
 
 extension Optional where Wrapped == ReadConsistency {
-  /// Whether the read is of the past (`readTime`): its documents must not enter the cache,
-  /// which holds the latest version known.
-  var isHistorical: Bool {
-    if case .readTime? = self { return true }
-    return false
-  }
+  /// Whether the read is of the database now, outside a transaction: only then do its
+  /// documents enter the cache and this client's pending writes show in them. A read of
+  /// the past (`readTime`) is not the latest version known; a transaction's reads, as the
+  /// Apple SDK's, stay apart from the local store, as its writes do (the cache would keep a
+  /// version the transaction's own commit replaced).
+  var touchesLocalStore: Bool { self == nil }
 }

@@ -92,7 +92,7 @@ extension Query {
       if let doc = response.document { documents.append(try snapshot(doc, readTime: response.readTime)) }
     }
     var pendingNames = Set<String>()
-    if lowered.structuredQuery.select == nil && !consistency.isHistorical {
+    if lowered.structuredQuery.select == nil && consistency.touchesLocalStore {
       let q = lowered.structuredQuery
       let isComplete = q.limit == nil && q.offset == nil && q.startAt == nil && q.endAt == nil
       let view = viewQuery(lowered)

@@ -49,7 +49,7 @@ extension Firestore {
       // `updateValue` returns the entry it replaced: none for a name not seen before.
       if found.updateValue(nil, forKey: ref.name) == nil { unique.append(ref.name) }
     }
-    let learns = mask == nil && !consistency.isHistorical
+    let learns = mask == nil && consistency.touchesLocalStore
     var start = 0
     while start < unique.count {
       let chunk = Array(unique[start..<min(start + chunkSize, unique.count)])
