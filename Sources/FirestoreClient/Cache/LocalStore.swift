@@ -496,6 +496,7 @@ final class LocalStore: Sendable {
     withState { s in
       s.views[id] = nil
       s.noteLimboNames()
+      s.trimUnconfirmed()
       s.pruneBatches()
       s.collectGarbage()
     }

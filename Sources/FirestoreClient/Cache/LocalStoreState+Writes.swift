@@ -263,17 +263,25 @@ extension LocalStoreState {
   /// version from the write or later already (a listen or a read came first); keeps only
   /// names such views show pending.
   private mutating func holdUnconfirmed(_ batch: MutationBatch) {
-    var shown = Set<String>()
-    for view in views.values where view.server == nil {
-      if let pending = view.delivered?.pendingNames { shown.formUnion(pending) }
-    }
-    committedUnconfirmed.formIntersection(shown)
+    let shown = trimUnconfirmed()
     guard let commitTime = batch.commitTime, !shown.isEmpty else { return }
     for (i, write) in batch.writes.enumerated() where shown.contains(write.documentName) {
       let written = batch.acknowledgements?[i].updateTime ?? commitTime
       if let held = cachedEntry(write.documentName)?.version, held >= written { continue }
       committedUnconfirmed.insert(write.documentName)
     }
+  }
+
+  /// Keeps of ``committedUnconfirmed`` only what the views reading the cache show pending;
+  /// returns all they show pending.
+  @discardableResult
+  mutating func trimUnconfirmed() -> Set<String> {
+    var shown = Set<String>()
+    for view in views.values where view.server == nil {
+      if let pending = view.delivered?.pendingNames { shown.formUnion(pending) }
+    }
+    committedUnconfirmed.formIntersection(shown)
+    return shown
   }
 
   /// Updates the cache with the outcome of committed writes: documents it held (or that

@@ -198,7 +198,7 @@ struct LocalStoreState {
     for name in forgetting { all.append((name, nil)) }
     let paths = all.map { path(of: $0.name) }
     let pins = Pins(views: views, batches: batches, documentsRoot: documentsRoot)
-    let confirms = !fromCommit && !committedUnconfirmed.isEmpty
+    let unconfirmed = fromCommit ? [] : committedUnconfirmed
     let (stored, confirmed) = withStorage((false, [String]())) { storage throws(CacheStorageError) in
       var changes: [(path: String, entry: CacheEntry?)] = []
       var confirmed: [String] = []
@@ -207,7 +207,7 @@ struct LocalStoreState {
         // A cached version updated after the time of the server's word was learned later.
         let time = entry.map(\.version) ?? removedAsOf
         if let time, let held = try storage.version(at: path), held > time { continue }
-        if confirms { confirmed.append(name) }
+        if unconfirmed.contains(name) { confirmed.append(name) }
         if case .missing(nil)? = entry, try storage.document(at: path) != nil {
           changes.append((path, nil))
           continue
@@ -223,6 +223,19 @@ struct LocalStoreState {
     }
     committedUnconfirmed.subtract(confirmed)
     if stored, !views.isEmpty { refreshCacheViews(showing: Set(all.map(\.name))) }
+    if !confirmed.isEmpty { refreshViewsAwaitingServer(settling: Set(confirmed)) }
+  }
+
+  /// The server's versions of `settled`, which views reading the cache held pending,
+  /// reached the cache: a view that waits for its first server snapshot shows them settled
+  /// too (a listener of the cache only was refreshed with the store).
+  private mutating func refreshViewsAwaitingServer(settling settled: Set<String>) {
+    for id in views.keys.sorted() {
+      guard let view = views[id], view.source == .default, view.server == nil,
+        view.delivered?.pendingNames.isDisjoint(with: settled) == false
+      else { continue }
+      refresh(id)
+    }
   }
 
   /// The latest commit time of this client's acknowledged batches still tracked, by

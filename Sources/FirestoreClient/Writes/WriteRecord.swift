@@ -39,27 +39,26 @@ final class WriteRecord: Sendable {
   func add(
     _ document: DocumentReference, owner: String, refusal: FirestoreError? = nil, _ build: () throws(FirestoreError) -> Write
   ) {
-    let write: Result<Write, FirestoreError>
-    if let refusal {
-      write = .failure(refusal)
-    } else if document.firestore !== firestore {
-      write = .failure(.invalidArgument("document \(document.path) belongs to another Firestore instance than this \(owner)"))
-    } else {
-      do throws(FirestoreError) { write = .success(try build()) } catch { write = .failure(error) }
+    let write: Write
+    do throws(FirestoreError) {
+      if let refusal { throw refusal }
+      if document.firestore !== firestore {
+        throw .invalidArgument("document \(document.path) belongs to another Firestore instance than this \(owner)")
+      }
+      write = try build()
+    } catch {
+      fail(error)
+      return
     }
     state.withLock { s in
-      switch write {
-      case .success(let w):
-        s.writes.append(w)
-        if writesAhead, s.error == nil, !s.taken, s.writes.count % Self.partSize == 0 {
-          // A copy: a slice would share the writes' storage, and the next write appended
-          // would copy all of them.
-          let part = Array(s.writes[(s.writes.count - Self.partSize)...])
-          // A part no commit will use (its form cannot wait for it) is skipped.
-          let text = firestore.batchText
-          s.parts.append(Task { Task.isCancelled ? [] : text.encodedWrites(part) })
-        }
-      case .failure(let e): if s.error == nil { s.error = e }
+      s.writes.append(write)
+      if writesAhead, s.error == nil, !s.taken, s.writes.count % Self.partSize == 0 {
+        // A copy: a slice would share the writes' storage, and the next write appended
+        // would copy all of them.
+        let part = Array(s.writes[(s.writes.count - Self.partSize)...])
+        // A part no commit will use (its form cannot wait for it) is skipped.
+        let text = firestore.batchText
+        s.parts.append(Task { Task.isCancelled ? [] : text.encodedWrites(part) })
       }
     }
   }
