@@ -51,6 +51,32 @@ struct ListenConformanceTests {
     _ = writer
   }
 
+  /// As the Apple SDK's listeners of one query share one view: a second listener of a query
+  /// already in sync starts from that state, from the server. (Its own first snapshot from
+  /// the cache, then the server's with no change to show, left it from the cache for good
+  /// without metadata changes.)
+  @Test("a second listener of a query or document in sync starts from the server's state", arguments: Backend.all)
+  func secondListenerStartsSynced(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let items = db.collection(backend.collection().path)
+    try await backend.db.document(items.path + "/a").setData(["v": 1])
+    let first = SequenceCollector(items.snapshots(includeMetadataChanges: false))
+    let firstDocument = SequenceCollector(items.document("a").snapshots(includeMetadataChanges: false))
+    _ = try await first.next { !$0.metadata.isFromCache }
+    _ = try await firstDocument.next { !$0.metadata.isFromCache }
+    let second = SequenceCollector(items.snapshots(includeMetadataChanges: false))
+    let shown = try await second.next()
+    #expect(!shown.metadata.isFromCache && shown.documents.map(\.documentID) == ["a"])
+    let secondDocument = SequenceCollector(items.document("a").snapshots(includeMetadataChanges: false))
+    let document = try await secondDocument.next()
+    #expect(!document.metadata.isFromCache && document.get("v") as? Int == 1)
+    // Both go on hearing the server's changes.
+    try await backend.db.document(items.path + "/b").setData(["v": 2])
+    #expect(try await second.next().documents.map(\.documentID) == ["a", "b"])
+    for collector in [first, second] { collector.cancel() }
+    for collector in [firstDocument, secondDocument] { collector.cancel() }
+  }
+
   @Test("adds, modifications and removals arrive with Firebase's indexes", arguments: Backend.all)
   func addModifyRemove(_ backend: Backend) async throws {
     let cities = backend.collection()

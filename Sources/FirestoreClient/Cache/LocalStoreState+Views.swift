@@ -25,12 +25,14 @@ extension LocalStoreState {
   }
 
   /// Recomputes view `id` and delivers a snapshot if its listener should hear of the change.
-  /// A cache-only view of a query that another listener has in sync with the server shows
-  /// that listener's state (one view per query, as in the Apple SDK); when a server
-  /// listener's state changes, the cache-only views of its query follow.
+  /// A view of a query that another listener has in sync with the server shows that
+  /// listener's state while it has no server data of its own — a cache-only view always, a
+  /// new listener's until its own target answers — as the Apple SDK's listeners of one
+  /// query share one view: a second listener's first snapshot is then the server's, not the
+  /// cache's. When a server listener's state changes, those views of its query follow.
   mutating func refresh(_ id: Int) {
     guard var view = views[id] else { return }
-    let synced = view.source == .cache ? syncedView(of: view.query) : nil
+    let synced = view.follows ? syncedView(of: view.query) : nil
     let (documents, pending) = documents(of: synced ?? view)
     if !view.limbo.isEmpty {
       releaseLimbo(of: &view, showing: documents)
@@ -45,8 +47,9 @@ extension LocalStoreState {
       deliveredSinceSync = true
       view.emit(snapshot)
     }
-    guard view.source == .default, views.values.contains(where: { $0.source == .cache }) else { return }
-    for other in views.keys.sorted() where views[other]!.source == .cache && views[other]!.query == view.query {
+    // A follower refreshes no one: only a view with server data of its own leads.
+    guard !view.follows, views.values.contains(where: \.follows) else { return }
+    for other in views.keys.sorted() where other != id && views[other]!.follows && views[other]!.query == view.query {
       refresh(other)
     }
   }

@@ -52,6 +52,10 @@ struct QueryView {
   /// snapshot, the stream has not gone down since, and it holds no document in limbo).
   var isSynced: Bool { source == .default && server != nil && !isStale && limbo.isEmpty }
 
+  /// Whether the view shows the state of another view of its query that is in sync, when
+  /// there is one: it reads the cache only, or has no server data of its own yet.
+  var follows: Bool { source == .cache || server == nil }
+
   /// The server's results with the ``limboDocuments`` still shown, by name.
   var heldDocuments: [String: Document] {
     guard let server else { return [:] }
@@ -104,14 +108,14 @@ struct QueryView {
   ///     cache holds its results (then a first snapshot comes from it even when empty).
   ///   - listenOffline: whether the listen stream is down, so that a first snapshot from the
   ///     cache is delivered even when it is empty (the server's will not come soon).
-  ///   - syncedBy: for a cache-only view, the listener of the same query that listens to
-  ///     the server and is in sync with it: as in the Apple SDK, where listeners of one
-  ///     query share one view, the cache-only one then shows that synced state.
+  ///   - syncedBy: for a view that ``follows``, the listener of the same query that listens
+  ///     to the server and is in sync with it: as in the Apple SDK, where listeners of one
+  ///     query share one view, this one then shows that synced state.
   mutating func snapshot(
     documents: [Document], pendingNames: Set<String>, acknowledgedOnly: Set<String> = [], listenOffline: Bool = false,
     hasCachedResults: Bool = false, syncedBy: QueryView? = nil
   ) -> ViewSnapshot? {
-    let isFromCache = source == .cache ? syncedBy == nil : !isSynced
+    let isFromCache = syncedBy == nil && (source == .cache || !isSynced)
     let ordering = query.ordering
     let old = delivered
     let documents = Self.holdingAcknowledged(documents, acknowledgedOnly, shown: old, ordering: ordering)
