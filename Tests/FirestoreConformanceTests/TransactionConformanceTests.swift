@@ -156,6 +156,20 @@ struct TransactionConformanceTests {
     #expect(error.code == .invalidArgument && error.message.contains("reads before its writes"))
   }
 
+  /// As the server SDKs' `transaction.getAll(..., {fieldMask})`.
+  @Test("a transaction's getAll returns the fields its mask names", arguments: Backend.all)
+  func getAllWithFieldMask(_ backend: Backend) async throws {
+    let items = backend.collection()
+    try await items.document("a").setData(["keep": 1, "drop": 2, "nested": ["in": 3, "out": 4]])
+    let fields = try await backend.db.runTransaction { tx in
+      try await tx.getAll([items.document("a"), items.document("missing")], fieldMask: ["keep", "nested.in"]).map { $0.data() }
+    }
+    #expect(fields.count == 2)
+    #expect((fields[0]?["keep"] as? Int) == 1 && fields[0]?["drop"] == nil)
+    #expect((fields[0]?["nested"] as? [String: Any])?.keys.sorted() == ["in"])
+    #expect(fields[1] == nil)
+  }
+
   /// As the Apple SDK's: a transaction neither reads into the cache nor writes into it, so
   /// the cache never keeps a version the transaction's own commit replaced.
   @Test("a transaction's reads stay out of the cache, as its writes do", arguments: Backend.all)

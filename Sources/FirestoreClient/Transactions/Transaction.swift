@@ -48,9 +48,12 @@ public final class Transaction: Sendable {
   }
 
   /// Reads several documents inside the transaction, in the order asked.
-  public func getAll(_ documents: [DocumentReference]) async throws -> [DocumentSnapshot] {
+  ///
+  /// - Parameter fieldMask: the fields to return (all when `nil`), as in
+  ///   ``Firestore/getAll(_:fieldMask:readTime:)``.
+  public func getAll(_ documents: [DocumentReference], fieldMask: [any FieldPathConvertible]? = nil) async throws -> [DocumentSnapshot] {
     try checkCanRead("getAll")
-    return try await firestore.batchGet(documents, fieldMask: nil, consistency: .transaction(id))
+    return try await firestore.batchGet(documents, fieldMask: fieldMask, consistency: .transaction(id))
   }
 
   /// Runs a query inside the transaction.
