@@ -38,6 +38,15 @@ struct QueuedWriteUserTests {
     return Firestore(projectID: project, settings: settings)
   }
 
+  /// A mock server, and an instance on it whose switching provider (announcing its users or
+  /// not) has Alice signed in.
+  static func aliceOnMock(announces: Bool) throws -> (MockFirestoreServer, SwitchingTokenProvider, Firestore) {
+    let server = try MockFirestoreServer.start()
+    let provider = SwitchingTokenProvider(announces: announces) { Self.token($0) }
+    provider.signIn("alice")
+    return (server, provider, client(server, project: "demo-users-\(UInt32.random(in: 0...UInt32.max))", provider: provider))
+  }
+
   /// Queues a write without waiting for the server, as synchronous code does.
   static func queue(_ document: DocumentReference, by user: String) {
     document.setData(["by": user])
@@ -97,11 +106,8 @@ struct QueuedWriteUserTests {
 
   @Test("a cache read and a new listener follow the signed-in user with no write after the change")
   func readsFollowTheUser() async throws {
-    let server = try MockFirestoreServer.start()
+    let (server, provider, db) = try Self.aliceOnMock(announces: false)
     defer { _ = server.stop() }
-    let provider = SwitchingTokenProvider { Self.token($0) }
-    provider.signIn("alice")
-    let db = Self.client(server, project: "demo-users-\(UInt32.random(in: 0...UInt32.max))", provider: provider)
     let notes = db.collection("notes")
     try await db.disableNetwork()
     Self.queue(notes.document("alice1"), by: "alice")
@@ -120,11 +126,8 @@ struct QueuedWriteUserTests {
 
   @Test("a sign-in the provider announces reaches an open listener at once, and its listen reopens")
   func announcedUserReachesListeners() async throws {
-    let server = try MockFirestoreServer.start()
+    let (server, provider, db) = try Self.aliceOnMock(announces: true)
     defer { _ = server.stop() }
-    let provider = SwitchingTokenProvider(announces: true) { Self.token($0) }
-    provider.signIn("alice")
-    let db = Self.client(server, project: "demo-users-\(UInt32.random(in: 0...UInt32.max))", provider: provider)
     let notes = db.collection("notes")
     let listener = SequenceCollector(notes.snapshots(includeMetadataChanges: true))
     _ = try await listener.next { !$0.metadata.isFromCache }
@@ -146,11 +149,8 @@ struct QueuedWriteUserTests {
 
   @Test("an announcement read after a later change does not switch back to the user it named")
   func lateAnnouncement() async throws {
-    let server = try MockFirestoreServer.start()
+    let (server, provider, db) = try Self.aliceOnMock(announces: true)
     defer { _ = server.stop() }
-    let provider = SwitchingTokenProvider(announces: true) { Self.token($0) }
-    provider.signIn("alice")
-    let db = Self.client(server, project: "demo-users-\(UInt32.random(in: 0...UInt32.max))", provider: provider)
     let notes = db.collection("notes")
     try await db.disableNetwork()
     let listener = SequenceCollector(notes.snapshots(options: SnapshotListenOptions().withSource(.cache)))
@@ -172,11 +172,8 @@ struct QueuedWriteUserTests {
 
   @Test("waitForPendingWrites() fails with cancelled when the user changes while it waits, as in the Apple SDK")
   func waitEndsOnUserChange() async throws {
-    let server = try MockFirestoreServer.start()
+    let (server, provider, db) = try Self.aliceOnMock(announces: false)
     defer { _ = server.stop() }
-    let provider = SwitchingTokenProvider { Self.token($0) }
-    provider.signIn("alice")
-    let db = Self.client(server, project: "demo-users-\(UInt32.random(in: 0...UInt32.max))", provider: provider)
     try await db.disableNetwork()
     Self.queue(db.document("notes/alice1"), by: "alice")
     let wait = Task { try await db.waitForPendingWrites() }
