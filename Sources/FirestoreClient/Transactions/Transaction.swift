@@ -49,8 +49,10 @@ public final class Transaction: Sendable {
 
   /// Reads several documents inside the transaction, in the order asked.
   ///
-  /// - Parameter fieldMask: the fields to return (all when `nil`), as in
-  ///   ``Firestore/getAll(_:fieldMask:readTime:)``.
+  /// - Parameters:
+  ///   - documents: the documents to read; a missing one has `exists == false`.
+  ///   - fieldMask: the fields to return (all when `nil`), as in
+  ///     ``Firestore/getAll(_:fieldMask:readTime:)``.
   public func getAll(_ documents: [DocumentReference], fieldMask: [any FieldPathConvertible]? = nil) async throws -> [DocumentSnapshot] {
     try checkCanRead("getAll")
     return try await firestore.batchGet(documents, fieldMask: fieldMask, consistency: .transaction(id))
