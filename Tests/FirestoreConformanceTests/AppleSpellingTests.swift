@@ -154,6 +154,11 @@ struct AppleSpellingTests {
   func snapshotsInSync(_ backend: Backend) async throws {
     let db = backend.firestore()
     Ledger.record(backend)
+    // A handshake slower than its timeout on a busy machine would take the listen offline:
+    // each listener would then hear the empty cache first, and the server's empty answer,
+    // a change of metadata only, not at all. The handshake's deadline is the test's.
+    let deadline = ManualTimer()
+    await db.listenManager.setRequestTimer { try await deadline.wait($0) }
     let items = db.collection(backend.collection().path)
     let events = Locked<[String]>([])
     // A listener may first hear the cache and then the server; the sync listener is added
