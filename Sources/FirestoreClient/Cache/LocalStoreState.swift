@@ -183,13 +183,13 @@ struct LocalStoreState {
     // The word that a document is missing is kept only when nothing this client knows is
     // newer: not over a commit of this client still tracked from after it (the cache may
     // have let that outcome go, unknown), and, with no time said, not over a version held.
-    let committed = documents.contains { $0.document == nil } ? commitTimes() : [:]
+    let commits = documents.contains { $0.document == nil } ? commitTimes() : [:]
     var all: [(name: String, entry: CacheEntry?)] = []
     all.reserveCapacity(documents.count + forgetting.count)
     for (name, document) in documents {
       if let document {
         all.append((name, .document(document)))
-      } else if let commit = committed[name], removedAsOf.map({ $0 < commit }) ?? true {
+      } else if let commit = commits[name], removedAsOf.map({ $0 < commit }) ?? true {
         all.append((name, nil))
       } else {
         all.append((name, .missing(removedAsOf)))

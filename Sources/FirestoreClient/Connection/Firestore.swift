@@ -103,13 +103,10 @@ public final class Firestore: Sendable {
       let pipeline = WritePipeline(store: store, rest: rest, retryPolicy: configuration.retryPolicy)
       writePipeline = pipeline
       callbackQueue = configuration.dispatchQueue ?? DispatchQueue(label: "swift-firestore.callbacks")
-      let provider = configuration.tokenProvider
-      let announced = terminated ? nil : provider?.tokenUserChanges()
+      let announced = terminated ? nil : configuration.tokenProvider?.tokenUserChanges()
       userFollower = announced.map { changes in
         Task { [weak pipeline] in
-          // An announcement says to look again: one read late may be older than the user a
-          // write or read already followed, which the provider tells now.
-          for await user in changes { pipeline?.tokenUserChanged(to: provider?.currentTokenUser ?? user) }
+          for await user in changes { pipeline?.followAnnounced(user) }
         }
       }
       if terminated { network.setMode(.terminated) }

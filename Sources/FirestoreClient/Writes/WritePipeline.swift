@@ -83,6 +83,13 @@ final class WritePipeline: Sendable {
     if let user = currentUser { tokenUserChanged(to: user) }
   }
 
+  /// The token provider announced `user`: an announcement says to look again, since one
+  /// read late may be older than the user a write or read already followed, which the
+  /// provider tells now.
+  func followAnnounced(_ user: TokenUser) {
+    tokenUserChanged(to: currentUser ?? user)
+  }
+
   /// `waitForPendingWrites()` callers are answered `cancelled` when the user changes, as in
   /// the Apple SDK: the writes they waited for are another user's now.
   private func rejectPendingWaiters() {
