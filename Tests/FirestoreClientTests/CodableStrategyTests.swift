@@ -46,7 +46,7 @@ struct CodableStrategyTests {
     let event = Event(startedAt: Date(timeIntervalSince1970: 1_700_000_000))
     let encoder = Firestore.Encoder()
     let decoder = Firestore.Decoder()
-    #expect(try encoder.encode(event)["startedAt"] is Date)
+    #expect(try encoder.encode(event)["startedAt"] as? Timestamp == Timestamp(seconds: 1_700_000_000, nanoseconds: 0))
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "UTC")

@@ -93,7 +93,8 @@ struct CodableTests {
     #expect(data["capital"] as? Bool == false)
     #expect(data["kind"] as? String == "town")
     #expect(data["rank"] as? Int == 2)
-    #expect(data["founded"] as? Date == city.founded)
+    // As the Apple SDK's encoder, a date is written as the timestamp Firestore stores.
+    #expect(data["founded"] as? Timestamp == Timestamp(date: city.founded))
     #expect(data["photo"] as? Data == city.photo)
     #expect(data["updated"] as? Timestamp == city.updated)
     #expect(data["location"] as? GeoPoint == city.location)
@@ -189,6 +190,10 @@ struct CodableTests {
       "cannot encode Counter: field \"inner.values[1]\" has integer 18446744073709551615, "
       + "which does not fit in a 64-bit signed integer"
     #expect(error.message == expected)
+    guard case EncodingError.invalidValue? = error.underlyingError else {
+      Issue.record("underlying error: \(String(describing: error.underlyingError))")
+      return
+    }
   }
 
   @Test func encodesURLsAsStrings() throws {
@@ -320,7 +325,7 @@ struct CodableTests {
     let timestamp = Timestamp(seconds: 5, nanoseconds: 6_000)
     let message = Message(text: "hi", sentAt: date, editedAt: timestamp)
     let data = try Firestore.Encoder().encode(message)
-    #expect(data["sentAt"] as? Date == date)
+    #expect(data["sentAt"] as? Timestamp == Timestamp(date: date))
     #expect(data["editedAt"] as? Timestamp == timestamp)
     #expect(try Firestore.Decoder().decode(Message.self, from: try storedAndRead(data)) == message)
   }
@@ -375,6 +380,12 @@ struct CodableTests {
     let mismatch = try firestoreError { _ = try decoder.decode(City.self, from: data) }
     #expect(mismatch.code == .invalidArgument)
     #expect(mismatch.message == "cannot decode City: field \"population\" expected Int but found String \"many\"")
+    // The Swift error the decoder met stays reachable, for code ported from `catch DecodingError…`.
+    guard case DecodingError.typeMismatch(_, let context)? = mismatch.underlyingError else {
+      Issue.record("underlying error: \(String(describing: mismatch.underlyingError))")
+      return
+    }
+    #expect(context.codingPath.map(\.stringValue) == ["population"])
 
     data["population"] = 1
     data["tags"] = ["a", "b", 5] as [any Sendable]
@@ -415,6 +426,11 @@ struct CodableTests {
     data["name"] = nil
     let missing = try firestoreError { _ = try decoder.decode(City.self, from: data) }
     #expect(missing.message == "cannot decode City: field \"name\" is missing")
+    guard case DecodingError.keyNotFound(let key, _)? = missing.underlyingError else {
+      Issue.record("underlying error: \(String(describing: missing.underlyingError))")
+      return
+    }
+    #expect(key.stringValue == "name")
   }
 
   @Test func errorsFromUserCodeBecomeFirestoreErrors() throws {
@@ -465,14 +481,26 @@ struct CodableTests {
   }
 
   @Test func referencesAndSentinelsNeedTheFirestoreCoders() throws {
+    // The Apple SDK's own error types, so that code catching them builds and catches.
     let ref = db.collection("c").document("d")
-    let encode = try firestoreError { _ = try JSONEncoder().encode(["r": ref]) }
-    #expect(encode.code == .invalidArgument)
-    #expect(encode.message == "DocumentReference c/d at field \"r\" can only be encoded by Firestore.Encoder")
-    let decode = try firestoreError { _ = try JSONDecoder().decode([String: DocumentReference].self, from: Data(#"{"r":"c/d"}"#.utf8)) }
-    #expect(decode.message == "DocumentReference at field \"r\" can only be decoded by Firestore.Decoder")
-    let sentinel = try firestoreError { _ = try JSONEncoder().encode(["f": FieldValue.delete()]) }
-    #expect(sentinel.message == "FieldValue.delete() at field \"f\" can only be encoded by Firestore.Encoder")
+    #expect {
+      _ = try JSONEncoder().encode(["r": ref])
+    } throws: {
+      guard case FirestoreEncodingError.encodingIsNotSupported(let text) = $0 else { return false }
+      return text == "DocumentReference c/d at field \"r\" can only be encoded by Firestore.Encoder"
+    }
+    #expect {
+      _ = try JSONDecoder().decode([String: DocumentReference].self, from: Data(#"{"r":"c/d"}"#.utf8))
+    } throws: {
+      guard case FirestoreDecodingError.decodingIsNotSupported(let text) = $0 else { return false }
+      return text == "DocumentReference at field \"r\" can only be decoded by Firestore.Decoder"
+    }
+    #expect {
+      _ = try JSONEncoder().encode(["f": FieldValue.delete()])
+    } throws: {
+      guard case FirestoreEncodingError.encodingIsNotSupported(let text) = $0 else { return false }
+      return text == "FieldValue.delete() at field \"f\" can only be encoded by Firestore.Encoder"
+    }
   }
 
   @Test func wrappersStoreOptionalValuesWithOtherCoders() throws {

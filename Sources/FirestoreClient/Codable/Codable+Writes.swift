@@ -150,10 +150,8 @@ extension Firestore.Encoder {
   func firestoreEncode<T: Encodable>(_ value: T) throws(FirestoreError) -> [String: any Sendable] {
     do {
       return try encode(value)
-    } catch let error as FirestoreError {
-      throw error
     } catch {
-      throw .invalidArgument("cannot encode \(T.self): \(error)")
+      throw CodingProblem.encodingFailure(error, encoding: "\(T.self)")
     }
   }
 }

@@ -3,7 +3,8 @@
 ///
 /// The coders throw Swift's own errors while working, so that `Codable` code which catches
 /// `DecodingError.keyNotFound` and the like keeps working; the public entry points turn
-/// whatever escapes into a ``FirestoreError``. This marker tells the coders' own phrases
+/// whatever escapes into a ``FirestoreError`` that names the field and keeps the Swift error
+/// as its ``FirestoreError/underlyingError``. This marker tells the coders' own phrases
 /// ("expected Int but found String \"many\"") apart from errors thrown by user code.
 struct CodingProblem: Error {
   /// The problem, phrased to follow `field "path"`.
@@ -19,36 +20,40 @@ struct CodingProblem: Error {
     EncodingError.Context(codingPath: path, debugDescription: phrase, underlyingError: CodingProblem(phrase: phrase))
   }
 
-  /// The `FirestoreError` for an error that escaped decoding a `typeName`.
+  /// The `FirestoreError` for an error that escaped decoding a `typeName`; the error itself
+  /// (a `DecodingError`, or the decoded type's own) is its ``FirestoreError/underlyingError``.
   static func decodingFailure(_ error: any Error, decoding typeName: String) -> FirestoreError {
-    let prefix = "cannot decode \(typeName): "
+    if let error = error as? FirestoreError { return error }
+    return FirestoreError(.invalidArgument, "cannot decode \(typeName): " + decodingText(error), underlyingError: error)
+  }
+
+  /// What went wrong while decoding, as it follows `cannot decode T: `.
+  private static func decodingText(_ error: any Error) -> String {
     switch error {
-    case let error as FirestoreError:
-      return error
     case DecodingError.keyNotFound(let key, let context):
-      return .invalidArgument(prefix + "\(CodingPath.field(context.codingPath + [key])) is missing")
+      return "\(CodingPath.field(context.codingPath + [key])) is missing"
     case DecodingError.typeMismatch(let type, let context):
-      return .invalidArgument(prefix + describe(context.codingPath, context, orElse: "does not match the expected type \(type)"))
+      return describe(context.codingPath, context, orElse: "does not match the expected type \(type)")
     case DecodingError.valueNotFound(let type, let context):
-      return .invalidArgument(prefix + describe(context.codingPath, context, orElse: "expected \(type) but found null"))
+      return describe(context.codingPath, context, orElse: "expected \(type) but found null")
     case DecodingError.dataCorrupted(let context):
-      return .invalidArgument(prefix + describe(context.codingPath, context.debugDescription, underlying: context.underlyingError))
+      return describe(context.codingPath, context.debugDescription, underlying: context.underlyingError)
     default:
-      return .invalidArgument(prefix + "\(error)")
+      return "\(error)"
     }
   }
 
-  /// The `FirestoreError` for an error that escaped encoding a `typeName`.
+  /// The `FirestoreError` for an error that escaped encoding a `typeName`; the error itself
+  /// (an `EncodingError`, or the encoded type's own) is its ``FirestoreError/underlyingError``.
   static func encodingFailure(_ error: any Error, encoding typeName: String) -> FirestoreError {
-    let prefix = "cannot encode \(typeName): "
-    switch error {
-    case let error as FirestoreError:
-      return error
-    case EncodingError.invalidValue(_, let context):
-      return .invalidArgument(prefix + describe(context.codingPath, context.debugDescription, underlying: context.underlyingError))
-    default:
-      return .invalidArgument(prefix + "\(error)")
+    if let error = error as? FirestoreError { return error }
+    let text: String
+    if case EncodingError.invalidValue(_, let context) = error {
+      text = describe(context.codingPath, context.debugDescription, underlying: context.underlyingError)
+    } else {
+      text = "\(error)"
     }
+    return FirestoreError(.invalidArgument, "cannot encode \(typeName): " + text, underlyingError: error)
   }
 
   private static func describe(_ path: [any CodingKey], _ context: DecodingError.Context, orElse fallback: String) -> String {

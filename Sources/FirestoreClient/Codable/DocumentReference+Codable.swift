@@ -4,11 +4,11 @@
 extension DocumentReference: Codable {
   /// Reads a reference with ``Firestore/Decoder``.
   ///
-  /// - Throws: ``FirestoreError`` (`invalidArgument`) with any other decoder, or when the
-  ///   field holds something else.
+  /// - Throws: ``FirestoreDecodingError/decodingIsNotSupported(_:)`` with any other
+  ///   decoder; `DecodingError.typeMismatch` when the field holds something else.
   public init(from decoder: any Decoder) throws {
     guard let decoder = decoder as? ValueDecoder else {
-      throw FirestoreError.invalidArgument(
+      throw FirestoreDecodingError.decodingIsNotSupported(
         "DocumentReference at \(CodingPath.field(decoder.codingPath)) can only be decoded by Firestore.Decoder")
     }
     // Decoding a DocumentReference type is answered before init(from:), so this does not recurse.
@@ -17,7 +17,7 @@ extension DocumentReference: Codable {
 
   /// Writes the reference with ``Firestore/Encoder``, which stores it as it is.
   ///
-  /// - Throws: ``FirestoreError`` (`invalidArgument`) with any other encoder.
+  /// - Throws: ``FirestoreEncodingError/encodingIsNotSupported(_:)`` with any other encoder.
   public func encode(to encoder: any Encoder) throws {
     try ValueEncoder.encodeKept(self, named: "DocumentReference \(path)", to: encoder)
   }

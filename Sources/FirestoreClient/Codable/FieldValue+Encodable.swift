@@ -3,7 +3,7 @@
 extension FieldValue: Encodable {
   /// Writes the sentinel with ``Firestore/Encoder``.
   ///
-  /// - Throws: ``FirestoreError`` (`invalidArgument`) with any other encoder.
+  /// - Throws: ``FirestoreEncodingError/encodingIsNotSupported(_:)`` with any other encoder.
   public func encode(to encoder: any Encoder) throws {
     try ValueEncoder.encodeKept(self, named: methodName, to: encoder)
   }

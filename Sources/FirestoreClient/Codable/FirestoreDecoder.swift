@@ -21,7 +21,8 @@ extension Firestore {
   /// Every error is a ``FirestoreError`` with code `invalidArgument` whose message names the
   /// type, the field path (array positions as `tags[2]`) and what was found:
   /// `cannot decode City: field "population" expected Int but found String "many"`, or
-  /// `cannot decode City: field "name" is missing`.
+  /// `cannot decode City: field "name" is missing`. The Swift `DecodingError` behind it (or
+  /// the decoded type's own error) is its ``FirestoreError/underlyingError``.
   ///
   /// ```swift
   /// let snapshot = try await db.collection("cities").document("SF").getDocument()

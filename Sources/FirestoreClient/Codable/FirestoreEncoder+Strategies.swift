@@ -3,7 +3,8 @@ import Foundation
 extension Firestore.Encoder {
   /// How a `Date` is written. The names follow the Apple SDK (`FirebaseDataEncoder`'s).
   public enum DateEncodingStrategy: Sendable {
-    /// As a Firestore timestamp (microsecond precision): the default.
+    /// As a Firestore timestamp: the encoded data holds `Timestamp(date:)` (microsecond
+    /// precision), as the Apple SDK's does. The default.
     case timestamp
     /// Through `Date`'s own `encode(to:)`: a double of seconds since 2001-01-01.
     case deferredToDate

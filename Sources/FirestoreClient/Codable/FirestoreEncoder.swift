@@ -8,8 +8,9 @@ extension Firestore {
   /// The result is the `[String: any Sendable]` tree the write methods accept:
   /// - structs, classes and `[String: …]` dictionaries become `[String: any Sendable]`,
   ///   and arrays (and other unkeyed values) `[any Sendable]`;
-  /// - `Date`, `Data`, ``Timestamp``, ``GeoPoint``, ``VectorValue``, ``DocumentReference``
-  ///   and ``FieldValue`` are kept as they are, so Firestore stores them natively;
+  /// - `Data`, ``Timestamp``, ``GeoPoint``, ``VectorValue``, ``DocumentReference`` and
+  ///   ``FieldValue`` are kept as they are, so Firestore stores them natively, and a `Date`
+  ///   becomes its ``Timestamp``, as in the Apple SDK;
   /// - integers of any width become `Int`; an unsigned value above `Int64.max` is an error;
   ///   `Float` becomes `Double`; a `URL` becomes its absolute string; enums with raw
   ///   values are stored as their raw values;
@@ -24,7 +25,9 @@ extension Firestore {
   /// Only a value that encodes as keyed data (a struct, class or dictionary) can be a
   /// document. Every error is a ``FirestoreError`` with code `invalidArgument` whose message
   /// names the field, e.g. `cannot encode Account: field "balance" has integer
-  /// 18446744073709551615, which does not fit in a 64-bit signed integer`.
+  /// 18446744073709551615, which does not fit in a 64-bit signed integer`; the Swift
+  /// `EncodingError` behind it (or the encoded type's own error) is its
+  /// ``FirestoreError/underlyingError``.
   ///
   /// ```swift
   /// struct City: Codable {

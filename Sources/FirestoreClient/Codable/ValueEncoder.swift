@@ -4,11 +4,12 @@ import Foundation
 /// The Swift `Encoder` behind ``Firestore/Encoder``: builds the `[String: any Sendable]`
 /// tree that `setData` accepts.
 ///
-/// Values Firestore stores natively (`Date`, `Data`, ``Timestamp``, ``GeoPoint``,
-/// ``VectorValue``, ``DocumentReference``, ``FieldValue``) are recognised by their concrete type before
-/// their own `encode(to:)` would run, so they stay as they are instead of turning into
-/// numbers, byte arrays or maps (unless a date or data strategy says otherwise). Integers
-/// become `Int`; `Float` becomes `Double`; a `URL` becomes its absolute string.
+/// Values Firestore stores natively (`Data`, ``Timestamp``, ``GeoPoint``, ``VectorValue``,
+/// ``DocumentReference``, ``FieldValue``) are recognised by their concrete type before their
+/// own `encode(to:)` would run, so they stay as they are instead of turning into numbers,
+/// byte arrays or maps (unless a data strategy says otherwise); a `Date` becomes its
+/// ``Timestamp`` unless a date strategy says otherwise. Integers become `Int`; `Float`
+/// becomes `Double`; a `URL` becomes its absolute string.
 final class ValueEncoder: Encoder {
   /// A value being built. Maps and arrays are boxes (classes) so a container handed out
   /// earlier keeps filling the same storage after it was attached to its parent.
@@ -134,7 +135,8 @@ final class ValueEncoder: Encoder {
     switch value {
     case let date as Date:
       switch options.dateStrategy {
-      case .timestamp: return nil
+      // As the Apple SDK's encoder: the document data holds the `Timestamp` that is stored.
+      case .timestamp: return .value(Timestamp(date: date))
       case .deferredToDate: return try encodeThroughOwnMethod(date, at: path)
       case .secondsSince1970: return .value(date.timeIntervalSince1970)
       case .millisecondsSince1970: return .value(date.timeIntervalSince1970 * 1000)
@@ -189,7 +191,6 @@ final class ValueEncoder: Encoder {
     case let v as Double: return v
     // Exact conversion: decoding the Double back as Float gives the same Float.
     case let v as Float: return Double(v)
-    case let v as Date: return v
     case let v as Data: return v
     case let v as Timestamp: return v
     case let v as GeoPoint: return v
@@ -217,10 +218,11 @@ final class ValueEncoder: Encoder {
 
 extension ValueEncoder {
   /// Encodes a value only this encoder can store as it is (a reference, a sentinel); any
-  /// other encoder gets an `invalidArgument` naming `what` and the field.
+  /// other encoder gets ``FirestoreEncodingError/encodingIsNotSupported(_:)`` naming `what`
+  /// and the field.
   static func encodeKept(_ value: some Encodable, named what: String, to encoder: any Encoder) throws {
     guard encoder is ValueEncoder else {
-      throw FirestoreError.invalidArgument(
+      throw FirestoreEncodingError.encodingIsNotSupported(
         "\(what) at \(CodingPath.field(encoder.codingPath)) can only be encoded by Firestore.Encoder")
     }
     // This encoder keeps such a value as it is before calling encode(to:), so this does not recurse.
