@@ -200,7 +200,7 @@ struct LocalCacheTests {
     #expect(pending?.fields["m"] == .map(["x": .integer(9), "y": .integer(2)]))
     #expect(pending?.fields["n"] == .integer(7))
     #expect(pending?.fields["l"] == .array([.string("s")]))
-    #expect(ServerTimestampSentinel.decode(pending?.fields["at"] ?? .null)?.localWriteTime == now)
+    #expect((pending?.fields["at"] ?? .null).pendingServerTimestamp?.localWriteTime == now)
     let confirmed = LocalWriteApplier.apply(
       patch, to: base, localWriteTime: now, transformResults: [.integer(7), .timestamp(Timestamp(seconds: 101, nanoseconds: 0)), .null])
     #expect(confirmed?.fields["at"] == .timestamp(Timestamp(seconds: 101, nanoseconds: 0)))
@@ -218,9 +218,9 @@ struct LocalCacheTests {
   func serverTimestampBehaviors() {
     let before = Value.timestamp(Timestamp(seconds: 5, nanoseconds: 0))
     let now = Timestamp(seconds: 100, nanoseconds: 0)
-    let first = ServerTimestampSentinel.make(localWriteTime: now, previous: before)
+    let first = Value.pendingServerTimestamp(localWriteTime: now, previous: before)
     // A second pending write keeps the value from before the first.
-    let second = ServerTimestampSentinel.make(localWriteTime: Timestamp(seconds: 200, nanoseconds: 0), previous: first)
+    let second = Value.pendingServerTimestamp(localWriteTime: Timestamp(seconds: 200, nanoseconds: 0), previous: first)
     let fields: [String: Value] = ["at": second, "nested": .array([.map(["t": first])])]
     #expect(ServerTimestampSentinel.resolve(fields, .none) == ["at": .null, "nested": .array([.map(["t": .null])])])
     #expect(ServerTimestampSentinel.resolve(fields, .estimate)["at"] == .timestamp(Timestamp(seconds: 200, nanoseconds: 0)))

@@ -194,6 +194,38 @@ struct ListenConformanceTests {
     }
   }
 
+  /// A pending server timestamp sorts where the server's time will put it, as the SDKs
+  /// sort it: after numbers and timestamps, before strings, and two of one write by their
+  /// documents' keys, whatever each replaced; so the acknowledgement moves nothing.
+  @Test("pending server timestamps sort where the server's time will, and the acknowledgement moves nothing", arguments: Backend.all)
+  func pendingServerTimestampOrder(_ backend: Backend) async throws {
+    let seeded = backend.collection()
+    try await seeded.document("b").setData(["t": 5])
+    try await seeded.document("s").setData(["t": "text"])
+    let db = backend.firestore()
+    let items = db.collection(seeded.path)
+    let collector = SequenceCollector(items.order(by: "t").snapshots(includeMetadataChanges: true))
+    #expect(try await collector.next { !$0.metadata.isFromCache }.documents.map(\.documentID) == ["b", "s"])
+    let seen = collector.values.count
+    let batch = db.batch()
+    batch.setData(["t": FieldValue.serverTimestamp()], forDocument: items.document("a"))
+    batch.updateData(["t": FieldValue.serverTimestamp()], forDocument: items.document("b"))
+    try await batch.commit()
+    _ = try await collector.next { snapshot in
+      !snapshot.metadata.hasPendingWrites && snapshot.documents.first { $0.documentID == "a" }?.get("t") is Timestamp
+    }
+    let after = collector.values.dropFirst(seen)
+    #expect(after.first.map(summary) == ["added a -1→1", "modified b 0→1"])
+    #expect(after.first?.metadata.hasPendingWrites == true)
+    for snapshot in after {
+      #expect(snapshot.documents.map(\.documentID) == ["a", "b", "s"], "\(summary(snapshot))")
+    }
+    for snapshot in after.dropFirst() {
+      #expect(snapshot.documentChanges.allSatisfy { $0.oldIndex == $0.newIndex }, "\(summary(snapshot))")
+    }
+    collector.cancel()
+  }
+
   @Test("two listeners share one WebChannel session", arguments: Backend.all)
   func twoListenersOneSession(_ backend: Backend) async throws {
     let cities = backend.collection()

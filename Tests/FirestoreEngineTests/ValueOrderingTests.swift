@@ -197,6 +197,26 @@ struct ValueOrderingTests {
     #expect(ValueOrdering.compare(.map(["__type__": .string("other")]), .map([:])) > 0)
   }
 
+  @Test("a pending server timestamp sorts after timestamps and before strings, by its local write time alone")
+  func pendingServerTimestamps() {
+    func pending(_ seconds: Int64, over previous: Value?) -> Value {
+      .pendingServerTimestamp(localWriteTime: Timestamp(seconds: seconds, nanoseconds: 0), previous: previous)
+    }
+    let latest = Value.timestamp(Timestamp(seconds: 9_999_999_999, nanoseconds: 0))
+    let ordered: [Value] = [latest, pending(1, over: nil), pending(2, over: .string("z")), .string(""), .map([:])]
+    for (i, a) in ordered.enumerated() {
+      for (j, b) in ordered.enumerated() {
+        #expect(ValueOrdering.compare(a, b).signum() == (i < j ? -1 : i == j ? 0 : 1), "\(a) against \(b)")
+      }
+    }
+    // Two writes of one time are one place, whatever value each replaced (one batch's
+    // documents then keep their key order, as the server's time will keep them).
+    #expect(ValueOrdering.compare(pending(1, over: .integer(5)), pending(1, over: nil)) == 0)
+    // No operand is of its class, so a range filter over timestamps or maps leaves it out.
+    #expect(ValueOrdering.typeOrder(pending(1, over: nil)) != ValueOrdering.typeOrder(latest))
+    #expect(ValueOrdering.typeOrder(pending(1, over: nil)) != ValueOrdering.typeOrder(.map([:])))
+  }
+
   @Test("areEqual is Firestore equality (1 == 1.0), unlike Value's ==")
   func equality() {
     #expect(ValueOrdering.areEqual(.integer(1), .double(1)))

@@ -57,7 +57,7 @@ enum LocalWriteApplier {
         // `.previous` reads the field as it was before this write, not in the write's own
         // fields (a set leaves it out): the Apple SDK takes it from the base document too.
         let before = base.flatMap { FieldMap.get($0.fields, path) }
-        value = ServerTimestampSentinel.make(localWriteTime: localWriteTime, previous: before)
+        value = Value.pendingServerTimestamp(localWriteTime: localWriteTime, previous: before)
       } else {
         value = TransformEvaluator.apply(transform.kind, to: current, requestTime: localWriteTime).newValue
       }

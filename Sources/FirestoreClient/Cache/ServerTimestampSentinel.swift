@@ -1,34 +1,12 @@
 import FirestoreWire
 
-/// How a pending ``FieldValue/serverTimestamp()`` is held in a local document until the
-/// server sets the time: a map under reserved keys (which user data cannot contain, as
-/// Firestore rejects `__…__` field names) carrying the local write time and the previous value.
+/// What a pending ``FieldValue/serverTimestamp()`` looks like to a reader until the server
+/// sets the time. The placeholder itself is ``FirestoreWire/Value/pendingServerTimestamp(localWriteTime:previous:)``,
+/// where the order of values also reads it.
 enum ServerTimestampSentinel {
-  private static let typeKey = Value.typeKey
-  private static let typeValue = "server_timestamp"
-  private static let timeKey = "__local_write_time__"
-  private static let previousKey = "__previous_value__"
-
-  /// The placeholder for a timestamp written at `localWriteTime` over `previous`.
-  static func make(localWriteTime: Timestamp, previous: Value?) -> Value {
-    // A placeholder over a placeholder keeps the value from before the first one.
-    let prior = previous.flatMap { decode($0).map(\.previous) ?? $0 }
-    var map: [String: Value] = [typeKey: .string(typeValue), timeKey: .timestamp(localWriteTime)]
-    if let prior { map[previousKey] = prior }
-    return .map(map)
-  }
-
-  /// The local write time and previous value of a placeholder, or `nil` for any other value.
-  static func decode(_ value: Value) -> (localWriteTime: Timestamp, previous: Value?)? {
-    guard case .map(let map) = value, map[typeKey] == .string(typeValue), case .timestamp(let time)? = map[timeKey] else {
-      return nil
-    }
-    return (time, map[previousKey])
-  }
-
   /// `value` with every placeholder in it replaced as `behavior` says.
   static func resolve(_ value: Value, _ behavior: ServerTimestampBehavior) -> Value {
-    if let (time, previous) = decode(value) {
+    if let (time, previous) = value.pendingServerTimestamp {
       switch behavior {
       case .none: return .null
       case .estimate: return .timestamp(time)
@@ -55,7 +33,7 @@ enum ServerTimestampSentinel {
   }
 
   private static func same(_ a: Value, _ b: Value) -> Bool {
-    if let x = decode(a), let y = decode(b) { return x.localWriteTime == y.localWriteTime }
+    if let x = a.pendingServerTimestamp, let y = b.pendingServerTimestamp { return x.localWriteTime == y.localWriteTime }
     switch (a, b) {
     case (.map(let x), .map(let y)): return sameData(x, y)
     case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
@@ -69,7 +47,7 @@ enum ServerTimestampSentinel {
   }
 
   private static func contains(_ value: Value) -> Bool {
-    if decode(value) != nil { return true }
+    if value.pendingServerTimestamp != nil { return true }
     switch value {
     case .map(let map): return map.values.contains(where: contains)
     case .array(let array): return array.contains(where: contains)

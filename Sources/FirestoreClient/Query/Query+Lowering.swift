@@ -257,7 +257,7 @@ extension Query {
           values.append(.reference(document.name))
         } else if let v = snapshot.value(at: field) {
           // Its value is not known until the server sets it: the Apple SDK refuses it too.
-          if FieldMap.get(document.fields, field.segments).flatMap(ServerTimestampSentinel.decode) != nil {
+          if FieldMap.get(document.fields, field.segments)?.pendingServerTimestamp != nil {
             throw .invalidArgument(
               "\(what) cursor uses document \(snapshot.reference.path), whose field \"\(field)\" used in order(by:) is a server "
                 + "timestamp the server has not set yet")

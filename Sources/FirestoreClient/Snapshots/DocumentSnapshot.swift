@@ -115,7 +115,7 @@ public struct DocumentSnapshot: Sendable, Equatable {
     var current: FirestoreWire.Value = .map(document.fields)
     for segment in path.segments {
       // A pending server timestamp is a leaf, whatever its placeholder looks like.
-      guard ServerTimestampSentinel.decode(current) == nil, case .map(let m) = current, let next = m[segment] else { return nil }
+      guard current.pendingServerTimestamp == nil, case .map(let m) = current, let next = m[segment] else { return nil }
       current = next
     }
     return metadata.hasPendingWrites ? ServerTimestampSentinel.resolve(current, serverTimestampBehavior) : current

@@ -23,14 +23,20 @@ import FirestoreWire
 ///   smaller map first.
 ///
 /// All of this was checked against the Firestore emulator (`orderBy` over one field holding
-/// every kind of value).
+/// every kind of value). A client's pending server timestamp
+/// (``FirestoreWire/Value/pendingServerTimestamp(localWriteTime:previous:)``), which no
+/// server holds, sorts as the SDKs sort it: after every timestamp and before strings, by
+/// local write time alone, so that it stays where the server's time will put it.
 public enum ValueOrdering {
   /// Compares two values: negative when `a` sorts first, zero when Firestore considers them
   /// equal, positive when `b` sorts first.
   public static func compare(_ a: Value, _ b: Value) -> Int {
-    let ta = typeOrder(a)
-    let tb = typeOrder(b)
+    let ta = rank(a)
+    let tb = rank(b)
     if ta != tb { return ta < tb ? -1 : 1 }
+    if ta == pendingServerTimestampRank, let x = a.pendingServerTimestamp, let y = b.pendingServerTimestamp {
+      return x.localWriteTime == y.localWriteTime ? 0 : (x.localWriteTime < y.localWriteTime ? -1 : 1)
+    }
     switch (a, b) {
     case (.null, .null):
       return 0
@@ -60,10 +66,13 @@ public enum ValueOrdering {
   }
 
   /// The rank of a value's type class: 0 null, 1 boolean, 2 number (integer or double),
-  /// 3 timestamp, 4 string, 5 bytes, 6 reference, 7 geo point, 8 array, 9 vector, 10 map.
+  /// 3 timestamp, 4 string, 5 bytes, 6 reference, 7 geo point, 8 array, 9 vector, 10 map;
+  /// 11 for a pending server timestamp, a class of its own that no operand has (its place
+  /// in the order is ``compare(_:_:)``'s, between timestamps and strings).
   ///
   /// Range filters only match values of the same class as the operand.
   public static func typeOrder(_ v: Value) -> Int {
+    if case .map = v, v.pendingServerTimestamp != nil { return pendingServerTimestampClass }
     switch v {
     case .null: return 0
     case .boolean: return 1
@@ -77,6 +86,17 @@ public enum ValueOrdering {
     case .map: return v.isVector ? 9 : 10
     }
   }
+
+  /// The place of a value's class in the order: twice ``typeOrder(_:)``, and a pending
+  /// server timestamp between timestamps and strings.
+  private static func rank(_ v: Value) -> Int {
+    let order = typeOrder(v)
+    return order == pendingServerTimestampClass ? pendingServerTimestampRank : 2 * order
+  }
+
+  private static let pendingServerTimestampClass = 11
+  /// Between timestamps' rank (6) and strings' (8).
+  private static let pendingServerTimestampRank = 7
 
   /// Whether two values are equal in Firestore's ordering: `compare(a, b) == 0`.
   ///

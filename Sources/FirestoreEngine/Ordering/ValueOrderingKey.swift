@@ -9,7 +9,9 @@ import FirestoreWire
 /// both (`2^53 + 1` and the double `2^53` differ; `1` and `1.0` are the same key), `NaN`
 /// is a number below every other one, and `-0.0` is `0`. Every key is prefix-free (no key
 /// is the beginning of another), so keys can be concatenated and still compare field by
-/// field; a descending field is its key with every byte inverted.
+/// field; a descending field is its key with every byte inverted. A client's pending
+/// server timestamp is never stored, so never indexed: its key follows maps' and does not
+/// keep its place in the order.
 ///
 /// Layout: a type byte (`0x10` plus ``ValueOrdering/typeOrder(_:)``), then
 /// * booleans: `0` or `1`;
