@@ -264,6 +264,19 @@ struct QueryConformanceTests {
       (c.whereField("x", in: [any Sendable]()), "non-empty"),
       (c.whereField("a", isNotEqualTo: 1).whereField("b", notIn: [2]), "only one"),
       (c.whereField("a", arrayContains: 1).whereField("b", arrayContains: 2), "cannot be combined"),
+      // not-in rules out in, array-contains-any and OR anywhere in the query, as the server does.
+      (
+        c.whereFilter(
+          .orFilter([
+            .andFilter([.whereField("a", isEqualTo: 1), .whereField("c", in: [1, 2])]),
+            .andFilter([.whereField("e", isEqualTo: 2), .whereField("g", notIn: [3, 4])]),
+          ])), "'not-in' and 'in'"
+      ),
+      (
+        c.whereField("g", notIn: [3]).whereFilter(.orFilter([.whereField("a", arrayContainsAny: [1]), .whereField("b", isEqualTo: 2)])),
+        "'not-in' and 'array-contains-any'"
+      ),
+      (c.whereField("g", notIn: [3]).whereFilter(.orFilter([.whereField("a", isEqualTo: 1), .whereField("b", isEqualTo: 2)])), "OR"),
       (c.order(by: "a").start(at: [1, 2]), "2 values"),
       (c.limit(toLast: 3), "order(by:)"),
       (c.whereField("a..b", isEqualTo: 1), "empty field name"),

@@ -58,14 +58,11 @@ public struct Filter: Sendable {
     /// `array-contains-any`) rather than one.
     public var takesList: Bool { self == .in || self == .notIn || self == .arrayContainsAny }
 
-    /// Operators that Firestore refuses in the same conjunction as this one.
+    /// Operators that Firestore refuses in the same conjunction as this one (`not-in` and
+    /// `!=` have limits over the whole query, which the query checks).
     var conflicts: Set<Operator> {
       switch self {
-      case .isNotEqualTo: return [.isNotEqualTo, .notIn]
-      case .in: return [.notIn]
-      case .arrayContainsAny: return [.notIn, .arrayContains, .arrayContainsAny]
-      case .notIn: return [.arrayContainsAny, .in, .notIn, .isNotEqualTo]
-      case .arrayContains: return [.arrayContains, .arrayContainsAny]
+      case .arrayContainsAny, .arrayContains: return [.arrayContains, .arrayContainsAny]
       default: return []
       }
     }

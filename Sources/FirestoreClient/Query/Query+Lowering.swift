@@ -90,6 +90,26 @@ extension Query {
       throw .invalidArgument(
         "a query may have only one '!=' or 'not-in' filter, got \(notEqualFamily.joined(separator: " and "))")
     }
+    // not-in anywhere rules out in, array-contains-any and OR anywhere (Firestore's
+    // documented limit: the server refuses the query, nested or not).
+    var anywhere: Set<Filter.Operator> = []
+    var hasDisjunction = false
+    func collectAll(_ f: Filter) {
+      switch f.kind {
+      case .field(_, let op, _): anywhere.insert(op)
+      case .and(let fs): fs.forEach(collectAll)
+      case .or(let fs):
+        hasDisjunction = hasDisjunction || fs.count > 1
+        fs.forEach(collectAll)
+      }
+    }
+    filters.forEach(collectAll)
+    if anywhere.contains(.notIn) {
+      if let other = [Filter.Operator.in, .arrayContainsAny].first(where: anywhere.contains) {
+        throw .invalidArgument("'not-in' and '\(other.symbol)' filters cannot be combined in one query")
+      }
+      if hasDisjunction { throw .invalidArgument("a 'not-in' filter cannot be combined with an OR filter in one query") }
+    }
     // Conflicting operators within one conjunction (the top-level AND, flattened).
     var conjunction: [Filter.Operator] = []
     func collectAnd(_ f: Filter) {
