@@ -143,6 +143,31 @@ struct CacheFaultTests {
     #expect(server.requestLog.count(matching: ":commit", method: "POST") == 1, "sent once")
   }
 
+  /// The server aborts the commit under way while the instance terminates: its retry is not
+  /// sent, and the write is not lost with it (as the Apple SDK's queue keeps it).
+  @Test("a write whose retry terminate() stops stays queued, and the next instance sends it")
+  func terminateKeepsWriteWhoseRetryStopped() async throws {
+    let directory = try makeTemporaryDirectory("firestore-cache")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let server = try MockFirestoreServer.start()
+    defer { server.stop() }
+    server.faults.add(FaultRule(route: "commit", fault: .hold("commit"), remaining: 1))
+    server.faults.add(FaultRule(route: "commit", fault: .error(status: 409, grpcStatus: "ABORTED", message: "contention"), remaining: 1))
+    let first = client(host: server.hostAndPort, cache: .persistent(directory: directory))
+    func writeWithoutWaiting() { first.document("items/a").setData(["v": 1]) }
+    writeWithoutWaiting()
+    try await eventually("the commit to reach the hold") { server.faults.arrivals(at: "commit") == 1 }
+    let terminating = Task { try await first.terminate() }
+    try await eventually("the instance to be terminating") { first.network.mode == .terminated }
+    server.faults.release("commit")
+    try await terminating.value
+    #expect(server.requestLog.count(matching: ":commit", method: "POST") == 1, "the retry was not sent")
+    let second = client(host: server.hostAndPort, cache: .persistent(directory: directory))
+    try await second.waitForPendingWrites()
+    #expect(try await second.document("items/a").getDocument(source: .server).get("v") as? Int == 1)
+    #expect(server.requestLog.count(matching: ":commit", method: "POST") == 2)
+  }
+
   @Test("a persistent cache survives the instance: a second one reads it with the network blocked")
   func persistenceAcrossInstances() async throws {
     let directory = try makeTemporaryDirectory("firestore-cache")

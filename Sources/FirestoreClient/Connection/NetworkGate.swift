@@ -72,7 +72,9 @@ final class NetworkGate: Transport {
         $0.requestNotSent = true
       }
     case .terminated:
-      return FirestoreError(.failedPrecondition, "the Firestore instance was terminated; \(what()) was not sent")
+      return FirestoreError(.failedPrecondition, "the Firestore instance was terminated; \(what()) was not sent").with {
+        $0.instanceTerminated = true
+      }
     }
   }
 

@@ -59,6 +59,9 @@ public final class FirestoreError: NSError, _BridgedStoredNSError, @unchecked Se
     /// The server no longer knows the transaction the request named (it expired, or was
     /// closed): nothing of it was committed, so the transaction may run again.
     var transactionExpired = false
+    /// Not sent because the instance was terminated first (``Firestore/terminate()``): a
+    /// queued write it carried stays queued for the next instance on the same cache.
+    var instanceTerminated = false
   }
 
   let parts: Parts
@@ -83,6 +86,7 @@ public final class FirestoreError: NSError, _BridgedStoredNSError, @unchecked Se
   var replyTooLarge: Bool { parts.replyTooLarge }
   var otherUser: Bool { parts.otherUser }
   var transactionExpired: Bool { parts.transactionExpired }
+  var instanceTerminated: Bool { parts.instanceTerminated }
 
   /// Creates an error.
   public convenience init(

@@ -343,6 +343,10 @@ final class WritePipeline: Sendable {
   /// What a failed attempt means for its batch (see the type's documentation).
   static func judge(_ error: FirestoreError, isIdempotent: Bool) -> LocalStoreState.SendResult {
     if error.otherUser { return .otherUser }
+    // A retry the terminated instance did not send: the batch stays queued (a persistent
+    // cache keeps it for the next instance). Earlier attempts applied nothing, or the batch
+    // could not have been retried.
+    if error.instanceTerminated { return .retry(notApplied: true) }
     // The server handled the commit, but its answer cannot be read, nor would it be again.
     if error.replyTooLarge { return .rejected(outcomeUnknown: true) }
     if RetryClass.queuedCommit(repeatable: isIdempotent).allowsRetry(of: error, retryableCodes: []) {
