@@ -43,6 +43,31 @@ struct LocalViewTests {
     return (id, delivered)
   }
 
+  @Test("a listen's document older than the cache's shows the cache's version: no step back and forward again")
+  func staleWatchDocumentShowsNewer() throws {
+    let store = store()
+    let (first, firstDelivered) = addView(store)
+    func version(_ seconds: Int64, v: Int64) -> Document {
+      var document = document("m1", at: seconds)
+      document.fields["v"] = .integer(v)
+      return document
+    }
+    store.applyWatch(first, WatchSnapshot(documents: [version(30, v: 2)], changes: [], readTime: at(30), isInitial: true))
+    #expect(firstDelivered.last?.documents.map { $0.fields["v"] } == [.integer(2)])
+    let count = firstDelivered.count
+    // The stream replays an older state (a resumed target, a lagging replica).
+    store.applyWatch(first, WatchSnapshot(documents: [version(20, v: 1)], changes: [], readTime: at(31), isInitial: false))
+    #expect(firstDelivered.count == count, "\(firstDelivered.snapshots.withLock { $0 })")
+    #expect(firstDelivered.last?.documents.map { $0.fields["v"] } == [.integer(2)])
+    // A second listener whose first answer is older than the cache starts from the newer version.
+    let (second, secondDelivered) = addView(store)
+    store.applyWatch(second, WatchSnapshot(documents: [version(20, v: 1)], changes: [], readTime: at(20), isInitial: true))
+    #expect(secondDelivered.snapshots.withLock { $0 }.allSatisfy { $0.documents.map { $0.fields["v"] } == [.integer(2)] })
+    // A newer version replaces it as usual.
+    store.applyWatch(first, WatchSnapshot(documents: [version(40, v: 3)], changes: [], readTime: at(40), isInitial: false))
+    #expect(firstDelivered.last?.documents.map { $0.fields["v"] } == [.integer(3)])
+  }
+
   @Test("a write acknowledged before the view's first server snapshot is not hidden by an older snapshot")
   func ackBeforeFirstServerSnapshot() {
     let store = store()

@@ -169,10 +169,26 @@ extension LocalStoreState {
     // The view is in sync before the cache learns its documents: a cache-only listener of
     // the same query, refreshed by what the cache learns, shows them as that view's
     // server state in one snapshot, not first as cached data.
-    store(updates, forgetting: forgotten, removedAsOf: snapshot.readTime)
+    let outdated = store(updates, forgetting: forgotten, removedAsOf: snapshot.readTime)
+    if !outdated.isEmpty { showNewer(outdated, in: id) }
     refresh(id)
     pruneBatches()
     collectGarbage()
+  }
+
+  /// A watch snapshot can carry a document older than the cache's (learned since from
+  /// another listen, a read or this client's acknowledged write): the view shows the
+  /// cache's newer version, as the SDKs' views read the newest version held, so the
+  /// listener does not step back to old data and forward again.
+  private mutating func showNewer(_ names: Set<String>, in id: Int) {
+    guard var view = views[id], var server = view.server else { return }
+    for name in names { server[name] = cached(name) }
+    view.server = server
+    switch view.query {
+    case .document(let name, _): view.serverDocuments = server[name].map { [$0] } ?? []
+    case .query(let structured, _, _, _): view.serverDocuments = QueryEvaluator.evaluate(structured, over: Array(server.values))
+    }
+    views[id] = view
   }
 
   /// Forgets acknowledged batches no view needs any more.

@@ -175,11 +175,14 @@ struct LocalStoreState {
   ///   they go in any case.
   /// - Parameter committed: whether the versions come from this client's acknowledged
   ///   writes rather than from the server's reads and listens (which confirm them).
+  /// - Returns: the names of `documents` whose cached version is newer than what was said
+  ///   of them, and stayed.
+  @discardableResult
   mutating func store(
     _ documents: [(name: String, document: Document?)], forgetting: [String] = [], removedAsOf: Timestamp? = nil,
     committed fromCommit: Bool = false
-  ) {
-    guard storage != nil, !documents.isEmpty || !forgetting.isEmpty else { return }
+  ) -> Set<String> {
+    guard storage != nil, !documents.isEmpty || !forgetting.isEmpty else { return [] }
     // The word that a document is missing is kept only when nothing this client knows is
     // newer: not over a commit of this client still tracked from after it (the cache may
     // have let that outcome go, unknown), and, with no time said, not over a version held.
@@ -199,14 +202,18 @@ struct LocalStoreState {
     let paths = all.map { path(of: $0.name) }
     let pins = Pins(views: views, batches: batches, documentsRoot: documentsRoot)
     let unconfirmed = fromCommit ? [] : committedUnconfirmed
-    let (stored, confirmed) = withStorage((false, [String]())) { storage throws(CacheStorageError) in
+    let (stored, confirmed, outdated) = withStorage((false, [String](), Set<String>())) { storage throws(CacheStorageError) in
       var changes: [(path: String, entry: CacheEntry?)] = []
       var confirmed: [String] = []
-      for ((name, entry), path) in zip(all, paths) {
+      var outdated = Set<String>()
+      for (index, ((name, entry), path)) in zip(all, paths).enumerated() {
         guard let path else { continue }
         // A cached version updated after the time of the server's word was learned later.
         let time = entry.map(\.version) ?? removedAsOf
-        if let time, let held = try storage.version(at: path), held > time { continue }
+        if let time, let held = try storage.version(at: path), held > time {
+          if index < documents.count { outdated.insert(name) }
+          continue
+        }
         if unconfirmed.contains(name) { confirmed.append(name) }
         if case .missing(nil)? = entry, try storage.document(at: path) != nil {
           changes.append((path, nil))
@@ -219,11 +226,12 @@ struct LocalStoreState {
         if pinned == nil { pinned = pins.paths() }
         return pinned!.contains(path)
       }
-      return (!changes.isEmpty, confirmed)
+      return (!changes.isEmpty, confirmed, outdated)
     }
     committedUnconfirmed.subtract(confirmed)
     if stored, !views.isEmpty { refreshCacheViews(showing: Set(all.map(\.name))) }
     if !confirmed.isEmpty { refreshViewsAwaitingServer(settling: Set(confirmed)) }
+    return outdated
   }
 
   /// The server's versions of `settled`, which views reading the cache held pending,
