@@ -164,4 +164,37 @@ struct ListenFaultTests {
     #expect(await db.listenStreamError == nil)
     collector.cancel()
   }
+
+  /// As the Apple SDK's online state returns to unknown when its last listen goes or the
+  /// network is enabled, a listener started then waits for the server instead of getting
+  /// an empty first snapshot from the cache, as it would while the stream is down.
+  @Test("after the offline listener goes, or the network is enabled, a new listener waits for the server")
+  func offlineVerdictEndsWithItsListeners() async throws {
+    let server = try MockFirestoreServer.start()
+    defer { server.stop() }
+    let backoff = ManualTimer()
+    let settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    settings.retryPolicy.sleep = { try await backoff.wait($0) }
+    let db = Firestore(projectID: "verdict", settings: settings)
+    server.faults.add(
+      FaultRule(
+        route: "POST /google.firestore.v1.Firestore/Listen/channel?CVER=",
+        fault: .error(status: 403, grpcStatus: "PERMISSION_DENIED", message: "refused"), remaining: 1))
+    let offline = SequenceCollector(db.collection("a").snapshots(includeMetadataChanges: true))
+    #expect(try await offline.next().metadata.isFromCache)
+    try await eventually("the backoff after the refused handshake") { backoff.pending.count == 1 }
+    offline.cancel()
+    try await eventually("the listen to end") { await db.listenManager.listenerCount == 0 }
+    let later = SequenceCollector(db.collection("b").snapshots(includeMetadataChanges: true))
+    // The stream opens again once its backoff ends, as the SDKs' streams wait theirs.
+    backoff.expireAll()
+    #expect(try await later.next().metadata.isFromCache == false)
+    later.cancel()
+
+    try await db.disableNetwork()
+    try await db.enableNetwork()
+    let afterEnable = SequenceCollector(db.collection("c").snapshots(includeMetadataChanges: true))
+    #expect(try await afterEnable.next().metadata.isFromCache == false)
+    afterEnable.cancel()
+  }
 }

@@ -491,6 +491,14 @@ final class LocalStore: Sendable {
     withState { $0.listenConnectionLost() }
   }
 
+  /// Whether the listen stream can reach the server is unknown again (the network was
+  /// enabled, or the last server listener went with it enabled): a new listener waits for
+  /// the server, as the Apple SDK's online state returns to unknown, instead of starting
+  /// offline from the cache. Views already stale stay so until their targets are in sync.
+  func listenReachabilityUnknown() {
+    withState { $0.isListenOffline = false }
+  }
+
   /// Forgets view `id`.
   func removeView(_ id: Int) {
     withState { s in

@@ -92,7 +92,9 @@ public final class Firestore: Sendable {
         persistentCacheIndexManager = nil
       }
       let manager = ListenManager(
-        observer: ListenManager.Observer(connectionLost: { store.listenConnectionLost() }, roundDelivered: { store.endListenRound() }))
+        observer: ListenManager.Observer(
+          connectionLost: { store.listenConnectionLost() }, roundDelivered: { store.endListenRound() },
+          reachabilityUnknown: { store.listenReachabilityUnknown() }))
       listenManager = manager
       let resolver = LimboResolver(store: store, manager: manager, settings: rest.settings, database: databaseName)
       limboResolver = resolver

@@ -29,6 +29,10 @@ actor ListenManager {
     var connectionLost: @Sendable () -> Void = {}
     /// Every snapshot of one server message was handed to its listener.
     var roundDelivered: @Sendable () -> Void = {}
+    /// Whether the server can be reached is unknown again: the network was enabled, or
+    /// the last listener went with it enabled (the stream closed for want of targets, not
+    /// for a failure).
+    var reachabilityUnknown: @Sendable () -> Void = {}
   }
 
   private struct Listener {
@@ -86,6 +90,7 @@ actor ListenManager {
     guard enabled != isNetworkEnabled else { return }
     isNetworkEnabled = enabled
     if enabled {
+      observer.reachabilityUnknown()
       openChannel()
     } else if !listeners.isEmpty {
       closeChannel()
@@ -152,6 +157,7 @@ actor ListenManager {
     state.removeTarget(id)
     if listeners.isEmpty {
       closeChannel()
+      if isNetworkEnabled { observer.reachabilityUnknown() }
     } else if let channel {
       let request = self.request(.removeTarget(id))
       channel.send([request])
