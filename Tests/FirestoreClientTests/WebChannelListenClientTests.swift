@@ -137,6 +137,37 @@ struct WebChannelListenClientTests {
     #expect(await db.listenManager.currentChannel == nil)
   }
 
+  @Test("a listen of documents an ended listen held resumes from its token, starting from what the cache holds")
+  func relistenResumes() async throws {
+    let transport = FakeWebChannelTransport()
+    let (db, received, registration) = listen(transport)
+    try await eventually("the back channel") { transport.backChannelCount == 1 }
+    transport.push([(1, add(2)), (2, change(2, value: 1, second: 1)), (3, current(2, token: "dG9rMQ==")), (4, global(1))])
+    try await eventually("the first snapshot") { received.snapshots.count == 1 }
+    registration.remove()
+    try await eventually("the terminate") { await db.listenManager.currentChannel == nil }
+
+    let again = Received()
+    let second = db.document("rooms/r1").addSnapshotListener(includeMetadataChanges: true) { again.record($0, $1) }
+    try await eventually("the second session's back channel") { transport.backChannelCount == 2 }
+    let handshake = try #require(transport.handshakeRequests.last)
+    let targets = try addedTargets(handshake)
+    // The token of the last consistent point: the global one that followed CURRENT.
+    #expect(targets.map(\.resumeToken) == [Data(base64Encoded: "Z2xvYmFs")])
+    #expect(await db.listenManager.resumedListens == 1)
+    // The server sends only what changed since the token: here nothing.
+    transport.push([(1, add(4)), (2, current(4, token: "dG9rMg==")), (3, global(2))])
+    try await eventually("a snapshot from the server") { again.snapshots.contains { !$0.metadata.isFromCache } }
+    #expect(again.snapshots.last?.get("v") as? Int == 1)
+    second.remove()
+
+    // A listen of other documents starts from scratch.
+    let other = db.document("rooms/r2").addSnapshotListener { _, _ in }
+    try await eventually("the third session's back channel") { transport.backChannelCount == 3 }
+    #expect(try addedTargets(try #require(transport.handshakeRequests.last)).map(\.resumeToken) == [nil])
+    other.remove()
+  }
+
   @Test("an ended back channel is reopened with the last array id, and re-sent arrays are ignored")
   func renewalAndDeduplication() async throws {
     let transport = FakeWebChannelTransport()

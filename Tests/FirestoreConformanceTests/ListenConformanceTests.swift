@@ -226,6 +226,30 @@ struct ListenConformanceTests {
     collector.cancel()
   }
 
+  /// A listen of a query an ended listen held resumes from its token (the server sends only
+  /// what changed since, or, as the emulator does, everything after a reset): what changed
+  /// meanwhile, deleted included, reaches the new listener.
+  @Test("a re-listen resumes from the ended listen's token and hears what changed meanwhile", arguments: Backend.all)
+  func relistenResumes(_ backend: Backend) async throws {
+    let seeded = backend.collection()
+    try await seeded.document("a").setData(["v": 1])
+    try await seeded.document("b").setData(["v": 1])
+    let db = backend.firestore()
+    let items = db.collection(seeded.path)
+    let first = SequenceCollector(items.snapshots(includeMetadataChanges: true))
+    #expect(try await first.nextFromServer().documents.map(\.documentID) == ["a", "b"])
+    first.cancel()
+    try await eventually("the listen to end") { await db.listenManager.listenerCount == 0 }
+    try await seeded.document("a").setData(["v": 2])
+    try await seeded.document("b").delete()
+    try await seeded.document("c").setData(["v": 1])
+    let second = SequenceCollector(items.snapshots(includeMetadataChanges: true))
+    let synced = try await second.nextFromServer()
+    #expect(synced.documents.map { "\($0.documentID)=\($0.get("v") as? Int ?? 0)" } == ["a=2", "c=1"])
+    #expect(await db.listenManager.resumedListens == 1)
+    second.cancel()
+  }
+
   @Test("two listeners share one WebChannel session", arguments: Backend.all)
   func twoListenersOneSession(_ backend: Backend) async throws {
     let cities = backend.collection()

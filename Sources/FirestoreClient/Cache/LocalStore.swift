@@ -486,6 +486,20 @@ final class LocalStore: Sendable {
     withState { _ in }
   }
 
+  /// The cached server versions of the documents `names`, or `nil` when the cache lacks
+  /// any of them (a listen can only resume from the whole set it held).
+  func cachedDocuments(named names: [String]) -> [Document]? {
+    withState { s in
+      var documents: [Document] = []
+      documents.reserveCapacity(names.count)
+      for name in names {
+        guard let document = s.cached(name) else { return nil }
+        documents.append(document)
+      }
+      return documents
+    }
+  }
+
   /// The listen stream went down: views show their data as from the cache.
   func listenConnectionLost() {
     withState { $0.listenConnectionLost() }

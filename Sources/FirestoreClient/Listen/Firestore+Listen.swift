@@ -94,7 +94,13 @@ extension Firestore {
     let settings = rest.settings
     let database = databaseName
     Task {
-      let targetID = await manager.listen(target, settings: settings, database: database) { result in
+      // A listen of these documents that ended may be resumed from where it was, when the
+      // cache still holds what it held.
+      let point = await manager.resumePoint(for: target)
+      let resume = point.flatMap { point in store.cachedDocuments(named: point.names).map { (point.token, $0) } }
+      let targetID = await manager.listen(
+        target, resumingFrom: resume, leavesResumePoint: true, settings: settings, database: database
+      ) { result in
         switch result {
         case .success(let snapshot): store.applyWatch(id, snapshot)
         case .failure(let error): finish(.failed(error))

@@ -38,6 +38,8 @@ actor ListenManager {
   private struct Listener {
     var target: Target
     var handler: Handler
+    /// Whether its resume point is kept when it ends, for a later listen of its documents.
+    var leavesResumePoint: Bool
   }
 
   private var configuration: ListenChannel.Configuration?
@@ -47,6 +49,9 @@ actor ListenManager {
   private var nextTargetID: Int32 = 2
   private var channel: ListenChannel?
   private var failedAttempts = 0
+  private var resumePoints = ResumePoints()
+  /// How many listens started from a resume point (for tests).
+  private(set) var resumedListens = 0
   /// The server answered on the current stream since it last failed or was opened for new
   /// credentials (the Apple SDK's `OnlineState.online`).
   private var isOnline = false
@@ -125,7 +130,10 @@ actor ListenManager {
   }
 
   /// Starts listening to `kind` and returns the target ID that ``unlisten(_:)`` takes.
-  func listen(_ kind: Target.Kind, settings: ClientConfiguration, database: String, handler: @escaping Handler) -> Int32 {
+  func listen(
+    _ kind: Target.Kind, resumingFrom resume: (token: Data, documents: [Document])? = nil, leavesResumePoint: Bool = false,
+    settings: ClientConfiguration, database: String, handler: @escaping Handler
+  ) -> Int32 {
     if configuration == nil {
       configuration = ListenChannel.Configuration(
         // A back channel holds its connection for as long as the listen lasts; the socket
@@ -139,10 +147,13 @@ actor ListenManager {
     let id = nextTargetID
     nextTargetID += 2
     let target = Target(targetID: id, kind: kind)
-    listeners[id] = Listener(target: target, handler: handler)
-    state.addTarget(target)
+    listeners[id] = Listener(target: target, handler: handler, leavesResumePoint: leavesResumePoint)
+    var added = target
+    added.resumeToken = resume?.token
+    state.addTarget(added, resumingFrom: resume?.documents ?? [])
+    if resume != nil { resumedListens += 1 }
     if let channel {
-      let request = self.request(.addTarget(target))
+      let request = self.request(.addTarget(added))
       channel.send([request])
     } else if !isBackingOff {
       openChannel()
@@ -151,9 +162,18 @@ actor ListenManager {
     return id
   }
 
+  /// Takes where an ended listen of `kind` could resume (see ``ResumePoints``): pass its
+  /// token, with the documents it names, to ``listen(_:resumingFrom:leavesResumePoint:settings:database:handler:)``.
+  func resumePoint(for kind: Target.Kind) -> ResumePoints.Point? {
+    resumePoints.take(for: kind)
+  }
+
   /// Stops the listener with target ID `id`; unknown IDs are ignored.
   func unlisten(_ id: Int32) {
-    guard listeners.removeValue(forKey: id) != nil else { return }
+    guard let listener = listeners.removeValue(forKey: id) else { return }
+    if listener.leavesResumePoint, let (token, names) = state.resumePoint(for: id) {
+      resumePoints.insert(ResumePoints.Point(token: token, names: names), for: listener.target.kind)
+    }
     state.removeTarget(id)
     if listeners.isEmpty {
       closeChannel()

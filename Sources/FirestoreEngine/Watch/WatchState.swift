@@ -93,11 +93,30 @@ public struct WatchState: Sendable {
   }
 
   /// Registers `target` (see ``addTarget(_:query:documents:)``).
-  public mutating func addTarget(_ target: Target) {
+  ///
+  /// A new target with a `resumeToken` resumes an earlier listen to the same documents:
+  /// `documents` is what that listen held at the token's consistent point (see
+  /// ``resumePoint(for:)``), and the server sends only what changed since.
+  public mutating func addTarget(_ target: Target, resumingFrom documents: [Document] = []) {
+    let isNew = targets[target.targetID] == nil
     switch target.kind {
     case .query(_, let query): addTarget(target.targetID, query: query, documents: nil)
     case .documents(let names): addTarget(target.targetID, query: nil, documents: names)
     }
+    guard isNew, let token = target.resumeToken else { return }
+    let base = Dictionary(documents.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    targets[target.targetID]!.base = base
+    targets[target.targetID]!.pending = base
+    targets[target.targetID]!.committedToken = token
+    targets[target.targetID]!.latestToken = token
+  }
+
+  /// Where a listen of target `id` could resume from after it is removed: the token
+  /// committed at its last consistent point in sync, and the names of the documents it
+  /// held there; `nil` before it was ever in sync.
+  public func resumePoint(for id: Int32) -> (token: Data, names: [String])? {
+    guard let t = targets[id], t.emitted != nil, let token = t.committedToken else { return nil }
+    return (token, Array(t.base.keys))
   }
 
   /// Forgets a target whose removeTarget request is being sent; nothing more is delivered
