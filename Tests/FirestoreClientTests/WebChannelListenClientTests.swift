@@ -168,6 +168,29 @@ struct WebChannelListenClientTests {
     other.remove()
   }
 
+  @Test("a count that does not match marks the listener out of sync until the target runs again")
+  func existenceFilterMismatchIsOutOfSync() async throws {
+    let transport = FakeWebChannelTransport()
+    let db = Offline.firestore(transport)
+    let received = Received()
+    let registration = db.document("rooms/r1").addSnapshotListener(includeMetadataChanges: true) { received.record($0, $1) }
+    try await eventually("the back channel") { transport.backChannelCount == 1 }
+    transport.push([(1, add(2)), (2, change(2, value: 1, second: 1)), (3, current(2)), (4, global(1))])
+    try await eventually("the server's snapshot") { received.snapshots.contains { !$0.metadata.isFromCache } }
+    let count = received.snapshots.count
+    transport.push([(5, #"{"filter":{"targetId":2,"count":2}}"#)])
+    try await eventually("the out-of-sync snapshot") { received.snapshots.count == count + 1 }
+    #expect(received.snapshots.last?.metadata.isFromCache == true)
+    #expect(received.snapshots.last?.get("v") as? Int == 1)
+    try await eventually("the target sent again") { transport.forwardRequests.count == 1 }
+    transport.push([
+      (6, #"{"targetChange":{"targetChangeType":"REMOVE","targetIds":[2]}}"#), (7, add(2)), (8, change(2, value: 1, second: 1)),
+      (9, current(2)), (10, global(2)),
+    ])
+    try await eventually("back in sync") { received.snapshots.last?.metadata.isFromCache == false }
+    registration.remove()
+  }
+
   @Test("an ended back channel is reopened with the last array id, and re-sent arrays are ignored")
   func renewalAndDeduplication() async throws {
     let transport = FakeWebChannelTransport()

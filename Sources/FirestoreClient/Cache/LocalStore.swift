@@ -500,6 +500,17 @@ final class LocalStore: Sendable {
     }
   }
 
+  /// View `id`'s target runs again from scratch (the server's count showed documents it
+  /// does not know of): it shows its data as from the cache until the target is in sync,
+  /// as the Apple SDK marks a target whose existence filter did not match.
+  func viewOutOfSync(_ id: Int) {
+    withState { s in
+      guard s.views[id]?.isStale == false else { return }
+      s.views[id]!.isStale = true
+      s.refresh(id)
+    }
+  }
+
   /// The listen stream went down: views show their data as from the cache.
   func listenConnectionLost() {
     withState { $0.listenConnectionLost() }

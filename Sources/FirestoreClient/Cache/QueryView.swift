@@ -25,8 +25,9 @@ struct QueryView {
   var serverReadTime: Timestamp?
   /// The last delivered state, `nil` before the first snapshot.
   var delivered: Delivered?
-  /// Whether the listen stream went down since the last server snapshot: the server data
-  /// may be out of date, so it is shown as from the cache.
+  /// Whether the listen stream went down since the last server snapshot, or the target
+  /// runs again after the server's count did not match: the server data may be out of
+  /// date, so it is shown as from the cache.
   var isStale = false
   /// Documents the listener was shown that the server's results leave out without the
   /// server having removed them (it sent the set again whole without them), though the

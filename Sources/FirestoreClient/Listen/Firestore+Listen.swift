@@ -99,7 +99,8 @@ extension Firestore {
       let point = await manager.resumePoint(for: target)
       let resume = point.flatMap { point in store.cachedDocuments(named: point.names).map { (point.token, $0) } }
       let targetID = await manager.listen(
-        target, resumingFrom: resume, leavesResumePoint: true, settings: settings, database: database
+        target, resumingFrom: resume, leavesResumePoint: true, outOfSync: { store.viewOutOfSync(id) }, settings: settings,
+        database: database
       ) { result in
         switch result {
         case .success(let snapshot): store.applyWatch(id, snapshot)

@@ -40,6 +40,9 @@ actor ListenManager {
     var handler: Handler
     /// Whether its resume point is kept when it ends, for a later listen of its documents.
     var leavesResumePoint: Bool
+    /// Told when the server's count says the target's documents are not all known and the
+    /// query runs again: what the listener shows is out of sync until it is CURRENT again.
+    var outOfSync: (@Sendable () -> Void)?
   }
 
   private var configuration: ListenChannel.Configuration?
@@ -84,7 +87,7 @@ actor ListenManager {
   /// The current channel, for tests.
   var currentChannel: ListenChannel? { channel }
 
-  /// Creates a manager; it is configured by its first ``listen(_:settings:database:handler:)``.
+  /// Creates a manager; it is configured by its first ``listen(_:resumingFrom:leavesResumePoint:outOfSync:settings:database:handler:)``.
   init(observer: Observer = Observer()) {
     self.observer = observer
   }
@@ -132,7 +135,7 @@ actor ListenManager {
   /// Starts listening to `kind` and returns the target ID that ``unlisten(_:)`` takes.
   func listen(
     _ kind: Target.Kind, resumingFrom resume: (token: Data, documents: [Document])? = nil, leavesResumePoint: Bool = false,
-    settings: ClientConfiguration, database: String, handler: @escaping Handler
+    outOfSync: (@Sendable () -> Void)? = nil, settings: ClientConfiguration, database: String, handler: @escaping Handler
   ) -> Int32 {
     if configuration == nil {
       configuration = ListenChannel.Configuration(
@@ -147,7 +150,7 @@ actor ListenManager {
     let id = nextTargetID
     nextTargetID += 2
     let target = Target(targetID: id, kind: kind)
-    listeners[id] = Listener(target: target, handler: handler, leavesResumePoint: leavesResumePoint)
+    listeners[id] = Listener(target: target, handler: handler, leavesResumePoint: leavesResumePoint, outOfSync: outOfSync)
     var added = target
     added.resumeToken = resume?.token
     state.addTarget(added, resumingFrom: resume?.documents ?? [])
@@ -163,7 +166,7 @@ actor ListenManager {
   }
 
   /// Takes where an ended listen of `kind` could resume (see ``ResumePoints``): pass its
-  /// token, with the documents it names, to ``listen(_:resumingFrom:leavesResumePoint:settings:database:handler:)``.
+  /// token, with the documents it names, to ``listen(_:resumingFrom:leavesResumePoint:outOfSync:settings:database:handler:)``.
   func resumePoint(for kind: Target.Kind) -> ResumePoints.Point? {
     resumePoints.take(for: kind)
   }
@@ -310,6 +313,7 @@ actor ListenManager {
             errorCode, "the server ended the listen to \(Self.describe(listener.target.kind))" + (detail.isEmpty ? "" : ": " + detail))))
       if listeners.isEmpty { closeChannel() }
     case .resetTarget(let id):
+      listeners[id]?.outOfSync?()
       guard let channel, let target = listeners[id]?.target else { return }
       let requests = [request(.removeTarget(id)), request(.addTarget(target))]
       channel.send(requests)

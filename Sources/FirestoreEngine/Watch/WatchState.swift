@@ -286,12 +286,14 @@ public struct WatchState: Sendable {
       return []
     }
     // Start over without a token; the client sends removeTarget and addTarget (2 responses).
+    // Its listener is out of sync meanwhile, and learns it is back even if nothing changed.
     t.pending = [:]
     t.base = [:]
     t.committedToken = nil
     t.latestToken = nil
     t.current = false
     t.owed += 2
+    t.announcesResync = true
     targets[id] = t
     return [.resetTarget(targetID: id)]
   }
