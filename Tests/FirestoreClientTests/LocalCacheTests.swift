@@ -28,6 +28,17 @@ struct LocalCacheTests {
     ]
   }
 
+  @Test("a resumed listen reads its documents from the cache only when every one is there, at least as new")
+  func cachedDocumentsAtLeast() {
+    let store = LocalStore(settings: .memory(), projectID: "p", databaseID: "(default)", documentsRoot: Self.root, log: { _ in })
+    let name = Self.root + "/c/a"
+    let at10 = Timestamp(seconds: 10, nanoseconds: 0)
+    store.didRead([(name, Document(name: name, fields: [:], createTime: at10, updateTime: at10))])
+    #expect(store.cachedDocuments(atLeast: [name: at10])?.map(\.name) == [name])
+    #expect(store.cachedDocuments(atLeast: [name: Timestamp(seconds: 11, nanoseconds: 0)]) == nil, "older than the listen had it")
+    #expect(store.cachedDocuments(atLeast: [name: at10, Self.root + "/c/b": at10]) == nil, "one let go")
+  }
+
   @Test("storages find a collection's documents, directly or as a group below a parent")
   func collections() throws {
     for (name, storage, file) in try storages() {

@@ -166,6 +166,25 @@ struct WebChannelListenClientTests {
     try await eventually("the third session's back channel") { transport.backChannelCount == 3 }
     #expect(try addedTargets(try #require(transport.handshakeRequests.last)).map(\.resumeToken) == [nil])
     other.remove()
+    try await eventually("the third session's end") { await db.listenManager.currentChannel == nil }
+
+    // A projection's partial documents are not cached, so it never resumes: the cache's
+    // older whole version would pass for what the server has no reason to send again.
+    let projected = db.collection("rooms").select(["v"])
+    for session in [4, 5] {
+      let synced = Locked(false)
+      let registration = projected.addSnapshotListener(includeMetadataChanges: true) { snapshot, _ in
+        if snapshot?.metadata.isFromCache == false { synced.withLock { $0 = true } }
+      }
+      try await eventually("session \(session)'s back channel") { transport.backChannelCount == session }
+      #expect(try addedTargets(try #require(transport.handshakeRequests.last)).map(\.resumeToken) == [nil])
+      let target = session == 4 ? 8 : 10
+      transport.push([(1, add(target)), (2, change(target, value: 5, second: 5)), (3, current(target)), (4, global(5))])
+      try await eventually("session \(session)'s server snapshot") { synced.withLock { $0 } }
+      registration.remove()
+      try await eventually("session \(session)'s end") { await db.listenManager.currentChannel == nil }
+    }
+    #expect(await db.listenManager.resumedListens == 1)
   }
 
   @Test("a count that does not match marks the listener out of sync until the target runs again")

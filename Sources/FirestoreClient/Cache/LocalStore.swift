@@ -486,14 +486,15 @@ final class LocalStore: Sendable {
     withState { _ in }
   }
 
-  /// The cached server versions of the documents `names`, or `nil` when the cache lacks
-  /// any of them (a listen can only resume from the whole set it held).
-  func cachedDocuments(named names: [String]) -> [Document]? {
+  /// The cached server versions of the documents named in `versions`, or `nil` when the
+  /// cache lacks any of them or holds one updated before its time there (a listen resumes
+  /// only from the whole set it held, at least as new as it held it).
+  func cachedDocuments(atLeast versions: [String: Timestamp]) -> [Document]? {
     withState { s in
       var documents: [Document] = []
-      documents.reserveCapacity(names.count)
-      for name in names {
-        guard let document = s.cached(name) else { return nil }
+      documents.reserveCapacity(versions.count)
+      for (name, version) in versions {
+        guard let document = s.cached(name), let time = document.updateTime, time >= version else { return nil }
         documents.append(document)
       }
       return documents

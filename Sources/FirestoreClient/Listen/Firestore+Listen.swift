@@ -95,12 +95,15 @@ extension Firestore {
     let database = databaseName
     Task {
       // A listen of these documents that ended may be resumed from where it was, when the
-      // cache still holds what it held.
+      // cache still holds what it held. A projection's partial documents are not cached,
+      // so it never resumes.
+      var isProjection = false
+      if case .query(_, let query) = target { isProjection = query.select != nil }
       let point = await manager.resumePoint(for: target)
-      let resume = point.flatMap { point in store.cachedDocuments(named: point.names).map { (point.token, $0) } }
+      let resume = point.flatMap { point in store.cachedDocuments(atLeast: point.versions).map { (point.token, $0) } }
       let targetID = await manager.listen(
-        target, resumingFrom: resume, leavesResumePoint: true, outOfSync: { store.viewOutOfSync(id) }, settings: settings,
-        database: database
+        target, resumingFrom: resume, leavesResumePoint: !isProjection, outOfSync: { store.viewOutOfSync(id) },
+        settings: settings, database: database
       ) { result in
         switch result {
         case .success(let snapshot): store.applyWatch(id, snapshot)

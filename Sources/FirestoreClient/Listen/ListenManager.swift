@@ -174,13 +174,12 @@ actor ListenManager {
   /// Stops the listener with target ID `id`; unknown IDs are ignored.
   func unlisten(_ id: Int32) {
     guard let listener = listeners.removeValue(forKey: id) else { return }
-    if listener.leavesResumePoint, let (token, names) = state.resumePoint(for: id) {
-      resumePoints.insert(ResumePoints.Point(token: token, names: names), for: listener.target.kind)
+    if listener.leavesResumePoint, let (token, versions) = state.resumePoint(for: id) {
+      resumePoints.insert(ResumePoints.Point(token: token, versions: versions), for: listener.target.kind)
     }
     state.removeTarget(id)
     if listeners.isEmpty {
-      closeChannel()
-      if isNetworkEnabled { observer.reachabilityUnknown() }
+      lastListenerGone()
     } else if let channel {
       let request = self.request(.removeTarget(id))
       channel.send([request])
@@ -225,6 +224,13 @@ actor ListenManager {
   /// opened with the new token already stays.
   func credentialsChanged() async {
     await channel?.checkToken()
+  }
+
+  /// No listener is left: the stream closes for want of targets, not for a failure, so
+  /// whether the server can be reached is unknown again.
+  private func lastListenerGone() {
+    closeChannel()
+    if isNetworkEnabled { observer.reachabilityUnknown() }
   }
 
   private func closeChannel() {
@@ -311,7 +317,7 @@ actor ListenManager {
         .failure(
           FirestoreError(
             errorCode, "the server ended the listen to \(Self.describe(listener.target.kind))" + (detail.isEmpty ? "" : ": " + detail))))
-      if listeners.isEmpty { closeChannel() }
+      if listeners.isEmpty { lastListenerGone() }
     case .resetTarget(let id):
       listeners[id]?.outOfSync?()
       guard let channel, let target = listeners[id]?.target else { return }

@@ -5,14 +5,16 @@ import Foundation
 /// or documents sends the token, and the server sends only what changed since (as the
 /// SDKs' target cache lets a re-listen resume), instead of every result again.
 ///
-/// Only names are kept: the documents themselves are read from the cache when the listen
-/// resumes, and a listen whose documents the cache let go starts from scratch. The most
-/// recently ended ``limit`` listens are remembered.
+/// Only names and versions are kept: the documents themselves are read from the cache when
+/// the listen resumes, and a listen whose documents the cache let go, or holds older than
+/// the listen had them, starts from scratch (the server would not send them again). The
+/// most recently ended ``limit`` listens are remembered.
 struct ResumePoints {
-  /// A listen's resume token and the documents it held at the token's consistent point.
+  /// A listen's resume token and the update time of each document it held at the token's
+  /// consistent point.
   struct Point {
     var token: Data
-    var names: [String]
+    var versions: [String: Timestamp]
   }
 
   /// The most listens remembered; past it, the one that ended first is forgotten.

@@ -112,11 +112,16 @@ public struct WatchState: Sendable {
   }
 
   /// Where a listen of target `id` could resume from after it is removed: the token
-  /// committed at its last consistent point in sync, and the names of the documents it
-  /// held there; `nil` before it was ever in sync.
-  public func resumePoint(for id: Int32) -> (token: Data, names: [String])? {
-    guard let t = targets[id], t.emitted != nil, let token = t.committedToken else { return nil }
-    return (token, Array(t.base.keys))
+  /// committed at its last consistent point, and the update time of each document it held
+  /// there; `nil` without a token (or with a document the server gave no update time).
+  public func resumePoint(for id: Int32) -> (token: Data, versions: [String: Timestamp])? {
+    guard let t = targets[id], let token = t.committedToken else { return nil }
+    var versions: [String: Timestamp] = [:]
+    for (name, document) in t.base {
+      guard let time = document.updateTime else { return nil }
+      versions[name] = time
+    }
+    return (token, versions)
   }
 
   /// Forgets a target whose removeTarget request is being sent; nothing more is delivered
