@@ -68,6 +68,21 @@ struct LocalViewTests {
     #expect(firstDelivered.last?.documents.map { $0.fields["v"] } == [.integer(3)])
   }
 
+  @Test("an acknowledged write stays applied, and pending, over a listen older than its commit")
+  func acknowledgedWriteOverOlderListen() {
+    let store = store()
+    let (id, delivered) = addView(store)
+    let name = "\(Self.root)/favorites/m1"
+    store.applyWatch(id, WatchSnapshot(documents: [], changes: [], readTime: at(10), isInitial: true))
+    let (batch, _) = store.enqueue([write("m1")], body: Data(), user: nil)
+    acknowledge(batch, in: store, at: 30)
+    // The listen, behind the commit, sends a version from before it.
+    store.applyWatch(id, WatchSnapshot(documents: [document("m1", at: 20)], changes: [], readTime: at(25), isInitial: false))
+    #expect(delivered.last?.pendingNames == [name])
+    store.applyWatch(id, WatchSnapshot(documents: [document("m1", at: 30)], changes: [], readTime: at(30), isInitial: false))
+    #expect(delivered.last?.pendingNames.isEmpty == true)
+  }
+
   @Test("a write acknowledged before the view's first server snapshot is not hidden by an older snapshot")
   func ackBeforeFirstServerSnapshot() {
     let store = store()

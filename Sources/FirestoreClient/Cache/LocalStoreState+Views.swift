@@ -177,12 +177,15 @@ extension LocalStoreState {
   }
 
   /// A watch snapshot can carry a document older than the cache's (learned since from
-  /// another listen, a read or this client's acknowledged write): the view shows the
-  /// cache's newer version, as the SDKs' views read the newest version held, so the
-  /// listener does not step back to old data and forward again.
+  /// another listen or a read): the view shows the cache's newer version, as the SDKs'
+  /// views read the newest version held, so the listener does not step back to old data
+  /// and forward again. A document this client's writes still tracked touch is left to
+  /// them: an acknowledged write stays applied, and pending, until the listen catches up
+  /// with its commit (``QueryView/needs(_:_:)``).
   private mutating func showNewer(_ names: Set<String>, in id: Int) {
     guard var view = views[id], var server = view.server else { return }
-    for name in names { server[name] = cached(name) }
+    let written = Set(batches.flatMap(\.documentNames))
+    for name in names where !written.contains(name) { server[name] = cached(name) }
     view.server = server
     switch view.query {
     case .document(let name, _): view.serverDocuments = server[name].map { [$0] } ?? []
