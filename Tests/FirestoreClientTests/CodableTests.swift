@@ -173,6 +173,12 @@ struct CodableTests {
     #expect(array.message == "Firestore.Encoder can only encode a struct, class or dictionary as a document, got Array<String>")
     let timestamp = try firestoreError { _ = try encoder.encode(Timestamp(seconds: 1, nanoseconds: 0)) }
     #expect(timestamp.message.hasSuffix("got Timestamp"))
+    // As the Apple SDK's encoder throws, under ours.
+    let reference = try firestoreError { _ = try encoder.encode(db.document("c/d")) }
+    guard case EncodingError.invalidValue? = reference.underlyingError else {
+      Issue.record("underlying error: \(String(describing: reference.underlyingError))")
+      return
+    }
   }
 
   @Test func rejectsUnsignedIntegersAboveInt64Max() throws {

@@ -115,8 +115,10 @@ extension Firestore {
         throw CodingProblem.encodingFailure(error, encoding: "\(type(of: value))")
       }
       guard case .map(let map) = node else {
-        throw FirestoreError.invalidArgument(
-          "Firestore.Encoder can only encode a struct, class or dictionary as a document, got \(type(of: value))")
+        let text = "Firestore.Encoder can only encode a struct, class or dictionary as a document, got \(type(of: value))"
+        throw FirestoreError(
+          .invalidArgument, text,
+          underlyingError: EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: text)))
       }
       return map.finished
     }
