@@ -203,6 +203,10 @@ struct ListenConformanceTests {
     try await seeded.document("b").setData(["t": 5])
     try await seeded.document("s").setData(["t": "text"])
     let db = backend.firestore()
+    // A handshake slower than its timeout would take the listen offline, adding a snapshot
+    // from the cache between the ones this test reads: the deadline is the test's.
+    let deadline = ManualTimer()
+    await db.listenManager.setRequestTimer { try await deadline.wait($0) }
     let items = db.collection(seeded.path)
     let collector = SequenceCollector(items.order(by: "t").snapshots(includeMetadataChanges: true))
     #expect(try await collector.next { !$0.metadata.isFromCache }.documents.map(\.documentID) == ["b", "s"])

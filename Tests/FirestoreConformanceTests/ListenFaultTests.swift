@@ -176,6 +176,10 @@ struct ListenFaultTests {
     let settings = FirestoreSettings.emulator(host: server.hostAndPort)
     settings.retryPolicy.sleep = { try await backoff.wait($0) }
     let db = Firestore(projectID: "verdict", settings: settings)
+    // A handshake slower than its timeout on a busy machine would take a listen offline
+    // again: the deadline is the test's, and never passes.
+    let deadline = ManualTimer()
+    await db.listenManager.setRequestTimer { try await deadline.wait($0) }
     server.faults.add(
       FaultRule(
         route: "POST /google.firestore.v1.Firestore/Listen/channel?CVER=",
