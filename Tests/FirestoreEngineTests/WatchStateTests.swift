@@ -339,6 +339,21 @@ struct WatchStateTests {
     #expect(summary(s) == ["removed b 1>-1", "modified a 0>0"])
   }
 
+  @Test("a reconnected stream's consistent point older than the last one raises nothing until one as recent")
+  func olderConsistentPointWaits() throws {
+    var state = listening([doc("a", pop: 1)])
+    _ = feed(&state, [changed(doc("a", pop: 2, at: 10), [2]), global(10, token: "T10")])
+    state.connectionLost()
+    // A lagging server answers the resume from before the last point the listener saw.
+    let behind = feed(
+      &state, [target(.add, [2]), target(.reset, [2]), changed(doc("a", pop: 1), [2]), target(.current, [2]), global(5, token: "T5")])
+    #expect(snapshot(behind, 2) == nil)
+    let caughtUp = feed(&state, [changed(doc("a", pop: 2, at: 10), [2]), global(12, token: "T12")])
+    let s = try #require(snapshot(caughtUp, 2))
+    #expect(s.changes.isEmpty)
+    #expect(s.documents.first?.fields["pop"] == .integer(2))
+  }
+
   @Test("duplicated and stale responses do not corrupt state")
   func duplicates() throws {
     var state = WatchState()

@@ -3,7 +3,8 @@ import FirestoreWire
 /// What the client must do after ``WatchState/apply(_:)``.
 public enum WatchAction: Sendable, Equatable {
   /// Deliver a snapshot to the target's listener. Raised only at a global consistent point
-  /// (a `NO_CHANGE` for all targets with a read time) for a CURRENT target whose view
+  /// (a `NO_CHANGE` for all targets with a read time, none older than the last one) for a
+  /// CURRENT target whose view
   /// changed, that has not had a snapshot yet, or that is back in sync after
   /// ``WatchState/connectionLost()`` or a ``resetTarget(targetID:)`` (then its `changes`
   /// may be empty).

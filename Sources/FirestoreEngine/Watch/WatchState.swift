@@ -57,6 +57,8 @@ public struct WatchState: Sendable {
   }
 
   private var targets: [Int32: TargetState] = [:]
+  /// The read time of the last global consistent point snapshots were raised at.
+  private var lastConsistentReadTime: Timestamp?
   /// Targets the client removed whose REMOVE responses are still owed.
   private var removing: [Int32: Int] = [:]
 
@@ -180,7 +182,13 @@ public struct WatchState: Sendable {
     switch change.kind {
     case .noChange:
       for id in ids where targets[id]?.isSettled == true { targets[id]!.updateToken(change.resumeToken) }
-      if change.isGlobalConsistencyPoint, let readTime = change.readTime { return raiseSnapshots(readTime: readTime) }
+      if change.isGlobalConsistencyPoint, let readTime = change.readTime {
+        // A stream that reconnected to a server behind the last point (a lagging replica)
+        // would show an older state as in sync: the SDKs wait for one at least as recent.
+        if let last = lastConsistentReadTime, readTime < last { return [] }
+        lastConsistentReadTime = readTime
+        return raiseSnapshots(readTime: readTime)
+      }
     case .add:
       for id in ids {
         guard var t = targets[id], t.owed > 0 else { continue }
