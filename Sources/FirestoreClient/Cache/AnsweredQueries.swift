@@ -34,7 +34,7 @@ struct AnsweredQueries {
   private static func key(_ query: ViewQuery) -> String {
     switch query {
     case .document(let name, _): return name
-    case .query(let structured, let parent, _, _): return parent + " " + JSONWriter.string(structured.json)
+    case .query(let structured, let parent, _, _): return structured.key(under: parent)
     }
   }
 }

@@ -505,11 +505,7 @@ final class LocalStore: Sendable {
   /// does not know of): it shows its data as from the cache until the target is in sync,
   /// as the Apple SDK marks a target whose existence filter did not match.
   func viewOutOfSync(_ id: Int) {
-    withState { s in
-      guard s.views[id]?.isStale == false else { return }
-      s.views[id]!.isStale = true
-      s.refresh(id)
-    }
+    withState { $0.markOutOfSync(id) }
   }
 
   /// The listen stream went down: views show their data as from the cache.

@@ -109,10 +109,15 @@ extension LocalStoreState {
   /// listens to the server shows its data as from the cache until its target is back in sync.
   mutating func listenConnectionLost() {
     isListenOffline = true
-    for id in views.keys.sorted() where views[id]!.source == .default && !views[id]!.isStale {
-      views[id]!.isStale = true
-      refresh(id)
-    }
+    for id in views.keys.sorted() where views[id]!.source == .default { markOutOfSync(id) }
+  }
+
+  /// View `id`'s server data may be out of date (the stream went down, or its target runs
+  /// again from scratch): it shows its data as from the cache until the target is in sync.
+  mutating func markOutOfSync(_ id: Int) {
+    guard views[id]?.isStale == false else { return }
+    views[id]!.isStale = true
+    refresh(id)
   }
 
   /// Recomputes the views that can show any of `names`.

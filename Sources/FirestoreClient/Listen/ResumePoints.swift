@@ -39,7 +39,7 @@ struct ResumePoints {
   /// `kind` as a string that two listens of the same documents share.
   private static func key(_ kind: Target.Kind) -> String {
     switch kind {
-    case .query(let parent, let query): return parent + " " + JSONWriter.string(query.json)
+    case .query(let parent, let query): return query.key(under: parent)
     case .documents(let names): return names.joined(separator: "\n")
     }
   }
