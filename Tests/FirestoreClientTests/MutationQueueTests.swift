@@ -52,6 +52,8 @@ struct MutationQueueTests {
     #expect(queue.serverReachable() == [.send(1)], "the server answering again cuts the backoff short")
     #expect(queue.finish(1, .acknowledged) == [])
     #expect(queue.failedAttempts == 0)
+    _ = queue.enqueue(entry(4, ["d"]))
+    #expect(queue.finish(4, .overloaded) == [.backOff(attempt: 1, overloaded: true)], "an overloaded server: the longest wait")
   }
 
   @Test("nothing is sent while the network is disabled; enabling sends in order at once")

@@ -27,7 +27,8 @@ final class ScriptedTransport: Transport {
     var status: Int
     /// The body, delivered in these chunks (to test incremental parsing).
     var chunks: [Data]
-    /// An error thrown instead of answering (a dropped connection).
+    /// An error thrown instead of answering (a dropped connection), or, after `chunks`
+    /// when there are any, ending the body (a reply cut short).
     var error: FirestoreError?
 
     /// A JSON response with the given status; `chunkSize` splits the body into pieces.
@@ -40,6 +41,12 @@ final class ScriptedTransport: Transport {
 
     /// A transport failure instead of a response.
     static func failure(_ error: FirestoreError) -> Response { Response(status: 0, chunks: [], error: error) }
+
+    /// A JSON response whose body breaks with `error` after `body` (a connection lost
+    /// mid-reply).
+    static func broken(_ status: Int, _ body: String, _ error: FirestoreError) -> Response {
+      Response(status: status, chunks: [Data(body.utf8)], error: error)
+    }
   }
 
   /// One expected request and its answer.
@@ -100,13 +107,14 @@ final class ScriptedTransport: Transport {
       throw FirestoreError(.internal, "ScriptedTransport: request does not match the script:\n" + mismatches.joined(separator: "\n"))
     }
     script.withLock { _ = $0.removeFirst() }
-    if let error = next.response.error { throw error }
     let chunks = next.response.chunks
+    let error = next.response.error
+    if let error, chunks.isEmpty { throw error }
     return HTTPResponse(
       status: next.response.status, headers: ["content-type": "application/json"],
       body: AsyncThrowingStream { c in
         for chunk in chunks { c.yield(chunk) }
-        c.finish()
+        c.finish(throwing: error)
       })
   }
 

@@ -93,6 +93,61 @@ struct BulkWriterFaultTests {
     #expect(try await db.collection("r").getDocuments().count == 20)
   }
 
+  @Test("an overloaded server (RESOURCE_EXHAUSTED) gets the longest backoff at once, every time")
+  func overloadWaitsLongest() async throws {
+    let (server, db) = try makeServer()
+    defer { server.stop() }
+    server.faults.add(
+      FaultRule(route: "batchWrite", fault: .error(status: 429, grpcStatus: "RESOURCE_EXHAUSTED", message: "quota"), remaining: 2))
+    let clock = ManualClock()
+    let writer = db.bulkWriter(options: options(clock))
+    let write = try writer.setData(["v": 1], forDocument: db.document("o/a"))
+    await writer.close()
+    _ = try await write.result()
+    #expect(write.attempts == 3)
+    // 60 s, -25 % at most, each time: not the 1 s and 1.5 s of a passing failure.
+    #expect(clock.sleeps.count == 2 && clock.sleeps.allSatisfy { $0 >= .seconds(45) && $0 <= .seconds(60) }, "\(clock.sleeps)")
+  }
+
+  @Test("awaiting a write already sent leaves the batch being filled to fill")
+  func awaitingSentWriteKeepsOpenBatch() async throws {
+    let (server, db) = try makeServer()
+    defer { server.stop() }
+    server.faults.add(FaultRule(route: "batchWrite", fault: .hold("first"), remaining: 1))
+    var settings = options(ManualClock())
+    settings.maximumBatchSize = 2
+    let writer = db.bulkWriter(options: settings)
+    let first = try writer.setData(["v": 1], forDocument: db.document("w/a"))
+    try writer.setData(["v": 1], forDocument: db.document("w/b"))
+    try await eventually("the full batch to reach the server") { server.faults.arrivals(at: "first") == 1 }
+    try writer.setData(["v": 1], forDocument: db.document("w/c"))
+    let waiting = Task { try await first.result() }
+    try await eventually("the caller to wait for the sent write") { first.isAwaited }
+    // Had the wait sent the batch of c alone, d would start a batch of its own.
+    try writer.setData(["v": 1], forDocument: db.document("w/d"))
+    server.faults.release("first")
+    _ = try await waiting.value
+    await writer.close()
+    #expect(server.requestLog.count(matching: ":batchWrite") == 2)
+  }
+
+  @Test("a recursive delete whose query reply breaks asks again from the last name it read")
+  func recursiveDeleteResumesBrokenReply() async throws {
+    let (server, db) = try makeServer()
+    defer { server.stop() }
+    let batch = db.batch()
+    for i in 0..<40 { batch.setData(["i": i], forDocument: db.document("t/d\(String(format: "%02d", i))")) }
+    try await batch.commit()
+    server.requestLog.clear()
+    server.faults.add(FaultRule(route: "runQuery", fault: .truncateStream(afterBytes: 2_000), remaining: 1))
+    try await db.recursiveDelete(db.collection("t"), bulkWriter: db.bulkWriter(options: options(ManualClock())))
+    let queries = server.requestLog.entries.filter { $0.path.hasSuffix(":runQuery") }
+    #expect(try await db.collection("t").getDocuments(source: .server).isEmpty)
+    // The broken page, then the rest from its last name (a page that started again would
+    // list names already read, which the delete refuses).
+    #expect(queries.count == 2)
+  }
+
   @Test("retries stop after maximumAttempts with the last error; other errors are not retried")
   func givesUp() async throws {
     let (server, db) = try makeServer()

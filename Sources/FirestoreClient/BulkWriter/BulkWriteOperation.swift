@@ -63,6 +63,9 @@ public final class BulkWriteOperation: Sendable {
   /// How many times the write was sent so far.
   public var attempts: Int { state.withLock { $0.attempts } }
 
+  /// Whether a caller of ``result()`` is waiting, for tests.
+  var isAwaited: Bool { state.withLock { !$0.waiters.isEmpty } }
+
   func setOnWait(_ action: @escaping @Sendable () -> Void) {
     state.withLock { $0.onWait = action }
   }

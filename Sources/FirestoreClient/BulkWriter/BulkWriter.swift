@@ -179,7 +179,7 @@ public final class BulkWriter: Sendable {
     }
     let write = try build()
     let operation = BulkWriteOperation(document: document)
-    let (delayedGeneration, sendNow) = try state.withLock { s throws(FirestoreError) -> (Int?, Bool) in
+    let (batchGeneration, delayedGeneration, sendNow) = try state.withLock { s throws(FirestoreError) -> (Int, Int?, Bool) in
       if s.closed { throw FirestoreError(.failedPrecondition, "this BulkWriter was closed; create a new one to write more") }
       // The server refuses a request that names a document twice: send what is there first.
       if s.openNames.contains(write.documentName) { seal(&s) }
@@ -188,13 +188,16 @@ public final class BulkWriter: Sendable {
       s.unfinished.insert(item.sequence)
       s.open.append(item)
       s.openNames.insert(item.name)
+      let generation = s.openGeneration
       if s.open.count >= options.maximumBatchSize {
         seal(&s)
-        return (nil, true)
+        return (generation, nil, true)
       }
-      return (s.open.count == 1 ? s.openGeneration : nil, !s.ready.isEmpty)
+      return (generation, s.open.count == 1 ? generation : nil, !s.ready.isEmpty)
     }
-    operation.setOnWait { [weak self] in self?.sendOpenBatch(ifGeneration: nil) }
+    // Only the write's own batch: one already sent (or waiting out a retry) leaves the
+    // batch being filled to fill.
+    operation.setOnWait { [weak self] in self?.sendOpenBatch(ifGeneration: batchGeneration) }
     if let delayedGeneration {
       let delay = options.partialBatchDelay
       Task {
@@ -215,10 +218,10 @@ public final class BulkWriter: Sendable {
     s.openGeneration += 1
   }
 
-  /// Sends the open batch (only if it is still the batch of `generation`, when given).
-  private func sendOpenBatch(ifGeneration generation: Int?) {
+  /// Sends the open batch, if it is still the batch of `generation`.
+  private func sendOpenBatch(ifGeneration generation: Int) {
     let sealed = state.withLock { s -> Bool in
-      if let generation, generation != s.openGeneration { return false }
+      guard generation == s.openGeneration else { return false }
       guard !s.open.isEmpty else { return false }
       seal(&s)
       return true
@@ -408,7 +411,7 @@ public final class BulkWriter: Sendable {
           }
         }
         if retry {
-          backoff = max(backoff, self.backoff(afterFailures: item.failures))
+          backoff = max(backoff, self.backoff(afterFailures: item.failures, overloaded: RetryClass.isOverload(error)))
           retries.append(item)
         } else {
           finished.append((item.operation, .failure(last)))
@@ -460,12 +463,16 @@ public final class BulkWriter: Sendable {
     return RetryClass.bulkWrite(isDelete: true).allowsRetry(of: error, retryableCodes: [])
   }
 
-  /// The wait before the next attempt: exponential in the failures so far, with ±25 %
-  /// jitter so that writes failed together do not come back together.
-  private func backoff(afterFailures failures: Int) -> Duration {
+  /// The wait before the next attempt: exponential in the failures so far (the longest at
+  /// once for an overloaded server), with ±25 % jitter so that writes failed together do
+  /// not come back together.
+  private func backoff(afterFailures failures: Int, overloaded: Bool) -> Duration {
     Backoff(initial: options.initialBackoff, maximum: options.maximumBackoff, multiplier: options.backoffMultiplier)
-      .wait(afterAttempt: failures)
+      .wait(afterAttempt: failures, overloaded: overloaded)
   }
+
+  /// Whether ``close()`` was called.
+  var isClosed: Bool { state.withLock { $0.closed } }
 }
 
 extension Firestore {

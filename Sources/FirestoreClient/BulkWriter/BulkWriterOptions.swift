@@ -1,9 +1,9 @@
 /// How a ``BulkWriter`` batches, paces and retries its writes.
 ///
 /// The defaults follow Firestore's guidance for bulk loads ("500/50/5"): start at 500
-/// writes per second and allow 50 % more every 5 minutes, so the database can split its
-/// key ranges as the load grows; at most 20 writes per `batchWrite` request; up to 10
-/// attempts per write.
+/// writes per second and allow 50 % more every 5 minutes, up to 10,000, so the database
+/// can split its key ranges as the load grows; at most 20 writes per `batchWrite` request;
+/// up to 10 attempts per write.
 ///
 /// ```swift
 /// var options = BulkWriterOptions()
@@ -17,8 +17,9 @@ public struct BulkWriterOptions: Sendable {
   /// The starting rate, in writes per second; `nil` turns rate limiting off (then
   /// ``maximumOperationsPerSecond`` is ignored). Must be positive.
   public var initialOperationsPerSecond: Double?
-  /// The rate the ramp-up stops at; `nil` lets it grow without bound. Must be positive;
-  /// when below ``initialOperationsPerSecond`` the writer starts at this rate.
+  /// The rate the ramp-up stops at (10,000, as the server SDKs' bulk writers stop); `nil`
+  /// lets it grow without bound. Must be positive; when below ``initialOperationsPerSecond``
+  /// the writer starts at this rate.
   public var maximumOperationsPerSecond: Double?
   /// How often the allowed rate grows (5 minutes).
   public var rampUpInterval: Duration
@@ -42,12 +43,12 @@ public struct BulkWriterOptions: Sendable {
   /// The time source for pacing and backoff; replace it in tests.
   public var clock: BulkWriterClock
 
-  /// The defaults: 500 writes/s growing by 50 % every 5 minutes without a cap, 20 writes
+  /// The defaults: 500 writes/s growing by 50 % every 5 minutes up to 10,000, 20 writes
   /// per request, 10 requests in flight, 10 attempts with backoff from 1 s (×1.5, at most
   /// 60 s), partial batches sent after 10 ms.
   public init() {
     initialOperationsPerSecond = 500
-    maximumOperationsPerSecond = nil
+    maximumOperationsPerSecond = 10_000
     rampUpInterval = .seconds(300)
     rampUpFactor = 1.5
     maximumBatchSize = 20

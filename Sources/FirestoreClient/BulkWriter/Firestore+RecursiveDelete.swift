@@ -1,3 +1,4 @@
+import FirestoreEngine
 import FirestoreWire
 
 extension Firestore {
@@ -25,10 +26,14 @@ extension Firestore {
   ///   - bulkWriter: the writer to delete through (its options and
   ///     ``BulkWriter/onWriteResult(_:)`` / ``BulkWriter/onWriteError(_:)`` apply); by
   ///     default a new one with default options, closed at the end.
+  /// A query reply that breaks after some names is asked again from the last one read.
+  ///
   /// - Throws: `invalidArgument` for an invalid reference or a writer of another instance,
-  ///   before anything is deleted; the query's error when finding descendants fails (the
-  ///   deletes already queued still finish, the document itself stays); when deletes
-  ///   failed, an error with the last failure's code saying how many.
+  ///   and `failedPrecondition` for a closed writer, before anything is deleted; the
+  ///   query's error when finding descendants fails, and `internal` when the server lists
+  ///   a name outside what is deleted or one it listed before (the deletes already queued
+  ///   still finish, the document itself stays); when deletes failed, an error with the
+  ///   last failure's code saying how many.
   public func recursiveDelete(_ document: DocumentReference, bulkWriter: BulkWriter? = nil) async throws {
     let document = try document.validated()
     try await recursiveDelete(
@@ -59,6 +64,9 @@ extension Firestore {
     if let bulkWriter, bulkWriter.firestore !== self {
       throw FirestoreError.invalidArgument("recursiveDelete: the BulkWriter belongs to another Firestore instance")
     }
+    if let bulkWriter, bulkWriter.isClosed {
+      throw FirestoreError(.failedPrecondition, "recursiveDelete: the BulkWriter was closed; pass an open one")
+    }
     let writer = bulkWriter ?? self.bulkWriter()
     var pending: [BulkWriteOperation] = []
     var failures = 0
@@ -75,20 +83,41 @@ extension Firestore {
     }
     var queryError: (any Error)?
     var after: String?
+    // Every name the server returns must lie in the subtree, past the last one: a server
+    // that strays out of it, or ignores the cursor, deletes nothing it should not and
+    // cannot make this loop forever.
+    let subtree = parent.name(below: documentsRoot) + (collection.map { "/\($0)/" } ?? "/")
     do {
       while true {
         var found = 0
+        var stray: String?
         let call = descendantsQuery(parent: parent, collection: collection, after: after)
-        // Read as the deletes are queued: a page is never held whole.
-        let (first, reader) = try await rest.streamArray(call, RunQueryResponse.init(jsonBytes:))
-        var next = first
-        while let response = next {
-          if let document = response.document {
-            pending.append(try writer.deleteDocument(try self.reference(forName: document.name)))
-            after = document.name
-            found += 1
+        do {
+          // Read as the deletes are queued: a page is never held whole.
+          let (first, reader) = try await rest.streamArray(call, RunQueryResponse.init(jsonBytes:))
+          var next = first
+          while let response = next {
+            if let document = response.document {
+              guard document.name.hasPrefix(subtree), after.map({ ValueOrdering.compareResourceNames(document.name, $0) > 0 }) ?? true
+              else {
+                stray = document.name
+                break
+              }
+              pending.append(try writer.deleteDocument(try self.reference(forName: document.name)))
+              after = document.name
+              found += 1
+            }
+            next = try await reader.next()
           }
-          next = try await reader.next()
+        } catch let error as FirestoreError
+          where found > 0 && RetryClass.idempotent.allowsRetry(of: error, retryableCodes: rest.settings.retryPolicy.retryableCodes)
+        {
+          // The reply broke after some names: ask again from the last one. Each such retry
+          // has moved past at least one name, so they end.
+          continue
+        }
+        if let stray {
+          throw FirestoreError(.internal, "recursiveDelete: the server listed \(stray) out of order or outside \(subtree)")
         }
         if found < Self.recursiveDeletePageSize { break }
         await settle(downTo: Self.recursiveDeleteLowWater)

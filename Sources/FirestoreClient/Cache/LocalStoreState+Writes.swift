@@ -121,8 +121,9 @@ extension LocalStoreState {
   enum SendResult {
     /// The server applied it.
     case acknowledged([WriteResult])
-    /// Keep it and try again later; `notApplied` when this attempt provably did not apply it.
-    case retry(notApplied: Bool)
+    /// Keep it and try again later; `notApplied` when this attempt provably did not apply
+    /// it, `overloaded` when the server refused it for load.
+    case retry(notApplied: Bool, overloaded: Bool = false)
     /// Drop it: refused, or `outcomeUnknown` (it may have applied, and may not be sent again).
     case rejected(outcomeUnknown: Bool)
     /// Not sent: the token is another user's. The batch waits for its user.
@@ -139,11 +140,11 @@ extension LocalStoreState {
       // The body is not needed again, while the batch may wait in the backlog a while.
       if let index = batchIndex(of: id) { batches[index].commitBody = Data() }
       return queue.finish(id, .acknowledged)
-    case .retry(let notApplied):
+    case .retry(let notApplied, let overloaded):
       if notApplied, storage?.persistsMutations == true, batchIndex(of: id).map({ batches[$0].isIdempotent }) == false {
         withStorage(()) { storage throws(CacheStorageError) in try storage.setMutationAttempted(id, false) }
       }
-      return queue.finish(id, .retry)
+      return queue.finish(id, overloaded ? .overloaded : .retry)
     case .rejected(let outcomeUnknown):
       forgetStored(id)
       rejectBatch(id, outcomeUnknown: outcomeUnknown)

@@ -28,8 +28,9 @@ struct MutationQueue: Sendable {
   enum Action: Sendable, Equatable {
     /// Send the batch with this ID.
     case send(Int)
-    /// Wait (with backoff after `attempt` failures in a row), then call ``backOffElapsed()``.
-    case backOff(attempt: Int)
+    /// Wait (with backoff after `attempt` failures in a row; the longest when the server
+    /// was `overloaded`), then call ``backOffElapsed()``.
+    case backOff(attempt: Int, overloaded: Bool = false)
   }
 
   /// How an attempt ended.
@@ -38,6 +39,9 @@ struct MutationQueue: Sendable {
     case acknowledged
     /// The batch was not applied, or applying it again is harmless: keep it and try later.
     case retry
+    /// As ``retry``, after the server refused it for load (`resourceExhausted`): the
+    /// backoff that starts is the longest.
+    case overloaded
     /// The batch is settled without being applied (refused, or its outcome unknowable):
     /// drop it.
     case rejected
@@ -87,12 +91,12 @@ struct MutationQueue: Sendable {
       failedAttempts = 0
     case .rejected, .withdrawn:
       removeEntry(at: index)
-    case .retry:
+    case .retry, .overloaded:
       slots[index].inFlight = false
       failedAttempts += 1
       if !isBackingOff {
         isBackingOff = true
-        return [.backOff(attempt: failedAttempts)]
+        return [.backOff(attempt: failedAttempts, overloaded: outcome == .overloaded)]
       }
     }
     return sendable()

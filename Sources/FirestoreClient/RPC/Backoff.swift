@@ -23,17 +23,24 @@ struct Backoff: Sendable, Equatable {
     return .saturating(seconds: min(maximum.seconds, initial.seconds * factor))
   }
 
+  /// The cap after `attempt` failed attempts: the longest wait at once when the last one
+  /// found the server `overloaded` (``RetryClass/isOverload(_:)``), as the Firebase SDKs'
+  /// streams and the server SDKs' bulk writers wait then.
+  func cap(afterAttempt attempt: Int, overloaded: Bool) -> Duration {
+    overloaded ? maximum : cap(afterAttempt: attempt)
+  }
+
   /// Full jitter: a random wait in `0...cap`, so that clients that failed together spread
   /// out over the whole interval.
   static func fullJitter(_ cap: Duration) -> Duration {
     .nanoseconds(Int64.random(in: 0...max(0, cap.saturatingNanoseconds)))
   }
 
-  /// The cap after `attempt` failed attempts, varied by ±25 % (never above ``maximum``): a
+  /// The cap after `attempt` failed attempts (see ``cap(afterAttempt:overloaded:)``), varied by ±25 % (never above ``maximum``): a
   /// wait close to the schedule that still keeps writes failed together from coming back
   /// together.
-  func wait(afterAttempt attempt: Int, spread: ClosedRange<Double> = 0.75...1.25) -> Duration {
-    let seconds = cap(afterAttempt: attempt).seconds * Double.random(in: spread)
+  func wait(afterAttempt attempt: Int, overloaded: Bool, spread: ClosedRange<Double> = 0.75...1.25) -> Duration {
+    let seconds = cap(afterAttempt: attempt, overloaded: overloaded).seconds * Double.random(in: spread)
     return .saturating(seconds: max(0, min(seconds, maximum.seconds)))
   }
 }

@@ -102,9 +102,7 @@ enum RetryClass: Sendable, Equatable {
     }
     switch self {
     case .stream:
-      // An overloaded server gets the longest wait at once.
-      let schedule = Backoff.stream
-      return .backOff(cap: error.canonicalCode == .resourceExhausted ? schedule.maximum : schedule.cap(afterAttempt: attempt))
+      return .backOff(cap: Backoff.stream.cap(afterAttempt: attempt, overloaded: Self.isOverload(error)))
     case .idempotent, .atMostOnce, .commit, .transaction, .channel, .queuedCommit, .bulkWrite:
       guard attempt < policy.maximumAttempts, allowsRetry(of: error, retryableCodes: policy.retryableCodes) else { return .fail }
       return .backOff(cap: policy.backoffCap(afterAttempt: attempt))
@@ -114,7 +112,13 @@ enum RetryClass: Sendable, Equatable {
   /// Whether `error` proves the request was not applied: it never went out, the server
   /// aborted it as a whole, or refused it for quota (a refusal for its size is final).
   static func provesNotApplied(_ error: FirestoreError) -> Bool {
-    error.requestNotSent || error.canonicalCode == .aborted || (error.canonicalCode == .resourceExhausted && !error.requestTooLarge)
+    error.requestNotSent || error.canonicalCode == .aborted || isOverload(error)
+  }
+
+  /// Whether `error` says the server is overloaded (`resourceExhausted` for quota or load,
+  /// not for a request's size): the next attempt waits the longest backoff.
+  static func isOverload(_ error: FirestoreError) -> Bool {
+    error.canonicalCode == .resourceExhausted && !error.requestTooLarge && !error.replyTooLarge
   }
 
   /// Whether a failure with `code` says nothing about whether the request was applied.

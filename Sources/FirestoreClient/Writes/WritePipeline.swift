@@ -261,10 +261,10 @@ final class WritePipeline: Sendable {
         } else {
           Task { await self.send(id) }
         }
-      case .backOff(let attempt):
+      case .backOff(let attempt, let overloaded):
         let policy = retryPolicy
         // The Firebase SDKs' write-stream schedule; jitter and sleep come from the settings.
-        let wait = policy.jitter(Backoff.stream.cap(afterAttempt: attempt))
+        let wait = policy.jitter(Backoff.stream.cap(afterAttempt: attempt, overloaded: overloaded))
         Task {
           try? await policy.sleep(wait)
           // A policy whose sleep returns at once (as tests set) must not make this spin.
@@ -350,7 +350,7 @@ final class WritePipeline: Sendable {
     // The server handled the commit, but its answer cannot be read, nor would it be again.
     if error.replyTooLarge { return .rejected(outcomeUnknown: true) }
     if RetryClass.queuedCommit(repeatable: isIdempotent).allowsRetry(of: error, retryableCodes: []) {
-      return .retry(notApplied: RetryClass.provesNotApplied(error))
+      return .retry(notApplied: RetryClass.provesNotApplied(error), overloaded: RetryClass.isOverload(error))
     }
     return .rejected(outcomeUnknown: RetryClass.leavesOutcomeOpen(error.canonicalCode))
   }

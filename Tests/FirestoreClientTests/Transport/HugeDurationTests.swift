@@ -32,7 +32,7 @@ struct HugeDurationTests {
         let cap = backoff.cap(afterAttempt: attempt)
         #expect(cap >= .zero)
         #expect(Backoff.fullJitter(cap) <= cap)
-        #expect(backoff.wait(afterAttempt: attempt) >= .zero)
+        #expect(backoff.wait(afterAttempt: attempt, overloaded: false) >= .zero)
       }
     }
   }
