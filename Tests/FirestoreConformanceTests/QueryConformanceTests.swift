@@ -284,6 +284,12 @@ struct QueryConformanceTests {
       (c.limit(to: 0), "limit"),
       (c.start(at: [1]).order(by: "a"), "before"),
       (c.whereField("a", isEqualTo: FieldValue.serverTimestamp()), "FieldValue"),
+      // Orderings the server refuses: one field twice, anything after the document ID.
+      (c.order(by: "a").order(by: FieldPath(["a"]), descending: true), "twice"),
+      (c.order(by: FieldPath.documentID()).order(by: "a"), "must be the last"),
+      // The document ID compared with another database's document.
+      (c.whereField(FieldPath.documentID(), isEqualTo: backend.firestore(database: "elsewhere").document(c.path + "/d")), "elsewhere"),
+      (c.whereField(FieldPath.documentID(), in: [backend.firestore(database: "elsewhere").document(c.path + "/d")]), "elsewhere"),
     ]
     for (query, needle) in cases {
       let error = try await #require(throws: FirestoreError.self) { try await query.getDocuments() }

@@ -37,7 +37,17 @@ extension Query {
     }
 
     var explicit: [(FieldPath, Bool)] = []
-    for (field, descending) in orders { explicit.append((try field.fieldPath(), descending)) }
+    for (field, descending) in orders {
+      let path = try field.fieldPath()
+      // The server refuses both: an ordering after the document ID's, and one field twice.
+      if let last = explicit.last, last.0.isDocumentID {
+        throw .invalidArgument("order(by: \(path.canonicalString)) comes after order(by: FieldPath.documentID()), which must be the last")
+      }
+      if explicit.contains(where: { $0.0 == path }) {
+        throw .invalidArgument("order(by:) names \(path.canonicalString) twice")
+      }
+      explicit.append((path, descending))
+    }
     // The implicit orderings are the server's: the engine's rule, which the mock applies too.
     structured.orderBy = explicit.map { .init(fieldPath: $0.0.canonicalString, descending: $0.1) }
     var normalized: [(FieldPath, Bool)] = []
@@ -207,7 +217,7 @@ extension Query {
 
   /// A document-key value: a `DocumentReference`, or a string ID (a path for collection groups).
   private func documentKey(_ raw: any Sendable, what: String) throws(FirestoreError) -> Value {
-    if let ref = raw as? DocumentReference { return .reference(try ref.validated().name) }
+    if let ref = raw as? DocumentReference { return try UserDataReader.argument(ref, firestore: firestore, what: what) }
     guard let id = raw as? String else {
       throw .invalidArgument("\(what) on the document ID needs a String ID or a DocumentReference, got \(type(of: raw))")
     }
