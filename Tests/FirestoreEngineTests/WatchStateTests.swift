@@ -204,6 +204,21 @@ struct WatchStateTests {
     #expect(summary(snapshot(later, 6)) == ["removed c1 0>-1"])
   }
 
+  @Test("a documents target takes no other document, whatever target IDs the server gives it")
+  func documentsTargetKeepsItsNames() throws {
+    let watched = root + "cities/c1"
+    var state = WatchState()
+    state.addTarget(Target(targetID: 6, kind: .documents([watched])))
+    let actions = feed(
+      &state,
+      [
+        target(.add, [6]), changed(doc("other", pop: 1), [6]), target(.current, [6], token: "C"), global(1, token: "T"),
+      ])
+    #expect(try #require(snapshot(actions, 6)).documents.isEmpty)
+    let later = feed(&state, [changed(doc("stray", pop: 2), [6]), changed(doc("c1", pop: 3, at: 2), [6]), global(2, token: "T2")])
+    #expect(ids(snapshot(later, 6)) == ["c1"])
+  }
+
   @Test("existence filter mismatch asks for a reset; the re-listen reports only real differences")
   func existenceFilter() throws {
     var state = listening([doc("a", pop: 1), doc("b", pop: 2)])

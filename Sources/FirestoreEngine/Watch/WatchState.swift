@@ -26,7 +26,8 @@ import Foundation
 public struct WatchState: Sendable {
   private struct TargetState: Sendable {
     var ordering: DocumentOrdering
-    var isDocumentsTarget: Bool
+    /// A documents target's names; `nil` for a query target.
+    var documentNames: Set<String>?
     /// The server's document set as received, including changes not yet at a consistent point.
     var pending: [String: Document] = [:]
     /// The document set at the last consistent point; describes `committedToken`.
@@ -48,6 +49,7 @@ public struct WatchState: Sendable {
     var announcesResync = false
 
     var isSettled: Bool { owed == 0 }
+    var isDocumentsTarget: Bool { documentNames != nil }
     /// What a resumed listen starts from: the committed set, or nothing without a token.
     var resumeBase: [String: Document] { committedToken == nil ? [:] : base }
 
@@ -81,13 +83,13 @@ public struct WatchState: Sendable {
     if var t = targets[id] {
       if t.awaitingReAdd { t.awaitingReAdd = false } else { t.owed += 1 }
       t.ordering = ordering
-      t.isDocumentsTarget = query == nil
+      t.documentNames = query == nil ? Set(documents ?? []) : nil
       t.pending = t.resumeBase
       t.latestToken = t.committedToken
       t.current = false
       targets[id] = t
     } else {
-      var t = TargetState(ordering: ordering, isDocumentsTarget: query == nil)
+      var t = TargetState(ordering: ordering, documentNames: query == nil ? Set(documents ?? []) : nil)
       // A reused ID whose REMOVE is still owed: that response arrives first.
       t.owed += removing.removeValue(forKey: id) ?? 0
       targets[id] = t
@@ -274,6 +276,9 @@ public struct WatchState: Sendable {
 
   private mutating func upsert(_ document: Document, in id: Int32) {
     guard targets[id]?.isSettled == true else { return }
+    // Another document than a documents target watches is not its answer, whatever the
+    // server says: the listener would show it under the watched name.
+    if let names = targets[id]!.documentNames, !names.contains(document.name) { return }
     if let held = targets[id]!.pending[document.name], let heldTime = held.updateTime, let newTime = document.updateTime,
       newTime < heldTime
     {
