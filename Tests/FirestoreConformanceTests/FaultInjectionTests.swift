@@ -88,20 +88,30 @@ struct FaultInjectionTests {
     #expect(server.requestLog.count(matching: ":runQuery") == 2)
   }
 
-  @Test("a truncated stream mid-iteration ends the sequence with an error, not silently")
+  @Test("a stream whose reply breaks mid-iteration reads on from its last document, each document once")
   func truncatedStream() async throws {
     let (server, db) = try makeServer()
     defer { server.stop() }
     let batch = db.batch()
     for i in 0..<20 { batch.setData(["i": i], forDocument: db.document("items/d\(i)")) }
     try await batch.commit()
-    server.faults.add(FaultRule(route: "runQuery", fault: .truncateStream(afterBytes: 600), remaining: 1))
-    var received = 0
-    let error = await #expect(throws: FirestoreError.self) {
-      for try await _ in db.collection("items").stream() { received += 1 }
+    let items = db.collection("items").order(by: "i")
+    for (query, expected) in [(items, Array(0..<20)), (items.offset(3).limit(to: 10), Array(3..<13))] {
+      server.requestLog.clear()
+      server.faults.add(FaultRule(route: "runQuery", fault: .truncateStream(afterBytes: 600), remaining: 1))
+      var received: [Int] = []
+      for try await document in query.stream() { received.append(document.get("i") as? Int ?? -1) }
+      #expect(received == expected)
+      #expect(server.requestLog.count(matching: ":runQuery") == 2)
     }
-    #expect(error?.code == .unavailable)
-    #expect(received < 20)
+    // A reply that breaks before any document gives nothing to read on from: the error ends it.
+    server.faults.add(FaultRule(route: "runQuery", fault: .truncateStream(afterBytes: 0)))
+    let settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    settings.retryPolicy = .none
+    let once = Firestore(projectID: db.projectID, settings: settings)
+    await #expect(throws: FirestoreError.self) {
+      for try await _ in once.collection("items").stream() {}
+    }
   }
 
   @Test("a stalled server hits the per-call deadline")

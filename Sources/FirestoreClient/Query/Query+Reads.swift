@@ -60,9 +60,11 @@ extension QueryConvertible {
   /// }
   /// ```
   ///
-  /// Nothing is read ahead of the loop: while it is busy, the transfer waits. The sequence
-  /// ends with an error if the query is invalid or the stream breaks; a `limit(toLast:)`
-  /// query is buffered (its order is reversed at the end).
+  /// Nothing is read ahead of the loop: while it is busy, the transfer waits. A reply that
+  /// breaks after some documents is asked again for the rest, from the last document read
+  /// and at its read time (see ``QueryDocumentStream``); the sequence ends with an error if
+  /// the query is invalid or the stream breaks for good. A `limit(toLast:)` query is
+  /// buffered (its order is reversed at the end).
   public func stream() -> QueryDocumentStream { QueryDocumentStream(query: query) }
 }
 

@@ -6,6 +6,12 @@ import FirestoreWire
 /// and the transfer pauses while the reader is busy, so memory stays bounded however many
 /// documents match. The first documents also go to the local cache, up to
 /// ``maximumCachedBytes`` per iteration, so that a large export does not fill it.
+///
+/// A reply that breaks with an error worth retrying after it brought documents is asked
+/// again for the rest, as the server SDKs' streams do: after the last document read, at
+/// that document's read time (so the rest comes from the same state of the database),
+/// with the limit less what was read and no offset (it was spent). Each such retry brings
+/// at least one document more, or the error ends the sequence.
 public struct QueryDocumentStream: AsyncSequence, Sendable {
   public typealias Element = QueryDocumentSnapshot
 
@@ -24,7 +30,9 @@ public struct QueryDocumentStream: AsyncSequence, Sendable {
       case notStarted
       /// A `limit(toLast:)` query, read whole and reversed.
       case buffered(ArraySlice<QueryDocumentSnapshot>)
-      case streaming(Query.Lowered, JSONArrayReader<RunQueryResponse>)
+      /// Reading the reply of `query` (the iteration's, or its rest after a broken reply),
+      /// `read` documents in so far, the last of them `last`.
+      case streaming(Query, Query.Lowered, JSONArrayReader<RunQueryResponse>, read: Int, last: (QueryDocumentSnapshot, Timestamp?)?)
       case finished
     }
 
@@ -56,23 +64,71 @@ public struct QueryDocumentStream: AsyncSequence, Sendable {
               phase = .buffered(try await query.run(consistency: nil).documents[...])
               continue
             }
-            let call = query.runQueryCall(lowered, consistency: nil)
-            let (first, reader) = try await query.firestore.rest.streamArray(call, RunQueryResponse.init(jsonBytes:))
-            phase = .streaming(lowered, reader)
-            if let snapshot = try take(first, lowered) { return snapshot }
-          case .streaming(let lowered, let reader):
-            guard let response = try await reader.next() else {
+            if let snapshot = try await start(query, lowered, consistency: nil) { return snapshot }
+          case .streaming(let current, let lowered, let reader, let read, let last):
+            let response: RunQueryResponse?
+            do {
+              response = try await reader.next()
+            } catch let error as FirestoreError where last != nil && Self.mayResume(after: error, settings: query.firestore.rest.settings) {
+              flushToCache(lowered)
+              let (document, readTime) = last!
+              guard let rest = Self.rest(of: current, after: document, read: read) else {
+                phase = .finished
+                return nil
+              }
+              if let snapshot = try await start(rest, try rest.lowered(), consistency: readTime.map(ReadConsistency.readTime)) {
+                return snapshot
+              }
+              continue
+            }
+            guard let response else {
               flushToCache(lowered)
               phase = .finished
               return nil
             }
-            if let snapshot = try take(response, lowered) { return snapshot }
+            if let snapshot = try take(response, lowered) {
+              phase = .streaming(current, lowered, reader, read: read + 1, last: (snapshot, response.readTime))
+              return snapshot
+            }
           }
         }
       } catch {
         phase = .finished
         throw error
       }
+    }
+
+    /// Sends `query`; returns the first document of its reply, if its first element holds
+    /// one, and reads on from there.
+    private mutating func start(
+      _ query: Query, _ lowered: Query.Lowered, consistency: ReadConsistency?
+    ) async throws -> QueryDocumentSnapshot? {
+      let call = query.runQueryCall(lowered, consistency: consistency)
+      let (first, reader) = try await query.firestore.rest.streamArray(call, RunQueryResponse.init(jsonBytes:))
+      guard let first, let snapshot = try take(first, lowered) else {
+        phase = .streaming(query, lowered, reader, read: 0, last: nil)
+        return nil
+      }
+      phase = .streaming(query, lowered, reader, read: 1, last: (snapshot, first.readTime))
+      return snapshot
+    }
+
+    /// Whether a reply broken by `error` is asked again for the rest: as a read would be
+    /// sent again.
+    private static func mayResume(after error: FirestoreError, settings: ClientConfiguration) -> Bool {
+      RetryClass.idempotent.allowsRetry(of: error, retryableCodes: settings.retryPolicy.retryableCodes)
+    }
+
+    /// What is left of `query` after `document`, the `read`-th result of its reply; `nil`
+    /// when its limit is reached.
+    private static func rest(of query: Query, after document: QueryDocumentSnapshot, read: Int) -> Query? {
+      var definition = query.start(afterDocument: document).definition
+      if let limit = definition.limitValue {
+        guard limit > read else { return nil }
+        definition.limitValue = limit - read
+      }
+      definition.offsetValue = nil
+      return Query(firestore: query.firestore, definition: definition)
     }
 
     /// The snapshot of a reply element that carries a document (some carry only a read time).
