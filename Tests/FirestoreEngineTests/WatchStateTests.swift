@@ -219,6 +219,23 @@ struct WatchStateTests {
     #expect(ids(snapshot(later, 6)) == ["c1"])
   }
 
+  @Test("a query target takes no document outside its collection; a collection group's, none outside its parent")
+  func queryTargetKeepsItsCollection() throws {
+    let towns = Document(name: root + "towns/t1", fields: ["pop": .integer(1)], createTime: ts(0), updateTime: ts(1))
+    let nested = Document(name: root + "cities/a/cities/b", fields: ["pop": .integer(2)], createTime: ts(0), updateTime: ts(1))
+    let elsewhere = Document(name: "projects/q/databases/(default)/documents/cities/z", createTime: ts(0), updateTime: ts(1))
+    var state = WatchState()
+    state.addTarget(Target(targetID: 2, kind: .query(parent: String(root.dropLast()), byPop)))
+    let group = StructuredQuery(from: [.init(collectionID: "cities", allDescendants: true)])
+    state.addTarget(Target(targetID: 4, kind: .query(parent: root + "cities/a", group)))
+    let actions = feed(
+      &state,
+      [target(.add, [2, 4])] + [doc("c1", pop: 3), towns, nested, elsewhere].map { changed($0, [2, 4]) }
+        + [target(.current, [2, 4], token: "C"), global(1, token: "T")])
+    #expect(ids(snapshot(actions, 2)) == ["c1"])
+    #expect(try #require(snapshot(actions, 4)).documents.map(\.name) == [nested.name])
+  }
+
   @Test("existence filter mismatch asks for a reset; the re-listen reports only real differences")
   func existenceFilter() throws {
     var state = listening([doc("a", pop: 1), doc("b", pop: 2)])

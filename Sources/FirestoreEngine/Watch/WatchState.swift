@@ -28,6 +28,8 @@ public struct WatchState: Sendable {
     var ordering: DocumentOrdering
     /// A documents target's names; `nil` for a query target.
     var documentNames: Set<String>?
+    /// Where a query target's documents lie (its parent and collection), when known.
+    var scope: QueryScope?
     /// The server's document set as received, including changes not yet at a consistent point.
     var pending: [String: Document] = [:]
     /// The document set at the last consistent point; describes `committedToken`.
@@ -106,6 +108,9 @@ public struct WatchState: Sendable {
     switch target.kind {
     case .query(_, let query): addTarget(target.targetID, query: query, documents: nil)
     case .documents(let names): addTarget(target.targetID, query: nil, documents: names)
+    }
+    if case .query(let parent, let query) = target.kind, let from = query.from.first {
+      targets[target.targetID]!.scope = QueryScope(parent: parent, collection: from)
     }
     guard isNew, let token = target.resumeToken else { return }
     let base = Dictionary(documents.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -276,9 +281,11 @@ public struct WatchState: Sendable {
 
   private mutating func upsert(_ document: Document, in id: Int32) {
     guard targets[id]?.isSettled == true else { return }
-    // Another document than a documents target watches is not its answer, whatever the
-    // server says: the listener would show it under the watched name.
+    // A document the target cannot hold is not its answer, whatever the server says: one
+    // another documents target watches would show under the watched name, one outside a
+    // query's collection among its results.
     if let names = targets[id]!.documentNames, !names.contains(document.name) { return }
+    if let scope = targets[id]!.scope, !scope.contains(document.name) { return }
     if let held = targets[id]!.pending[document.name], let heldTime = held.updateTime, let newTime = document.updateTime,
       newTime < heldTime
     {
