@@ -380,10 +380,26 @@ struct WatchStateTests {
     let behind = feed(
       &state, [target(.add, [2]), target(.reset, [2]), changed(doc("a", pop: 1), [2]), target(.current, [2]), global(5, token: "T5")])
     #expect(snapshot(behind, 2) == nil)
-    let caughtUp = feed(&state, [changed(doc("a", pop: 2, at: 10), [2]), global(12, token: "T12")])
+    // The older point's token does not describe the view: a later point without one keeps the last.
+    let caughtUp = feed(
+      &state, [changed(doc("a", pop: 2, at: 10), [2]), .targetChange(.init(targetIDs: [], readTime: ts(12)))])
     let s = try #require(snapshot(caughtUp, 2))
     #expect(s.changes.isEmpty)
     #expect(s.documents.first?.fields["pop"] == .integer(2))
+    #expect(state.resumeToken(for: 2) == Data("T10".utf8))
+  }
+
+  @Test("an ADD naming no target answers none; a filter before the first snapshot raises one snapshot, not two")
+  func addWithoutTargetsAndEarlyFilter() throws {
+    var state = WatchState()
+    state.addTarget(2, query: byPop, documents: nil)
+    _ = feed(&state, [target(.add, [2]), changed(doc("a", pop: 1), [2]), target(.current, [2], token: "C")])
+    #expect(feed(&state, [.filter(.init(targetID: 2, count: 0))]) == [.resetTarget(targetID: 2)])
+    // The client's removeTarget and addTarget are owed their answers; an ADD of no target is not one.
+    _ = feed(&state, [target(.add, []), target(.remove, [2]), changed(doc("stale", pop: 9), [2])])
+    let first = feed(&state, [target(.add, [2]), target(.current, [2], token: "C2"), global(3, token: "T3")])
+    #expect(try #require(snapshot(first, 2)).documents.isEmpty)
+    #expect(snapshot(feed(&state, [global(4, token: "T4")]), 2) == nil, "nothing changed since the first snapshot")
   }
 
   @Test("duplicated and stale responses do not corrupt state")

@@ -188,16 +188,20 @@ public struct WatchState: Sendable {
     let ids = change.targetIDs.isEmpty ? targetIDs : change.targetIDs
     switch change.kind {
     case .noChange:
+      // A stream that reconnected to a server behind the last point (a lagging replica)
+      // would show an older state as in sync: the SDKs wait for one at least as recent,
+      // and its token does not describe what the listeners hold.
+      if change.isGlobalConsistencyPoint, let readTime = change.readTime, let last = lastConsistentReadTime, readTime < last {
+        return []
+      }
       for id in ids where targets[id]?.isSettled == true { targets[id]!.updateToken(change.resumeToken) }
       if change.isGlobalConsistencyPoint, let readTime = change.readTime {
-        // A stream that reconnected to a server behind the last point (a lagging replica)
-        // would show an older state as in sync: the SDKs wait for one at least as recent.
-        if let last = lastConsistentReadTime, readTime < last { return [] }
         lastConsistentReadTime = readTime
         return raiseSnapshots(readTime: readTime)
       }
     case .add:
-      for id in ids {
+      // An ADD answers the addTarget of each target it names; one naming none answers none.
+      for id in change.targetIDs {
         guard var t = targets[id], t.owed > 0 else { continue }
         t.owed -= 1
         t.awaitingReAdd = false
@@ -318,7 +322,8 @@ public struct WatchState: Sendable {
     t.latestToken = nil
     t.current = false
     t.owed += 2
-    t.announcesResync = true
+    // A listener that saw a snapshot hears it is back in sync even if nothing changed.
+    t.announcesResync = t.emitted != nil
     targets[id] = t
     return [.resetTarget(targetID: id)]
   }
