@@ -40,6 +40,24 @@ struct QueryStreamResumeTests {
     #expect(transport.unmetExpectations.isEmpty)
   }
 
+  @Test("a server that ignores the cursor ends the stream instead of sending the same documents round after round")
+  func cursorIgnored() async throws {
+    let read = "2026-01-01T00:00:05Z"
+    let broken = "[" + Self.element("a", 1, readTime: read) + "," + Self.element("b", 2, readTime: read) + ","
+    let cut = FirestoreError(.unavailable, "connection reset")
+    let transport = ScriptedTransport([
+      .init(method: "POST", path: Offline.root + ":runQuery", response: .broken(200, broken, cut)),
+      .init(method: "POST", path: Offline.root + ":runQuery", response: .broken(200, broken, cut)),
+    ])
+    let db = Offline.firestore(transport)
+    var ids: [String] = []
+    let error = await #expect(throws: FirestoreError.self) {
+      for try await document in db.collection("c").order(by: "i").stream() { ids.append(document.documentID) }
+    }
+    #expect(error?.code == .internal && error?.message.contains("not after") == true)
+    #expect(ids == ["a", "b"])
+  }
+
   @Test("a reply that breaks with an error no read retries ends the stream with it")
   func permanentError() async throws {
     let transport = ScriptedTransport([

@@ -462,6 +462,8 @@ struct TransportTests {
     settings.transport = EchoingBreakTransport()
     settings.tokenProvider = StaticTokenProvider(token)
     settings.cache = .none
+    // The break itself ends the stream: no asking again for the rest.
+    settings.retryPolicy = .none
     let db = Firestore(projectID: "p", settings: settings)
     var documents = 0
     let error = try await #require(throws: FirestoreError.self) {

@@ -104,6 +104,11 @@ struct FaultInjectionTests {
       #expect(received == expected)
       #expect(server.requestLog.count(matching: ":runQuery") == 2)
     }
+    // Replies cut one after another: each asks for the rest after the last document it brought.
+    server.faults.add(FaultRule(route: "runQuery", fault: .truncateStream(afterBytes: 700), remaining: 3))
+    var all: [String] = []
+    for try await document in db.collection("items").stream() { all.append(document.documentID) }
+    #expect(all == (0..<20).map { "d\($0)" }.sorted())
     // A reply that breaks before any document gives nothing to read on from: the error ends it.
     server.faults.add(FaultRule(route: "runQuery", fault: .truncateStream(afterBytes: 0)))
     let settings = FirestoreSettings.emulator(host: server.hostAndPort)

@@ -1,3 +1,4 @@
+import FirestoreEngine
 import FirestoreWire
 
 /// The documents of a query as they arrive: what ``QueryConvertible/stream()`` returns.
@@ -10,7 +11,8 @@ import FirestoreWire
 /// A reply that breaks with an error worth retrying after it brought documents is asked
 /// again for the rest, as the server SDKs' streams do: after the last document read, at
 /// that document's read time (so the rest comes from the same state of the database),
-/// with the limit less what was read and no offset (it was spent). Each such retry brings
+/// with the limit less what was read and no offset (it was spent), unless the retry policy
+/// allows no retry (``RetryPolicy/none``). Each such retry brings
 /// at least one document more, or the error ends the sequence.
 public struct QueryDocumentStream: AsyncSequence, Sendable {
   public typealias Element = QueryDocumentSnapshot
@@ -40,6 +42,11 @@ public struct QueryDocumentStream: AsyncSequence, Sendable {
     private var phase = Phase.notStarted
     /// Documents read but not yet handed to the cache, and the bytes handed so far.
     private var uncached: [Document] = []
+    /// The last document read, and, after a resume, the one the rest must come after.
+    private var lastDocument: Document?
+    private var resumedAfter: Document?
+    /// Resumes of a projection, whose reply cannot be checked for order (see ``take(_:_:)``).
+    private var projectionResumes = 0
     private var cachedBytes = 0
 
     init(query: Query) { self.query = query }
@@ -76,6 +83,11 @@ public struct QueryDocumentStream: AsyncSequence, Sendable {
                 phase = .finished
                 return nil
               }
+              if lowered.structuredQuery.select != nil {
+                projectionResumes += 1
+                if projectionResumes >= query.firestore.rest.settings.retryPolicy.maximumAttempts { throw error }
+              }
+              resumedAfter = lastDocument
               if let snapshot = try await start(rest, try rest.lowered(), consistency: readTime.map(ReadConsistency.readTime)) {
                 return snapshot
               }
@@ -114,9 +126,10 @@ public struct QueryDocumentStream: AsyncSequence, Sendable {
     }
 
     /// Whether a reply broken by `error` is asked again for the rest: as a read would be
-    /// sent again.
+    /// sent again, unless the policy allows no retry at all.
     private static func mayResume(after error: FirestoreError, settings: ClientConfiguration) -> Bool {
-      RetryClass.idempotent.allowsRetry(of: error, retryableCodes: settings.retryPolicy.retryableCodes)
+      settings.retryPolicy.maximumAttempts > 1
+        && RetryClass.idempotent.allowsRetry(of: error, retryableCodes: settings.retryPolicy.retryableCodes)
     }
 
     /// What is left of `query` after `document`, the `read`-th result of its reply; `nil`
@@ -132,8 +145,21 @@ public struct QueryDocumentStream: AsyncSequence, Sendable {
     }
 
     /// The snapshot of a reply element that carries a document (some carry only a read time).
+    ///
+    /// After a resume, the first document must come after the last one read, as the query
+    /// orders them: a server that ignores the cursor would otherwise send the same documents
+    /// again, round after round. A projection's documents may lack the ordered fields, so
+    /// its resumes are counted instead.
     private mutating func take(_ response: RunQueryResponse?, _ lowered: Query.Lowered) throws -> QueryDocumentSnapshot? {
       guard let response, let document = response.document else { return nil }
+      if let after = resumedAfter {
+        resumedAfter = nil
+        if lowered.structuredQuery.select == nil && DocumentOrdering(query: lowered.structuredQuery).compare(document, after) <= 0 {
+          throw FirestoreError(
+            .internal, "the server's reply to the rest of the query started at \(document.name), not after \(after.name) where it broke")
+        }
+      }
+      lastDocument = document
       if lowered.structuredQuery.select == nil && cachedBytes < QueryDocumentStream.maximumCachedBytes {
         cachedBytes += DocumentSize.of(name: document.name, fields: document.fields)
         uncached.append(document)
