@@ -150,6 +150,23 @@ struct LocalViewTests {
     #expect(delivered.last?.isFromCache == false)
   }
 
+  @Test("with eager collection, a rejected write leaves nothing cached that nothing else holds")
+  func eagerCollectionAfterRejection() {
+    let store = store(.eagerMemory)
+    let name = "\(Self.root)/favorites/a"
+    let (set, _) = store.enqueue([write("a")], body: Data(), user: nil)
+    _ = store.beginSend(set)
+    acknowledge(set, in: store, at: 5)
+    store.flush()
+    let (patch, _) = store.enqueue(
+      [Write(operation: .update(Document(name: name, fields: ["v": .integer(2)])), updateMask: ["v"], currentDocument: .exists(true))],
+      body: Data(), user: nil)
+    _ = store.beginSend(patch)
+    _ = store.finishSend(patch, .rejected(outcomeUnknown: false))
+    store.flush()
+    #expect(store.document(name) == nil, "no listener and no write holds it")
+  }
+
   private func at(_ seconds: Int64) -> Timestamp { Timestamp(seconds: seconds, nanoseconds: 0) }
 
   /// A store whose view had an empty first server snapshot at 5 s, then a write to `id`

@@ -149,6 +149,28 @@ struct CacheConformanceTests {
     #expect(empty.metadata.isFromCache)
   }
 
+  /// A merge (or `mergeFields`) over a document the cache does not hold makes a document
+  /// whatever the server holds, as the Apple SDK's local view shows it; an update, which
+  /// needs the document to exist, says nothing of it.
+  @Test("a pending merge over a document the cache does not hold reads from the cache; a pending update does not", arguments: Backend.all)
+  func pendingMergeOfUnknownDocument(_ backend: Backend) async throws {
+    let db = backend.firestore()
+    let items = db.collection(backend.collection().path)
+    try await db.disableNetwork()
+    items.document("merged").setData(["a": 1], merge: true, completion: nil)
+    items.document("fields").setData(["a": 1, "b": 2], mergeFields: ["a"], completion: nil)
+    items.document("updated").updateData(["a": 1], completion: nil)
+    for (id, expected) in [("merged", ["a": 1]), ("fields", ["a": 1])] {
+      let snapshot = try await items.document(id).getDocument(source: .cache)
+      #expect(snapshot.data() as? [String: Int] == expected, "\(id)")
+      #expect(snapshot.metadata == SnapshotMetadata(isFromCache: true, hasPendingWrites: true), "\(id)")
+    }
+    let error = await #expect(throws: FirestoreError.self) { try await items.document("updated").getDocument(source: .cache) }
+    #expect(error?.code == .unavailable)
+    try await db.enableNetwork()
+    try await db.waitForPendingWrites()
+  }
+
   /// The Apple SDK's cache keeps a `NoDocument` for a document its client deleted or found
   /// missing, and its integration tests read it back with the network disabled: no error,
   /// a snapshot that does not exist, from the cache. Only a document the cache knows nothing

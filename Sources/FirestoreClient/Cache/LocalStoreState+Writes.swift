@@ -238,6 +238,8 @@ extension LocalStoreState {
     }
     holdInLimbo(batch.documentNames)
     refreshViews(showing: batch.documentNames)
+    // With eager collection, what only the batch pinned goes now, as after an acknowledgement.
+    collectGarbage()
   }
 
   /// Records the server's acceptance of a batch: the cache gets the written documents and

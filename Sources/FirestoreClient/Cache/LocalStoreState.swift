@@ -297,7 +297,9 @@ struct LocalStoreState {
     for batch in batches where !batch.isAcknowledged {
       for (i, write) in batch.writes.enumerated() where write.documentName == name {
         document = batch.apply(i, to: document)
-        known = known || LocalWriteApplier.isBlind(write)
+        // A write that makes the document whatever the server holds (a set, a delete, a
+        // merge over nothing) tells what this client will see.
+        known = known || LocalWriteApplier.isBlind(write) || document != nil
         pending = true
       }
     }
