@@ -102,13 +102,14 @@ struct RPCLayerTests {
     #expect(allows(.commit(repeatable: false), aborted))
     #expect(!allows(.commit(repeatable: false), unavailable))
     #expect(allows(.commit(repeatable: true), unavailable))
-    #expect(!allows(.idempotent, unavailable.with { $0.replyTooLarge = true }))
+    #expect(!allows(.idempotent, unavailable.with { $0.replyUnusable = true }))
     #expect(!allows(.atMostOnce, notSent.with { $0.otherUser = true }))
     // A transaction reruns only for its own failures: its calls have retried the rest.
     #expect(allows(.transaction, aborted))
     #expect(allows(.transaction, FirestoreError(.invalidArgument, "x").with { $0.transactionExpired = true }))
     #expect(!allows(.transaction, notSent))
     #expect(!allows(.transaction, FirestoreError(.invalidArgument, "x")))
+    #expect(allows(.transaction, FirestoreError(.resourceExhausted, "quota")), "refused for load: nothing committed")
     // A queued batch stays queued when nothing was applied, or when it may be repeated.
     let quota = FirestoreError(.resourceExhausted, "quota")
     #expect(allows(.queuedCommit(repeatable: false), aborted) && allows(.queuedCommit(repeatable: false), quota))
@@ -158,6 +159,18 @@ struct RPCLayerTests {
       RetryClass.stream.verdict(
         on: FirestoreError(.resourceExhausted, "x"), attempt: 1, policy: policy, credentialsRefreshed: false, hasTokenProvider: false)
         == .backOff(cap: Backoff.stream.maximum))
+    // A transaction waits as the policy says, its longest after an overload.
+    let aborted = FirestoreError(.aborted, "x")
+    #expect(
+      RetryClass.transaction.verdict(on: aborted, attempt: 2, policy: policy, credentialsRefreshed: false, hasTokenProvider: false)
+        == .backOff(cap: policy.backoffCap(afterAttempt: 2)))
+    #expect(
+      RetryClass.transaction.verdict(
+        on: FirestoreError(.resourceExhausted, "x"), attempt: 1, policy: policy, credentialsRefreshed: false, hasTokenProvider: false)
+        == .backOff(cap: policy.maximumBackoff))
+    #expect(
+      RetryClass.transaction.verdict(on: aborted, attempt: 3, policy: policy, credentialsRefreshed: false, hasTokenProvider: false)
+        == .fail)
   }
 
   @Test("the loop: refreshes the token once, waits the jittered cap between attempts, stops at the verdict")

@@ -50,9 +50,10 @@ public final class FirestoreError: NSError, _BridgedStoredNSError, @unchecked Se
     /// The server refused the request for its size: it will never fit, so no retry can help
     /// (see ``FirestoreError/isSizeRefusal(code:message:)``).
     var requestTooLarge = false
-    /// The reply is larger than the client reads (``HTTPResponse/maximumBodyBytes``): the
-    /// request was handled, and a retry would only read as large a reply again.
-    var replyTooLarge = false
+    /// The request was handled, but its reply cannot be used, and would not be if asked
+    /// again: larger than the client reads (``HTTPResponse/maximumBodyBytes``), or not
+    /// matching the request (a commit's results for another number of writes).
+    var replyUnusable = false
     /// A queued write was not sent because the token is another user's than the one who
     /// made it (see ``TokenProvider/user(for:)``).
     var otherUser = false
@@ -83,7 +84,7 @@ public final class FirestoreError: NSError, _BridgedStoredNSError, @unchecked Se
   var requestNotSent: Bool { parts.requestNotSent }
   var serverStatus: String? { parts.serverStatus }
   var requestTooLarge: Bool { parts.requestTooLarge }
-  var replyTooLarge: Bool { parts.replyTooLarge }
+  var replyUnusable: Bool { parts.replyUnusable }
   var otherUser: Bool { parts.otherUser }
   var transactionExpired: Bool { parts.transactionExpired }
   var instanceTerminated: Bool { parts.instanceTerminated }

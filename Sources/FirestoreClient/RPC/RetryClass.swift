@@ -11,9 +11,10 @@ enum RetryClass: Sendable, Equatable {
   /// A commit outside a transaction: `aborted` means nothing was applied, so it is retried
   /// too; a lost reply is retried when the writes are `repeatable`.
   case commit(repeatable: Bool)
-  /// A whole transaction, body included: run again when the server aborted it (contention)
-  /// or no longer knows it (``FirestoreError/transactionExpired``): either way nothing was
-  /// committed.
+  /// A whole transaction, body included: run again when the server aborted it (contention),
+  /// no longer knows it (``FirestoreError/transactionExpired``) or refused it for load
+  /// (``isOverload(_:)``): each way nothing was committed. It waits as the policy says, the
+  /// longest after an overload.
   case transaction
   /// A request of the Listen channel: sent again when it failed before the server acted on
   /// it. A gateway's 502, 503 or 504 (a proxy that handed it a connection the server was
@@ -60,14 +61,14 @@ enum RetryClass: Sendable, Equatable {
     // Another user's token: no retry or refresh makes it the right one.
     if error.otherUser { return false }
     // Its calls have retried what they may already; only the transaction's own failures remain.
-    if self == .transaction { return error.canonicalCode == .aborted || error.transactionExpired }
+    if self == .transaction { return error.canonicalCode == .aborted || error.transactionExpired || Self.isOverload(error) }
     if case .channel(let resendable) = self {
       if let status = error.httpStatus { return (502...504).contains(status) }
       return error.requestNotSent || (resendable && error.canonicalCode == .unavailable)
     }
     if error.requestNotSent { return true }
     // A size refused, or a reply too large to read, comes back the same every time.
-    if error.requestTooLarge || error.replyTooLarge { return false }
+    if error.requestTooLarge || error.replyUnusable { return false }
     switch self {
     case .idempotent: return retryableCodes.contains(error.canonicalCode)
     case .atMostOnce: return false
@@ -103,7 +104,10 @@ enum RetryClass: Sendable, Equatable {
     switch self {
     case .stream:
       return .backOff(cap: Backoff.stream.cap(afterAttempt: attempt, overloaded: Self.isOverload(error)))
-    case .idempotent, .atMostOnce, .commit, .transaction, .channel, .queuedCommit, .bulkWrite:
+    case .transaction:
+      guard attempt < policy.maximumAttempts, allowsRetry(of: error, retryableCodes: policy.retryableCodes) else { return .fail }
+      return .backOff(cap: policy.schedule.cap(afterAttempt: attempt, overloaded: Self.isOverload(error)))
+    case .idempotent, .atMostOnce, .commit, .channel, .queuedCommit, .bulkWrite:
       guard attempt < policy.maximumAttempts, allowsRetry(of: error, retryableCodes: policy.retryableCodes) else { return .fail }
       return .backOff(cap: policy.backoffCap(afterAttempt: attempt))
     }
@@ -118,7 +122,7 @@ enum RetryClass: Sendable, Equatable {
   /// Whether `error` says the server is overloaded (`resourceExhausted` for quota or load,
   /// not for a request's size): the next attempt waits the longest backoff.
   static func isOverload(_ error: FirestoreError) -> Bool {
-    error.canonicalCode == .resourceExhausted && !error.requestTooLarge && !error.replyTooLarge
+    error.canonicalCode == .resourceExhausted && !error.requestTooLarge && !error.replyUnusable
   }
 
   /// Whether a failure with `code` says nothing about whether the request was applied.

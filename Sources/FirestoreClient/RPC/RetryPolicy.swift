@@ -45,8 +45,11 @@ public struct RetryPolicy: Sendable {
 
   /// The largest wait before attempt `attempt + 1` (attempts count from 1).
   public func backoffCap(afterAttempt attempt: Int) -> Duration {
-    Backoff(initial: initialBackoff, maximum: maximumBackoff, multiplier: multiplier).cap(afterAttempt: attempt)
+    schedule.cap(afterAttempt: attempt)
   }
+
+  /// The policy's waits as a schedule.
+  var schedule: Backoff { Backoff(initial: initialBackoff, maximum: maximumBackoff, multiplier: multiplier) }
 
   /// Whether a call that failed with `error` on attempt `attempt` should be tried again.
   ///

@@ -13,9 +13,13 @@ extension Firestore {
   /// }
   /// ```
   ///
-  /// - When the transaction is `aborted` (contention), or the server no longer knows it
-  ///   (expired), the whole body runs again, up to `options.maxAttempts` times with
-  ///   backoff; keep the body free of other side effects.
+  /// - When the transaction is `aborted` (contention), the server no longer knows it
+  ///   (expired) or refuses it for load (`resourceExhausted`), the whole body runs again,
+  ///   up to `options.maxAttempts` times, after the settings' ``RetryPolicy`` backoff (its
+  ///   longest after an overload); keep the body free of other side effects.
+  /// - A commit whose outcome is unknown (the connection broke, `unavailable`,
+  ///   `deadlineExceeded`) is not run again, where the Apple SDK runs it again: the commit
+  ///   may have been applied, and the body's effect would be applied twice.
   /// - An error thrown by `body` rolls the transaction back and is rethrown unchanged.
   /// - A transaction is always ended (committed or rolled back), also on cancellation, so
   ///   it never keeps locks held.

@@ -112,7 +112,7 @@ public struct HTTPResponse: Sendable {
   /// The error for a reply (or, of a streamed reply, `what`) past `limit` bytes.
   static func bodyTooLarge(limit: Int, what: String = "response body") -> FirestoreError {
     // The same reply would be as large again: a retry would only read it once more.
-    FirestoreError(.resourceExhausted, "\(what) exceeds \(limit) bytes").with { $0.replyTooLarge = true }
+    FirestoreError(.resourceExhausted, "\(what) exceeds \(limit) bytes").with { $0.replyUnusable = true }
   }
 }
 

@@ -91,7 +91,9 @@ extension Firestore {
     call.requiredUser = user
     let response = try await rest.unary(call) { try CommitResponse(jsonBytes: $0) }
     guard response.writeResults.count == writes.count || writes.isEmpty else {
+      // Applied, but which result is which write's cannot be told, now or on a retry.
       throw FirestoreError(.internal, "commit returned \(response.writeResults.count) results for \(writes.count) writes")
+        .with { $0.replyUnusable = true }
     }
     let commitTime = response.commitTime ?? Timestamp(seconds: 0, nanoseconds: 0)
     return response.writeResults.map {

@@ -348,7 +348,7 @@ final class WritePipeline: Sendable {
     // could not have been retried.
     if error.instanceTerminated { return .retry(notApplied: true) }
     // The server handled the commit, but its answer cannot be read, nor would it be again.
-    if error.replyTooLarge { return .rejected(outcomeUnknown: true) }
+    if error.replyUnusable { return .rejected(outcomeUnknown: true) }
     if RetryClass.queuedCommit(repeatable: isIdempotent).allowsRetry(of: error, retryableCodes: []) {
       return .retry(notApplied: RetryClass.provesNotApplied(error), overloaded: RetryClass.isOverload(error))
     }

@@ -4,7 +4,9 @@ import FirestoreWire
 /// The writes a batch or transaction has been given, and the first one that was invalid.
 ///
 /// As in the Apple SDK, a write with bad data does not throw where it is added: it is kept
-/// as an error here and reported by the commit, which then sends nothing.
+/// as an error here and reported by the commit, which then sends nothing. A write added
+/// after the writes were taken (a batch committed, a transaction's body returned) can go
+/// nowhere: it is dropped and logged, where the Apple SDK raises an exception.
 ///
 /// A batch's writes are also written out as request text while more are added, a part of
 /// ``partSize`` at a time on another thread: a large batch's body is then mostly made by
@@ -50,7 +52,8 @@ final class WriteRecord: Sendable {
       fail(error)
       return
     }
-    state.withLock { s in
+    let dropped = state.withLock { s -> Bool in
+      guard !s.taken else { return true }
       s.writes.append(write)
       if writesAhead, s.error == nil, !s.taken, s.writes.count % Self.partSize == 0 {
         // A copy: a slice would share the writes' storage, and the next write appended
@@ -60,6 +63,11 @@ final class WriteRecord: Sendable {
         let text = firestore.batchText
         s.parts.append(Task { Task.isCancelled ? [] : text.encodedWrites(part) })
       }
+      return false
+    }
+    if dropped {
+      firestore.configuration.log(
+        "Firestore: a write to \(document.path) was added to a \(owner) already committed; it was not written (use a new one)")
     }
   }
 

@@ -48,7 +48,7 @@ struct CollectBodyTests {
     let error = await #expect(throws: FirestoreError.self) {
       try await HTTPResponse(status: 200, body: data).collectBody(limit: 4)
     }
-    #expect(error?.replyTooLarge == true)
+    #expect(error?.replyUnusable == true)
     let slice = try await HTTPResponse(status: 200, body: Data("xxhello".utf8)[2...]).collectBody()
     #expect(slice.startIndex == 0)
     #expect(slice == data)
@@ -65,6 +65,6 @@ struct CollectBodyTests {
       try await response(["12345", "67890"], contentLength: "4").collectBody(limit: 8)
     }
     #expect(error?.code == .resourceExhausted)
-    #expect(error?.replyTooLarge == true)
+    #expect(error?.replyUnusable == true)
   }
 }
