@@ -240,6 +240,7 @@ struct RPCLayerTests {
     let production = reply(400, "INVALID_ARGUMENT", "The referenced transaction has expired or is no longer valid.")
     #expect(production.code == .invalidArgument && production.transactionExpired && production.serverStatus == "INVALID_ARGUMENT")
     #expect(reply(400, "INVALID_ARGUMENT", "Transaction is invalid or closed").transactionExpired)
+    #expect(reply(400, "INVALID_ARGUMENT", "Invalid transaction.").transactionExpired)
     #expect(!reply(400, "INVALID_ARGUMENT", "Document name is invalid").transactionExpired)
     #expect(!reply(409, "ABORTED", "Transaction lock timeout expired").transactionExpired)
     #expect(reply(429, "RESOURCE_EXHAUSTED", "gRPC message exceeds maximum size 4194304: 5000000").requestTooLarge)

@@ -57,6 +57,29 @@ struct FaultInjectionTests {
     #expect(try await db.document("c/n").getDocument().get("n") as? Int == 2)
   }
 
+  @Test("a transaction idle past the server's limit is let go, and runs again from the start")
+  func idleTransactionRunsAgain() async throws {
+    let clock = MockClock.manual()
+    let server = try MockFirestoreServer.start(transactionIdleTimeout: .seconds(30), clock: clock)
+    defer { server.stop() }
+    let settings = FirestoreSettings.emulator(host: server.hostAndPort)
+    settings.retryPolicy.sleep = { _ in }
+    let db = Firestore(projectID: "faults", settings: settings)
+    try await db.document("c/n").setData(["n": 1])
+    let runs = Counter()
+    let n = try await db.runTransaction { tx in
+      runs.increment()
+      let n = try await tx.getDocument(db.document("c/n")).get("n") as? Int ?? 0
+      // The first run pauses past the limit (a busy machine): its next read finds it gone.
+      if runs.value == 1 { clock.advance(by: .seconds(31)) }
+      _ = try await tx.getDocument(db.document("c/other"))
+      tx.updateData(["n": n + 1], forDocument: db.document("c/n"))
+      return n + 1
+    }
+    #expect(n == 2 && runs.value == 2)
+    #expect(try await db.document("c/n").getDocument().get("n") as? Int == 2)
+  }
+
   @Test("a non-idempotent write is not retried after an ambiguous failure, and nothing is doubled")
   func incrementNotDoubled() async throws {
     let (server, db) = try makeServer()

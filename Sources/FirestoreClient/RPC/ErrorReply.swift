@@ -35,10 +35,11 @@ enum ErrorReply {
 
   /// Whether an error says the transaction named is unknown to the server. Firestore says
   /// so only in text, with `INVALID_ARGUMENT`: production "has expired or is no longer
-  /// valid", the emulator "invalid or closed".
+  /// valid", the emulator "invalid or closed", or "Invalid transaction." for one it let go.
   private static func isExpiredTransaction(code: FirestoreError.Code, message: String) -> Bool {
     guard code == .invalidArgument else { return false }
     let text = message.lowercased()
-    return text.contains("transaction") && (text.contains("expired") || text.contains("closed") || text.contains("no longer valid"))
+    return text.contains("transaction")
+      && (text.contains("expired") || text.contains("closed") || text.contains("no longer valid") || text.contains("invalid transaction"))
   }
 }
