@@ -110,7 +110,7 @@ extension Firestore {
             next = try await reader.next()
           }
         } catch let error as FirestoreError
-          where found > 0 && RetryClass.idempotent.allowsRetry(of: error, retryableCodes: rest.settings.retryPolicy.retryableCodes)
+          where found > 0 && rest.settings.retryPolicy.resumesBrokenReply(after: error)
         {
           // The reply broke after some names: ask again from the last one. Each such retry
           // has moved past at least one name, so they end.

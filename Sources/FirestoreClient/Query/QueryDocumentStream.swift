@@ -42,9 +42,10 @@ public struct QueryDocumentStream: AsyncSequence, Sendable {
     private var phase = Phase.notStarted
     /// Documents read but not yet handed to the cache, and the bytes handed so far.
     private var uncached: [Document] = []
-    /// The last document read, and, after a resume, the one the rest must come after.
-    private var lastDocument: Document?
+    /// After a resume, the document the rest must come after.
     private var resumedAfter: Document?
+    /// When a broken reply is asked again (``RetryPolicy/resumesBrokenReply(after:)``).
+    private var policy: RetryPolicy { query.firestore.rest.settings.retryPolicy }
     /// Resumes of a projection, whose reply cannot be checked for order (see ``take(_:_:)``).
     private var projectionResumes = 0
     private var cachedBytes = 0
@@ -76,7 +77,7 @@ public struct QueryDocumentStream: AsyncSequence, Sendable {
             let response: RunQueryResponse?
             do {
               response = try await reader.next()
-            } catch let error as FirestoreError where last != nil && Self.mayResume(after: error, settings: query.firestore.rest.settings) {
+            } catch let error as FirestoreError where last != nil && policy.resumesBrokenReply(after: error) {
               flushToCache(lowered)
               let (document, readTime) = last!
               guard let rest = Self.rest(of: current, after: document, read: read) else {
@@ -85,9 +86,9 @@ public struct QueryDocumentStream: AsyncSequence, Sendable {
               }
               if lowered.structuredQuery.select != nil {
                 projectionResumes += 1
-                if projectionResumes >= query.firestore.rest.settings.retryPolicy.maximumAttempts { throw error }
+                if projectionResumes >= policy.maximumAttempts { throw error }
               }
-              resumedAfter = lastDocument
+              resumedAfter = document.document
               if let snapshot = try await start(rest, try rest.lowered(), consistency: readTime.map(ReadConsistency.readTime)) {
                 return snapshot
               }
@@ -125,13 +126,6 @@ public struct QueryDocumentStream: AsyncSequence, Sendable {
       return snapshot
     }
 
-    /// Whether a reply broken by `error` is asked again for the rest: as a read would be
-    /// sent again, unless the policy allows no retry at all.
-    private static func mayResume(after error: FirestoreError, settings: ClientConfiguration) -> Bool {
-      settings.retryPolicy.maximumAttempts > 1
-        && RetryClass.idempotent.allowsRetry(of: error, retryableCodes: settings.retryPolicy.retryableCodes)
-    }
-
     /// What is left of `query` after `document`, the `read`-th result of its reply; `nil`
     /// when its limit is reached.
     private static func rest(of query: Query, after document: QueryDocumentSnapshot, read: Int) -> Query? {
@@ -159,7 +153,6 @@ public struct QueryDocumentStream: AsyncSequence, Sendable {
             .internal, "the server's reply to the rest of the query started at \(document.name), not after \(after.name) where it broke")
         }
       }
-      lastDocument = document
       if lowered.structuredQuery.select == nil && cachedBytes < QueryDocumentStream.maximumCachedBytes {
         cachedBytes += DocumentSize.of(name: document.name, fields: document.fields)
         uncached.append(document)

@@ -51,6 +51,13 @@ public struct RetryPolicy: Sendable {
   /// The policy's waits as a schedule.
   var schedule: Backoff { Backoff(initial: initialBackoff, maximum: maximumBackoff, multiplier: multiplier) }
 
+  /// Whether a streamed reply that `error` broke after it brought results (a query stream,
+  /// a recursive delete's page) is asked again for the rest: as a read would be sent
+  /// again, unless the policy allows no retry at all.
+  func resumesBrokenReply(after error: FirestoreError) -> Bool {
+    maximumAttempts > 1 && RetryClass.idempotent.allowsRetry(of: error, retryableCodes: retryableCodes)
+  }
+
   /// Whether a call that failed with `error` on attempt `attempt` should be tried again.
   ///
   /// - `idempotent` requests (reads, and writes whose repetition changes nothing) retry
